@@ -1,0 +1,109 @@
+//! One accessible element as the engines report it, already normalised.
+
+use crate::{Role, State, StateSet};
+
+/// An element's identity: stable for the live object's lifetime, opaque to everyone but
+/// the engine that made it (for AT-SPI: the bus name and object path).
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct ElementId(pub String);
+
+/// A rectangle in screen pixels.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize)]
+pub struct Bounds {
+    pub x: i32,
+    pub y: i32,
+    pub width: i32,
+    pub height: i32,
+}
+
+impl Bounds {
+    /// Builds bounds from raw extents, or `None` for the values toolkits use to mean
+    /// "nowhere": `i32::MIN` positions (GTK3 closed menus, unmapped popovers), negative
+    /// sizes, and the `-1,-1,-1,-1` of a page that is still loading.
+    ///
+    /// ```
+    /// use axsight_core::Bounds;
+    /// assert!(Bounds::from_extents(i32::MIN, i32::MIN, 0, 0).is_none());
+    /// assert_eq!(Bounds::from_extents(10, 20, 30, 40).unwrap().center(), (25, 40));
+    /// ```
+    pub fn from_extents(x: i32, y: i32, width: i32, height: i32) -> Option<Bounds> {
+        const FAR: u32 = 1 << 20;
+        let garbage = width < 0 || height < 0 || x.unsigned_abs() > FAR || y.unsigned_abs() > FAR;
+        let loading = (x, y, width, height) == (-1, -1, -1, -1);
+        (!garbage && !loading).then_some(Bounds { x, y, width, height })
+    }
+
+    /// Whether the rectangle covers at least one pixel.
+    pub fn has_area(&self) -> bool {
+        self.width > 0 && self.height > 0
+    }
+
+    /// The centre point, where a click aims.
+    pub fn center(&self) -> (i32, i32) {
+        (self.x + self.width / 2, self.y + self.height / 2)
+    }
+
+    /// The same rectangle moved by `(dx, dy)`.
+    pub fn offset(&self, dx: i32, dy: i32) -> Bounds {
+        Bounds {
+            x: self.x + dx,
+            y: self.y + dy,
+            ..*self
+        }
+    }
+
+    /// Whether the two rectangles share at least one pixel.
+    pub fn intersects(&self, other: &Bounds) -> bool {
+        self.x < other.x + other.width
+            && other.x < self.x + self.width
+            && self.y < other.y + other.height
+            && other.y < self.y + self.height
+    }
+}
+
+/// An element of an accessibility tree.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Element {
+    pub id: ElementId,
+    pub role: Role,
+    /// The toolkit's own role name (`push button`), kept for selectors and JSON.
+    pub raw_role: String,
+    pub name: String,
+    pub description: String,
+    /// The toolkit's stable identifier (AT-SPI `AccessibleId`), often empty.
+    pub accessible_id: String,
+    /// Text or numeric value, for editable and value-bearing elements. Never set for
+    /// secret fields: engines must not read them, and formatting redacts them anyway.
+    pub value: Option<String>,
+    pub states: StateSet,
+    pub bounds: Option<Bounds>,
+    pub actions: Vec<String>,
+}
+
+impl Element {
+    /// A plain element with just an identity and a role; the rest empty.
+    pub fn new(id: impl Into<String>, role: Role, raw_role: impl Into<String>) -> Element {
+        Element {
+            id: ElementId(id.into()),
+            role,
+            raw_role: raw_role.into(),
+            name: String::new(),
+            description: String::new(),
+            accessible_id: String::new(),
+            value: None,
+            states: StateSet::EMPTY,
+            bounds: None,
+            actions: Vec::new(),
+        }
+    }
+
+    /// Whether the element holds a secret whose value must never be shown.
+    pub fn is_secret(&self) -> bool {
+        self.raw_role == "password text"
+    }
+
+    /// Whether the element is drawn on screen: SHOWING, and not a zero-size box.
+    pub fn is_shown(&self) -> bool {
+        self.states.contains(State::Showing) && self.bounds.is_none_or(|b| b.has_area())
+    }
+}

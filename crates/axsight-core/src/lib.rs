@@ -1,0 +1,18 @@
+//! The platform-free heart of axsight: the element model, role normalisation, handles,
+//! the selector language, and the compact text format of a tree.
+//!
+//! This crate does no I/O: it knows nothing of D-Bus, X11, MCP or files, so everything
+//! in it is tested on plain data. Engines (such as `axsight-linux`) build [`Tree`]s;
+//! the MCP server and the CLI format them and resolve handles and selectors here.
+
+mod element;
+mod handle;
+mod role;
+mod state;
+mod tree;
+
+pub use element::{Bounds, Element, ElementId};
+pub use handle::{Handle, HandleEntry, HandleParseError, HandleRegistry, Source};
+pub use role::Role;
+pub use state::{State, StateSet};
+pub use tree::{Node, NodeId, Tree};

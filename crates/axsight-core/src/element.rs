@@ -30,7 +30,12 @@ impl Bounds {
         const FAR: u32 = 1 << 20;
         let garbage = width < 0 || height < 0 || x.unsigned_abs() > FAR || y.unsigned_abs() > FAR;
         let loading = (x, y, width, height) == (-1, -1, -1, -1);
-        (!garbage && !loading).then_some(Bounds { x, y, width, height })
+        (!garbage && !loading).then_some(Bounds {
+            x,
+            y,
+            width,
+            height,
+        })
     }
 
     /// Whether the rectangle covers at least one pixel.

@@ -85,7 +85,9 @@ impl fmt::Display for Handle {
 
 /// A handle that could not be parsed.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("'{text}' is not a handle: expected a source letter (u, d, m, v, o) and a number, like #u14")]
+#[error(
+    "'{text}' is not a handle: expected a source letter (u, d, m, v, o) and a number, like #u14"
+)]
 pub struct HandleParseError {
     pub text: String,
 }

@@ -5,14 +5,20 @@
 //! in it is tested on plain data. Engines (such as `axsight-linux`) build [`Tree`]s;
 //! the MCP server and the CLI format them and resolve handles and selectors here.
 
+mod compact;
+mod desktop;
 mod element;
 mod handle;
 mod role;
+mod selector;
 mod state;
 mod tree;
 
+pub use compact::{format_element, render, CompactOptions, Rendered};
+pub use desktop::{Application, Window, WindowSnapshot};
 pub use element::{Bounds, Element, ElementId};
 pub use handle::{Handle, HandleEntry, HandleParseError, HandleRegistry, Source};
 pub use role::Role;
+pub use selector::{Atom, Expr, MatchContext, RoleMatch, Selector, SelectorError, Step};
 pub use state::{State, StateSet};
 pub use tree::{Node, NodeId, Tree};

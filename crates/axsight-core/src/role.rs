@@ -127,14 +127,19 @@ impl Role {
             "scroll bar" => ScrollBar,
             "progress bar" | "level bar" => ProgressBar,
             "link" => Link,
-            "image" | "icon" | "desktop icon" | "animation" | "image map" | "chart"
-            | "video" | "audio" => Image,
+            "image" | "icon" | "desktop icon" | "animation" | "image map" | "chart" | "video"
+            | "audio" => Image,
             "canvas" | "drawing area" => Canvas,
-            "document frame" | "document web" | "document text" | "document email"
-            | "document presentation" | "article" | "math" => Document,
-            "panel" | "filler" | "section" | "form" | "grouping" | "landmark" | "html container"
-            | "embedded" | "layered pane" | "glass pane" | "root pane" | "page" | "static text"
-            | "directory pane" | "desktop frame" => Group,
+            "document frame"
+            | "document web"
+            | "document text"
+            | "document email"
+            | "document presentation"
+            | "article"
+            | "math" => Document,
+            "panel" | "filler" | "section" | "form" | "grouping" | "landmark"
+            | "html container" | "embedded" | "layered pane" | "glass pane" | "root pane"
+            | "page" | "static text" | "directory pane" | "desktop frame" => Group,
             "split pane" => Pane,
             "scroll pane" | "viewport" => ScrollPane,
             "heading" => Heading,

@@ -102,12 +102,16 @@ impl StateSet {
 
     /// The states in the set, in [`State::ALL`] order.
     pub fn iter(self) -> impl Iterator<Item = State> {
-        State::ALL.iter().copied().filter(move |s| self.contains(*s))
+        State::ALL
+            .iter()
+            .copied()
+            .filter(move |s| self.contains(*s))
     }
 
-    /// Whether the element takes input: AT-SPI's ENABLED and SENSITIVE both set.
+    /// Whether the element takes input. GTK3 and Chromium set both ENABLED and
+    /// SENSITIVE; GTK4 sets only SENSITIVE; a disabled widget has neither.
     pub fn is_enabled(self) -> bool {
-        self.contains(State::Enabled) && self.contains(State::Sensitive)
+        self.contains(State::Enabled) || self.contains(State::Sensitive)
     }
 }
 

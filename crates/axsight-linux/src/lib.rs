@@ -1,1 +1,21 @@
+//! The Linux engine of axsight: the AT-SPI2 accessibility tree over D-Bus, and the X11
+//! facts it needs (where the buses are, where GTK4 windows sit).
+//!
+//! It finds the display and buses even from a stripped environment ([`discover`]),
+//! lists applications and windows, and reads a window's tree with pipelined D-Bus
+//! calls into an [`axsight_core::Tree`]. It owns every D-Bus and X11 detail; it does
+//! not format, match selectors or know about MCP.
 
+mod dbus;
+pub mod discover;
+mod engine;
+mod error;
+mod normalize;
+mod states;
+mod walk;
+mod x11;
+
+pub use engine::{LinuxEngine, WindowQuery, READ_DEADLINE};
+pub use error::{Error, Result};
+pub use normalize::clean_name;
+pub use walk::{ReadOptions, MAX_CHILDREN, MAX_ELEMENTS};

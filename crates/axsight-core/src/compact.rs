@@ -1,0 +1,329 @@
+//! The compact tree: one line per element, two spaces of indent per depth, only what
+//! carries information.
+//!
+//! ```text
+//! #u1 [Window] Untitled Document 1 - gedit (active, bounds: [0,0,1280,800])
+//!   #u2 [MenuBar] (bounds: [0,0,1280,24])
+//!     #u3 [MenuItem] File (bounds: [0,0,40,24])
+//!   #u9 [Edit] (focused, value: "hello", bounds: [0,30,1280,700])
+//! ```
+//!
+//! Nameless containers with one child are folded into that child; subtrees that are
+//! not drawn are left out unless asked for; a secret field shows `password`, never its
+//! value; a budget cuts big trees and the closing line says what was cut and how to
+//! read it. Handles come from the session's [`HandleRegistry`].
+
+use std::fmt::Write as _;
+
+use crate::{Element, HandleRegistry, NodeId, State, Tree};
+
+/// How much of a tree to print.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct CompactOptions {
+    /// Levels printed below the first element; deeper elements are counted, not shown.
+    pub max_depth: Option<usize>,
+    /// Characters of output at most, closing line excluded.
+    pub max_chars: usize,
+    /// Also print elements that are not drawn (marked `hidden`).
+    pub include_invisible: bool,
+}
+
+impl Default for CompactOptions {
+    fn default() -> Self {
+        CompactOptions {
+            max_depth: None,
+            max_chars: 16_000,
+            include_invisible: false,
+        }
+    }
+}
+
+/// A printed tree and what it left out.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Rendered {
+    pub text: String,
+    /// Elements printed.
+    pub printed: usize,
+    /// Elements left out by the budget or the depth limit.
+    pub cut: usize,
+}
+
+/// Longest name or value printed, in characters.
+const MAX_TEXT: usize = 120;
+
+/// One element that will be printed, at its printed depth.
+struct Line {
+    node: NodeId,
+    depth: usize,
+    /// Printable elements below it that `max_depth` hides.
+    below_depth: usize,
+}
+
+/// Prints the subtree of `tree` under `top`.
+pub fn render(
+    tree: &Tree,
+    top: NodeId,
+    registry: &mut HandleRegistry,
+    options: &CompactOptions,
+) -> Rendered {
+    let mut lines = Vec::new();
+    collect(tree, top, 0, options, &mut lines);
+    let mut text = String::new();
+    let mut printed = 0;
+    for (index, line) in lines.iter().enumerate() {
+        let mut entry = String::new();
+        for _ in 0..line.depth {
+            entry.push_str("  ");
+        }
+        let element = tree.element(line.node);
+        let handle = registry.assign(&element.id, element.role, &element.name);
+        entry.push_str(&format_element(
+            &handle.to_string(),
+            element,
+            options.include_invisible,
+        ));
+        if line.below_depth > 0 {
+            let _ = write!(entry, " …+{}", line.below_depth);
+        }
+        entry.push('\n');
+        if !text.is_empty() && text.len() + entry.len() > options.max_chars {
+            let rest = &lines[index..];
+            let cut = rest.iter().map(|l| 1 + l.below_depth).sum::<usize>();
+            let by_depth = lines[..index].iter().map(|l| l.below_depth).sum::<usize>();
+            text.push_str(&closing_line(tree, rest, registry, options, by_depth));
+            return Rendered {
+                text,
+                printed,
+                cut: cut + by_depth,
+            };
+        }
+        text.push_str(&entry);
+        printed += 1;
+    }
+    let by_depth: usize = lines.iter().map(|l| l.below_depth).sum();
+    if by_depth > 0 {
+        let _ = writeln!(
+            text,
+            "[{by_depth} deeper elements not shown (max_depth {}); `…+N` marks where: read one with from: \"#u…\"]",
+            options.max_depth.unwrap_or_default()
+        );
+    }
+    Rendered {
+        text,
+        printed,
+        cut: by_depth,
+    }
+}
+
+/// Says what the budget cut: the first cut subtrees with their sizes and handles.
+fn closing_line(
+    tree: &Tree,
+    rest: &[Line],
+    registry: &mut HandleRegistry,
+    options: &CompactOptions,
+    by_depth: usize,
+) -> String {
+    let min_depth = rest.iter().map(|l| l.depth).min().unwrap_or(0);
+    let mut roots: Vec<(String, usize)> = Vec::new();
+    for (i, line) in rest.iter().enumerate() {
+        if line.depth != min_depth {
+            continue;
+        }
+        let size = 1 + rest[i + 1..]
+            .iter()
+            .take_while(|l| l.depth > min_depth)
+            .count();
+        let element = tree.element(line.node);
+        roots.push((
+            registry
+                .assign(&element.id, element.role, &element.name)
+                .to_string(),
+            size,
+        ));
+    }
+    let total: usize = rest.iter().map(|l| 1 + l.below_depth).sum();
+    let shown: Vec<String> = roots
+        .iter()
+        .take(4)
+        .map(|(h, n)| format!("\"{h}\" ({n})"))
+        .collect();
+    let more = if roots.len() > 4 {
+        format!(" and {} more", roots.len() - 4)
+    } else {
+        String::new()
+    };
+    let depth_note = if by_depth > 0 {
+        format!("; {by_depth} more are below max_depth")
+    } else {
+        String::new()
+    };
+    format!(
+        "[cut: {total} more elements past the {}-character budget{depth_note}. Read them with from: {}{more}, or a smaller max_depth]\n",
+        options.max_chars,
+        shown.join(", "),
+    )
+}
+
+/// Whether the element is printed at all.
+fn visible(element: &Element, options: &CompactOptions) -> bool {
+    options.include_invisible || element.is_shown()
+}
+
+fn printable_children<'t>(
+    tree: &'t Tree,
+    node: NodeId,
+    options: &'t CompactOptions,
+) -> impl Iterator<Item = NodeId> + 't {
+    tree.node(node)
+        .children
+        .iter()
+        .copied()
+        .filter(move |&child| visible(tree.element(child), options))
+}
+
+/// Whether the element is a nameless container with exactly one printable child.
+fn folds(tree: &Tree, node: NodeId, options: &CompactOptions) -> bool {
+    let element = tree.element(node);
+    element.role.is_container()
+        && element.name.is_empty()
+        && element.value.is_none()
+        && printable_children(tree, node, options).count() == 1
+}
+
+fn collect(
+    tree: &Tree,
+    node: NodeId,
+    depth: usize,
+    options: &CompactOptions,
+    lines: &mut Vec<Line>,
+) {
+    let mut node = node;
+    // The first element is always printed; below it, fold chains of wrappers.
+    if depth > 0 {
+        while folds(tree, node, options) {
+            node = printable_children(tree, node, options)
+                .next()
+                .unwrap_or(node);
+        }
+    }
+    if options.max_depth.is_some_and(|max| depth > max) {
+        return;
+    }
+    let index = lines.len();
+    lines.push(Line {
+        node,
+        depth,
+        below_depth: 0,
+    });
+    let at_limit = options.max_depth == Some(depth);
+    for child in printable_children(tree, node, options).collect::<Vec<_>>() {
+        if at_limit {
+            lines[index].below_depth += count_printable(tree, child, options);
+        } else {
+            collect(tree, child, depth + 1, options, lines);
+        }
+    }
+}
+
+fn count_printable(tree: &Tree, node: NodeId, options: &CompactOptions) -> usize {
+    let own = usize::from(!folds(tree, node, options));
+    own + printable_children(tree, node, options)
+        .map(|child| count_printable(tree, child, options))
+        .sum::<usize>()
+}
+
+/// Formats one element's line (without indent): handle, role, name, then the
+/// attributes that carry information.
+///
+/// ```
+/// use axsight_core::{format_element, Bounds, Element, Role, State};
+/// let mut save = Element::new("a", Role::Button, "push button");
+/// save.name = "Save".into();
+/// save.states.insert(State::Focused);
+/// save.bounds = Some(Bounds { x: 840, y: 32, width: 68, height: 28 });
+/// assert_eq!(format_element("#u14", &save, false), "#u14 [Button] Save (focused, bounds: [840,32,68,28])");
+/// ```
+pub fn format_element(handle: &str, element: &Element, mark_hidden: bool) -> String {
+    let mut line = format!("{handle} [{}]", element.role);
+    if !element.name.is_empty() {
+        line.push(' ');
+        line.push_str(&clip(&element.name));
+    }
+    let attributes = attributes(element, mark_hidden);
+    if !attributes.is_empty() {
+        let _ = write!(line, " ({})", attributes.join(", "));
+    }
+    line
+}
+
+/// The states worth printing: those that differ from what an element usually is.
+const PRINTED_STATES: &[State] = &[
+    State::Active,
+    State::Focused,
+    State::Checked,
+    State::Indeterminate,
+    State::Pressed,
+    State::Selected,
+    State::Expanded,
+    State::Modal,
+    State::Required,
+    State::InvalidEntry,
+    State::ReadOnly,
+    State::Busy,
+];
+
+fn attributes(element: &Element, mark_hidden: bool) -> Vec<String> {
+    let states = element.states;
+    let mut out: Vec<String> = PRINTED_STATES
+        .iter()
+        .filter(|state| states.contains(**state))
+        .map(|state| state.as_str().to_string())
+        .collect();
+    if states.contains(State::Expandable) && !states.contains(State::Expanded) {
+        out.push("collapsed".into());
+    }
+    let interactive = !element.actions.is_empty() || states.contains(State::Focusable);
+    if interactive && !states.is_enabled() {
+        out.push("disabled".into());
+    }
+    if mark_hidden && !element.is_shown() {
+        out.push("hidden".into());
+    }
+    if element.is_secret() {
+        out.push("password".into());
+    } else if let Some(value) = &element.value {
+        if value != &element.name {
+            out.push(format!("value: {}", quote(&clip(value))));
+        }
+    }
+    if !element.description.is_empty() && element.description != element.name {
+        out.push(format!("desc: {}", quote(&clip(&element.description))));
+    }
+    if let Some(b) = element.bounds {
+        out.push(format!(
+            "bounds: [{},{},{},{}]",
+            b.x, b.y, b.width, b.height
+        ));
+    }
+    out
+}
+
+/// Shortens text to [`MAX_TEXT`] characters and keeps it on one line.
+fn clip(text: &str) -> String {
+    let one_line: String = text
+        .chars()
+        .map(|c| if c.is_control() { ' ' } else { c })
+        .collect();
+    match one_line.char_indices().nth(MAX_TEXT) {
+        Some((cut, _)) => format!("{}…", &one_line[..cut]),
+        None => one_line,
+    }
+}
+
+/// Quotes text with `"` and escapes `"` and `\`.
+fn quote(text: &str) -> String {
+    format!("\"{}\"", text.replace('\\', "\\\\").replace('"', "\\\""))
+}
+
+#[cfg(test)]
+mod tests;

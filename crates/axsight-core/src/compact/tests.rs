@@ -1,0 +1,193 @@
+use super::*;
+use crate::{Bounds, Role, StateSet};
+
+fn shown(id: &str, role: Role, name: &str) -> Element {
+    let mut element = Element::new(id, role, "raw");
+    element.name = name.into();
+    element.states = StateSet::from_iter([
+        State::Showing,
+        State::Visible,
+        State::Enabled,
+        State::Sensitive,
+    ]);
+    element.bounds = Some(Bounds {
+        x: 1,
+        y: 2,
+        width: 3,
+        height: 4,
+    });
+    element
+}
+
+/// Window > nameless panel > (Button Save, Edit with value, hidden Button)
+fn sample() -> Tree {
+    let mut tree = Tree::new(shown("w", Role::Window, "Doc"));
+    let panel = tree.push(tree.root(), shown("p", Role::Group, ""));
+    let inner = tree.push(panel, shown("q", Role::Group, ""));
+    tree.push(inner, shown("s", Role::Button, "Save"));
+    let mut edit = shown("e", Role::Edit, "");
+    edit.value = Some("hello \"you\"".into());
+    tree.push(inner, edit);
+    let mut hidden = shown("h", Role::Button, "Ghost");
+    hidden.states.remove(State::Showing);
+    tree.push(inner, hidden);
+    tree
+}
+
+#[test]
+fn prints_folds_and_hides() {
+    let tree = sample();
+    let mut registry = HandleRegistry::new();
+    let out = render(
+        &tree,
+        tree.root(),
+        &mut registry,
+        &CompactOptions::default(),
+    );
+    assert_eq!(
+        out.text,
+        "#u1 [Window] Doc (bounds: [1,2,3,4])\n\
+         \x20 #u2 [Group] (bounds: [1,2,3,4])\n\
+         \x20   #u3 [Button] Save (bounds: [1,2,3,4])\n\
+         \x20   #u4 [Edit] (value: \"hello \\\"you\\\"\", bounds: [1,2,3,4])\n"
+    );
+    assert_eq!((out.printed, out.cut), (4, 0));
+}
+
+#[test]
+fn invisible_elements_are_marked_when_asked_for() {
+    let tree = sample();
+    let mut registry = HandleRegistry::new();
+    let options = CompactOptions {
+        include_invisible: true,
+        ..CompactOptions::default()
+    };
+    let out = render(&tree, tree.root(), &mut registry, &options);
+    assert!(
+        out.text.contains("[Button] Ghost (hidden, bounds"),
+        "{}",
+        out.text
+    );
+}
+
+#[test]
+fn handles_are_stable_across_renders() {
+    let tree = sample();
+    let mut registry = HandleRegistry::new();
+    let first = render(
+        &tree,
+        tree.root(),
+        &mut registry,
+        &CompactOptions::default(),
+    );
+    let second = render(
+        &tree,
+        tree.root(),
+        &mut registry,
+        &CompactOptions::default(),
+    );
+    assert_eq!(first, second);
+}
+
+#[test]
+fn secrets_never_print() {
+    let mut tree = Tree::new(shown("w", Role::Window, "Login"));
+    let mut secret = shown("pw", Role::Edit, "Password");
+    secret.raw_role = "password text".into();
+    secret.value = Some("hunter2".into());
+    secret.description = "desc".into();
+    tree.push(tree.root(), secret);
+    let out = render(
+        &tree,
+        tree.root(),
+        &mut HandleRegistry::new(),
+        &CompactOptions::default(),
+    );
+    assert!(!out.text.contains("hunter2"));
+    assert!(
+        out.text.contains("[Edit] Password (password,"),
+        "{}",
+        out.text
+    );
+}
+
+#[test]
+fn budget_cuts_with_a_closing_line_that_names_handles() {
+    let mut tree = Tree::new(shown("w", Role::Window, "Big"));
+    for i in 0..50 {
+        let list = tree.push(
+            tree.root(),
+            shown(&format!("l{i}"), Role::List, &format!("List {i}")),
+        );
+        tree.push(list, shown(&format!("i{i}"), Role::ListItem, "item"));
+    }
+    let mut registry = HandleRegistry::new();
+    let options = CompactOptions {
+        max_chars: 400,
+        ..CompactOptions::default()
+    };
+    let out = render(&tree, tree.root(), &mut registry, &options);
+    let body: usize = out
+        .text
+        .lines()
+        .filter(|l| l.starts_with(' ') || l.starts_with('#'))
+        .map(|l| l.len() + 1)
+        .sum();
+    assert!(body <= 400, "body {body} over budget");
+    assert_eq!(out.printed + out.cut, 101);
+    let closing = out.text.lines().last().unwrap();
+    assert!(
+        closing.starts_with(&format!("[cut: {} more elements", out.cut)),
+        "{closing}"
+    );
+    // The first cut subtree's handle is usable: it was registered.
+    let first_cut = closing.split('"').nth(1).unwrap();
+    assert!(registry.resolve(first_cut.parse().unwrap()).is_some());
+}
+
+#[test]
+fn max_depth_counts_what_it_hides() {
+    let tree = sample();
+    let options = CompactOptions {
+        max_depth: Some(1),
+        ..CompactOptions::default()
+    };
+    let out = render(&tree, tree.root(), &mut HandleRegistry::new(), &options);
+    assert!(
+        out.text.contains("#u2 [Group] (bounds: [1,2,3,4]) …+2"),
+        "{}",
+        out.text
+    );
+    assert_eq!(out.cut, 2);
+    assert!(out
+        .text
+        .lines()
+        .last()
+        .unwrap()
+        .contains("2 deeper elements"));
+}
+
+#[test]
+fn long_and_multiline_names_stay_on_one_line() {
+    let mut element = shown("x", Role::Text, &"a\nb".repeat(100));
+    element.bounds = None;
+    let line = format_element("#u1", &element, false);
+    assert!(!line.contains('\n'));
+    assert!(line.ends_with('…'));
+}
+
+#[test]
+fn disabled_shows_only_for_interactive_elements() {
+    let mut button = shown("b", Role::Button, "Go");
+    button.bounds = None;
+    button.actions = vec!["click".into()];
+    button.states.remove(State::Sensitive);
+    assert_eq!(
+        format_element("#u1", &button, false),
+        "#u1 [Button] Go (disabled)"
+    );
+    let mut label = shown("l", Role::Text, "Hi");
+    label.bounds = None;
+    label.states = StateSet::from_iter([State::Showing]);
+    assert_eq!(format_element("#u2", &label, false), "#u2 [Text] Hi");
+}

@@ -1,0 +1,51 @@
+//! What an engine reports about the desktop: applications, their windows, and a
+//! captured window tree.
+
+use crate::{Bounds, ElementId, Role, State, StateSet, Tree};
+
+/// A running application that is on the accessibility bus.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct Application {
+    pub name: String,
+    pub pid: Option<u32>,
+    /// Toolkit and version as the application reports them (`GTK 3.24.38`).
+    pub toolkit: String,
+    pub windows: Vec<Window>,
+}
+
+/// A top-level window of an application.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct Window {
+    #[serde(skip)]
+    pub id: ElementId,
+    pub title: String,
+    pub role: Role,
+    pub bounds: Option<Bounds>,
+    pub states: StateSet,
+}
+
+impl Window {
+    /// Whether the window is the active one (it or its content has the focus).
+    pub fn is_active(&self) -> bool {
+        self.states.contains(State::Active)
+    }
+}
+
+/// One window's element tree, as captured.
+#[derive(Debug, Clone, PartialEq)]
+pub struct WindowSnapshot {
+    pub app: String,
+    pub pid: Option<u32>,
+    pub title: String,
+    pub tree: Tree,
+    /// Why parts of the tree are missing (objects that vanished or timed out while
+    /// being read). Empty for a complete capture.
+    pub gaps: Vec<String>,
+}
+
+impl WindowSnapshot {
+    /// Whether some of the tree could not be read.
+    pub fn is_partial(&self) -> bool {
+        !self.gaps.is_empty()
+    }
+}

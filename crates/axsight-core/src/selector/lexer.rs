@@ -1,0 +1,220 @@
+//! Splits selector text into tokens: words, quoted strings, operators and parentheses,
+//! each with its character span. Knows nothing of keys or precedence.
+
+use super::SelectorError;
+
+/// What a token is.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) enum TokenKind {
+    /// A bare word, such as `Save` or `role:Button`; `key:` words end at a quote.
+    Word(String),
+    /// A double-quoted string, escapes resolved.
+    Quoted(String),
+    And,
+    Or,
+    Not,
+    Chain,
+    Open,
+    Close,
+}
+
+/// A token and the characters it covers, `start..end`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) struct Token {
+    pub kind: TokenKind,
+    pub start: usize,
+    pub end: usize,
+}
+
+impl Token {
+    /// How the token reads in an error message.
+    pub fn describe(&self) -> String {
+        match &self.kind {
+            TokenKind::Word(word) => format!("'{word}'"),
+            TokenKind::Quoted(text) => format!("\"{text}\""),
+            TokenKind::And => "'&&'".into(),
+            TokenKind::Or => "'||'".into(),
+            TokenKind::Not => "'!'".into(),
+            TokenKind::Chain => "'>>'".into(),
+            TokenKind::Open => "'('".into(),
+            TokenKind::Close => "')'".into(),
+        }
+    }
+}
+
+/// Tokenises `selector`, or reports the first character that cannot start a token.
+pub(super) fn tokenize(selector: &str) -> Result<Vec<Token>, SelectorError> {
+    let chars: Vec<char> = selector.chars().collect();
+    let error = |position, message: &str| SelectorError::new(selector, position, message);
+    let mut tokens = Vec::new();
+    let mut pos = 0;
+    while pos < chars.len() {
+        let start = pos;
+        let next = chars.get(pos + 1).copied();
+        let (kind, len) = match chars[pos] {
+            c if c.is_whitespace() => {
+                pos += 1;
+                continue;
+            }
+            '(' => (TokenKind::Open, 1),
+            ')' => (TokenKind::Close, 1),
+            '!' => (TokenKind::Not, 1),
+            '&' if next == Some('&') => (TokenKind::And, 2),
+            '|' if next == Some('|') => (TokenKind::Or, 2),
+            '>' if next == Some('>') => (TokenKind::Chain, 2),
+            '&' => {
+                return Err(error(
+                    pos,
+                    "expected '&&' (a single '&' is not an operator)",
+                ))
+            }
+            '|' => {
+                return Err(error(
+                    pos,
+                    "expected '||' (a single '|' is not an operator)",
+                ))
+            }
+            '>' => {
+                return Err(error(
+                    pos,
+                    "expected '>>' (a single '>' is not an operator)",
+                ))
+            }
+            '"' => {
+                let (text, len) = quoted(&chars[pos..]).map_err(|(offset, message)| {
+                    SelectorError::new(selector, pos + offset, message)
+                })?;
+                (TokenKind::Quoted(text), len)
+            }
+            _ => {
+                let len = word_len(&chars[pos..]);
+                (TokenKind::Word(chars[pos..pos + len].iter().collect()), len)
+            }
+        };
+        pos += len;
+        tokens.push(Token {
+            kind,
+            start,
+            end: pos,
+        });
+    }
+    Ok(tokens)
+}
+
+/// Length of the bare word at the start of `rest`: up to whitespace, a parenthesis, a
+/// quote, or an operator `&&`, `||`, `>>`. A word is never empty: callers only ask at
+/// a character that cannot start anything else.
+fn word_len(rest: &[char]) -> usize {
+    let mut len = 0;
+    while let Some(&c) = rest.get(len) {
+        let pair = (c, rest.get(len + 1).copied());
+        let ends = c.is_whitespace()
+            || matches!(c, '(' | ')' | '"')
+            || matches!(pair, ('&', Some('&')) | ('|', Some('|')) | ('>', Some('>')));
+        if ends {
+            break;
+        }
+        len += 1;
+    }
+    len.max(1)
+}
+
+/// Reads the quoted string at the start of `rest` (which begins with `"`): its text and
+/// length in characters, or the offset and message of what is wrong with it.
+fn quoted(rest: &[char]) -> Result<(String, usize), (usize, &'static str)> {
+    let mut text = String::new();
+    let mut pos = 1;
+    loop {
+        match rest.get(pos) {
+            None => return Err((0, "unclosed quote: expected a closing '\"'")),
+            Some('"') => return Ok((text, pos + 1)),
+            Some('\\') => match rest.get(pos + 1) {
+                Some(&c @ ('"' | '\\')) => {
+                    text.push(c);
+                    pos += 2;
+                }
+                None => return Err((0, "unclosed quote: expected a closing '\"'")),
+                Some(_) => {
+                    return Err((
+                        pos,
+                        "expected '\\\"' or '\\\\' (the only escapes in quotes)",
+                    ))
+                }
+            },
+            Some(&c) => {
+                text.push(c);
+                pos += 1;
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn kinds(selector: &str) -> Vec<TokenKind> {
+        tokenize(selector)
+            .unwrap()
+            .into_iter()
+            .map(|t| t.kind)
+            .collect()
+    }
+
+    fn word(text: &str) -> TokenKind {
+        TokenKind::Word(text.into())
+    }
+
+    #[test]
+    fn operators_split_words_without_spaces() {
+        use TokenKind::*;
+        assert_eq!(
+            kinds("a&&b||!(c)>>d"),
+            vec![
+                word("a"),
+                And,
+                word("b"),
+                Or,
+                Not,
+                Open,
+                word("c"),
+                Close,
+                Chain,
+                word("d")
+            ]
+        );
+    }
+
+    #[test]
+    fn words_keep_single_symbols_and_colons() {
+        assert_eq!(kinds("name:Tom&Jerry"), vec![word("name:Tom&Jerry")]);
+        assert_eq!(kinds("name:a:b!"), vec![word("name:a:b!")]);
+        assert_eq!(kinds("x/y#z'@.-_"), vec![word("x/y#z'@.-_")]);
+    }
+
+    #[test]
+    fn quotes_end_a_word_and_resolve_escapes() {
+        assert_eq!(
+            kinds(r#"name:"Save \"as\" \\ x""#),
+            vec![word("name:"), TokenKind::Quoted(r#"Save "as" \ x"#.into())]
+        );
+    }
+
+    #[test]
+    fn spans_are_in_characters() {
+        let tokens = tokenize("é && \"ü\"").unwrap();
+        let spans: Vec<_> = tokens.iter().map(|t| (t.start, t.end)).collect();
+        assert_eq!(spans, vec![(0, 1), (2, 4), (5, 8)]);
+    }
+
+    #[test]
+    fn lexical_errors_point_at_the_culprit() {
+        let at = |s: &str| tokenize(s).unwrap_err().position;
+        assert_eq!(at("a & b"), 2);
+        assert_eq!(at("a | b"), 2);
+        assert_eq!(at("a > b"), 2);
+        assert_eq!(at("name:\"abc"), 5);
+        assert_eq!(at("name:\"abc\\"), 5);
+        assert_eq!(at("name:\"a\\nb\""), 7);
+    }
+}

@@ -1,0 +1,150 @@
+//! Thin, typed wrappers over the raw D-Bus calls the engine makes on the AT-SPI bus.
+//!
+//! Calls go straight through [`zbus::Connection::call_method`] rather than generated
+//! proxies: a tree read makes hundreds of calls, and building a proxy per object (with
+//! its property cache and match rules) would cost more than the calls themselves.
+//! Replies are read into plain integers and strings, so a toolkit that sends an
+//! unknown role or state bit cannot fail a whole read.
+
+use std::collections::HashMap;
+use std::time::Duration;
+
+use serde::de::DeserializeOwned;
+use zbus::zvariant::{DynamicType, OwnedObjectPath, OwnedValue, Type};
+use zbus::Connection;
+
+/// How long one call may wait for its reply before the app counts as hung.
+pub const CALL_TIMEOUT: Duration = Duration::from_millis(1500);
+
+pub const REGISTRY: &str = "org.a11y.atspi.Registry";
+pub const ROOT_PATH: &str = "/org/a11y/atspi/accessible/root";
+pub const ACCESSIBLE: &str = "org.a11y.atspi.Accessible";
+pub const COMPONENT: &str = "org.a11y.atspi.Component";
+pub const ACTION: &str = "org.a11y.atspi.Action";
+pub const VALUE: &str = "org.a11y.atspi.Value";
+pub const TEXT: &str = "org.a11y.atspi.Text";
+pub const APPLICATION: &str = "org.a11y.atspi.Application";
+pub const PROPERTIES: &str = "org.freedesktop.DBus.Properties";
+
+/// A reference to an accessible object: its bus name and object path.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Deserialize, Type)]
+pub struct ObjRef {
+    pub bus: String,
+    pub path: OwnedObjectPath,
+}
+
+impl ObjRef {
+    /// The null reference AT-SPI uses for "no object".
+    pub fn is_null(&self) -> bool {
+        self.bus.is_empty() || self.path.as_str() == "/org/a11y/atspi/null"
+    }
+
+    /// The element identity axsight keeps for this object.
+    pub fn element_id(&self) -> axsight_core::ElementId {
+        axsight_core::ElementId(format!("{}{}", self.bus, self.path.as_str()))
+    }
+}
+
+/// Calls `iface.method(body)` on `obj` and reads the reply body as `R`.
+pub async fn call<B, R>(
+    conn: &Connection,
+    obj: &ObjRef,
+    iface: &str,
+    method: &str,
+    body: B,
+) -> zbus::Result<R>
+where
+    B: serde::Serialize + DynamicType,
+    R: DeserializeOwned + Type,
+{
+    let reply = conn
+        .call_method(
+            Some(obj.bus.as_str()),
+            obj.path.as_str(),
+            Some(iface),
+            method,
+            &body,
+        )
+        .await?;
+    reply.body().deserialize::<R>()
+}
+
+/// Reads every property of `iface` on `obj` in one round trip.
+pub async fn all_properties(
+    conn: &Connection,
+    obj: &ObjRef,
+    iface: &str,
+) -> zbus::Result<HashMap<String, OwnedValue>> {
+    call(conn, obj, PROPERTIES, "GetAll", (iface,)).await
+}
+
+/// Reads one property of `iface` on `obj`.
+pub async fn property<R>(
+    conn: &Connection,
+    obj: &ObjRef,
+    iface: &str,
+    name: &str,
+) -> zbus::Result<R>
+where
+    R: TryFrom<OwnedValue>,
+    R::Error: Into<zbus::Error>,
+{
+    let value: OwnedValue = call(conn, obj, PROPERTIES, "Get", (iface, name)).await?;
+    R::try_from(value).map_err(Into::into)
+}
+
+/// Takes a string property out of a `GetAll` answer; missing or mistyped is empty.
+pub fn string_of(props: &HashMap<String, OwnedValue>, name: &str) -> String {
+    props
+        .get(name)
+        .and_then(|value| <&str>::try_from(value).ok())
+        .map(str::to_string)
+        .unwrap_or_default()
+}
+
+/// Takes an integer property out of a `GetAll` answer.
+pub fn i32_of(props: &HashMap<String, OwnedValue>, name: &str) -> Option<i32> {
+    props.get(name).and_then(|value| i32::try_from(value).ok())
+}
+
+/// What a failed call says about its target.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Failure {
+    /// The whole peer left the bus.
+    PeerGone,
+    /// The object is gone but its app is still there.
+    ObjectGone,
+    /// No reply in time: the app is hung, stopped or overloaded.
+    NoReply,
+    Other,
+}
+
+/// Classifies a call error by the D-Bus error name it carries.
+pub fn failure_kind(error: &zbus::Error) -> Failure {
+    match error {
+        zbus::Error::MethodError(name, _, _) => match name.as_str() {
+            "org.freedesktop.DBus.Error.ServiceUnknown"
+            | "org.freedesktop.DBus.Error.NameHasNoOwner"
+            | "org.freedesktop.DBus.Error.Disconnected" => Failure::PeerGone,
+            "org.freedesktop.DBus.Error.NoReply" | "org.freedesktop.DBus.Error.Timeout" => {
+                Failure::NoReply
+            }
+            "org.freedesktop.DBus.Error.UnknownObject"
+            | "org.freedesktop.DBus.Error.UnknownMethod"
+            | "org.freedesktop.DBus.Error.UnknownInterface" => Failure::ObjectGone,
+            _ => Failure::Other,
+        },
+        zbus::Error::InputOutput(_) => Failure::NoReply,
+        _ => Failure::Other,
+    }
+}
+
+impl ObjRef {
+    /// A reference from a bus name and a path known to be valid.
+    pub fn new(bus: &str, path: &'static str) -> ObjRef {
+        ObjRef {
+            bus: bus.to_string(),
+            path: zbus::zvariant::ObjectPath::from_static_str_unchecked(path).into(),
+        }
+    }
+}

@@ -1,0 +1,191 @@
+//! Finding the X display, the session bus and the accessibility bus — from the
+//! environment when it says, and the way apps do when it does not.
+//!
+//! MCP clients often start servers with a stripped environment (only HOME, PATH, USER
+//! and a few more), so `DISPLAY`, `DBUS_SESSION_BUS_ADDRESS` and `AT_SPI_BUS_ADDRESS`
+//! may all be missing. Then: the only X socket in `/tmp/.X11-unix` is the display, the
+//! `AT_SPI_BUS` property on its root window is the accessibility bus, and
+//! `$XDG_RUNTIME_DIR/bus` or `/run/user/UID/bus` is the session bus.
+
+use std::os::unix::fs::MetadataExt;
+use std::path::Path;
+
+use crate::dbus;
+use crate::x11::X11;
+use crate::{Error, Result};
+
+/// Where the engine found what it needs, and how.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Discovery {
+    /// The X display, such as `:0`, if one was found.
+    pub display: Option<String>,
+    /// Why no display was found, when none was.
+    pub display_problem: Option<String>,
+    /// The session bus address, if one was found.
+    pub session_bus: Option<String>,
+    /// The accessibility bus address.
+    pub a11y_bus: String,
+    /// Where the accessibility bus address came from.
+    pub a11y_bus_source: &'static str,
+}
+
+/// Reads an environment variable, treating empty as unset.
+fn env(name: &str) -> Option<String> {
+    std::env::var(name).ok().filter(|value| !value.is_empty())
+}
+
+/// The X display: `DISPLAY`, else the only socket in `/tmp/.X11-unix`.
+pub fn find_display() -> Result<String> {
+    if let Some(display) = env("DISPLAY") {
+        return Ok(display);
+    }
+    let sockets: Vec<String> = std::fs::read_dir("/tmp/.X11-unix")
+        .map(|dir| {
+            dir.filter_map(|entry| entry.ok())
+                .filter_map(|entry| {
+                    let name = entry.file_name().to_string_lossy().into_owned();
+                    let number = name.strip_prefix('X')?;
+                    number
+                        .bytes()
+                        .all(|b| b.is_ascii_digit())
+                        .then(|| format!(":{number}"))
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    match sockets.as_slice() {
+        [only] => Ok(only.clone()),
+        [] => Err(Error::NoDisplay {
+            detail: "DISPLAY is not set and /tmp/.X11-unix has no X socket".into(),
+        }),
+        many => Err(Error::NoDisplay {
+            detail: format!(
+                "DISPLAY is not set and several X displays run ({})",
+                many.join(", ")
+            ),
+        }),
+    }
+}
+
+/// The session bus address: `DBUS_SESSION_BUS_ADDRESS`, else the standard socket.
+pub fn find_session_bus() -> Option<String> {
+    if let Some(address) = env("DBUS_SESSION_BUS_ADDRESS") {
+        return Some(address);
+    }
+    let runtime_dir = env("XDG_RUNTIME_DIR").or_else(|| {
+        let uid = std::fs::metadata("/proc/self").ok()?.uid();
+        Some(format!("/run/user/{uid}"))
+    })?;
+    let socket = Path::new(&runtime_dir).join("bus");
+    socket
+        .exists()
+        .then(|| format!("unix:path={}", socket.display()))
+}
+
+/// Asks the session bus's `org.a11y.Bus` for the accessibility bus address.
+async fn address_from_session(session: &zbus::Connection) -> zbus::Result<String> {
+    let bus = dbus::ObjRef {
+        bus: "org.a11y.Bus".into(),
+        path: zbus::zvariant::ObjectPath::try_from("/org/a11y/bus")?.into(),
+    };
+    dbus::call(session, &bus, "org.a11y.Bus", "GetAddress", ()).await
+}
+
+/// Opens a connection to the bus at `address`.
+pub async fn connect_to(address: &str) -> Result<zbus::Connection> {
+    let connect = |source| Error::Connect {
+        address: address.to_string(),
+        source: Box::new(source),
+    };
+    zbus::connection::Builder::address(address)
+        .map_err(connect)?
+        .method_timeout(dbus::CALL_TIMEOUT)
+        .build()
+        .await
+        .map_err(connect)
+}
+
+/// Finds the display and the buses, in the order apps themselves use.
+pub async fn discover() -> Result<Discovery> {
+    let (display, display_problem) = match find_display() {
+        Ok(display) => (Some(display), None),
+        Err(error) => (None, Some(error.to_string())),
+    };
+    let session_bus = find_session_bus();
+    let mut tried = Vec::new();
+
+    let mut found = env("AT_SPI_BUS_ADDRESS").map(|address| (address, "AT_SPI_BUS_ADDRESS"));
+    if found.is_none() {
+        tried.push("AT_SPI_BUS_ADDRESS (unset)".to_string());
+        match &display {
+            Some(display) => match X11::connect(display).and_then(|x| x.at_spi_bus()) {
+                Ok(Some(address)) => {
+                    found = Some((address, "the AT_SPI_BUS property of the X root window"))
+                }
+                Ok(None) => tried.push(format!("AT_SPI_BUS on display {display} (not set)")),
+                Err(error) => tried.push(format!("display {display} ({error})")),
+            },
+            None => tried.push("the X root window (no display)".into()),
+        }
+    }
+    if found.is_none() {
+        match &session_bus {
+            Some(address) => match connect_to(address).await {
+                Ok(session) => match address_from_session(&session).await {
+                    Ok(a11y) => found = Some((a11y, "org.a11y.Bus on the session bus")),
+                    Err(error) => tried.push(format!("org.a11y.Bus on {address} ({error})")),
+                },
+                Err(error) => tried.push(error.to_string()),
+            },
+            None => {
+                tried.push("the session bus (DBUS_SESSION_BUS_ADDRESS unset, no bus socket)".into())
+            }
+        }
+    }
+    let (a11y_bus, a11y_bus_source) = found.ok_or_else(|| Error::NoBus {
+        tried: tried.join("; "),
+    })?;
+    Ok(Discovery {
+        display,
+        display_problem,
+        session_bus,
+        a11y_bus,
+        a11y_bus_source,
+    })
+}
+
+/// Reads, and when `enable` is set turns on, `org.a11y.Status.IsEnabled` on the
+/// session bus: Chromium, Firefox and Qt only expose their trees when it is true.
+pub async fn accessibility_enabled(session_bus: &str, enable: bool) -> Result<bool> {
+    let session = connect_to(session_bus).await?;
+    let bus = dbus::ObjRef {
+        bus: "org.a11y.Bus".into(),
+        path: zbus::zvariant::ObjectPath::try_from("/org/a11y/bus")
+            .map_err(|e| Error::Call {
+                method: "IsEnabled",
+                source: Box::new(e.into()),
+            })?
+            .into(),
+    };
+    let get = |source| Error::Call {
+        method: "org.a11y.Status.IsEnabled",
+        source: Box::new(source),
+    };
+    let enabled: bool = dbus::property(&session, &bus, "org.a11y.Status", "IsEnabled")
+        .await
+        .map_err(get)?;
+    if enabled || !enable {
+        return Ok(enabled);
+    }
+    let value = zbus::zvariant::Value::from(true);
+    dbus::call::<_, ()>(
+        &session,
+        &bus,
+        dbus::PROPERTIES,
+        "Set",
+        &("org.a11y.Status", "IsEnabled", value),
+    )
+    .await
+    .map_err(get)?;
+    Ok(true)
+}

@@ -1,0 +1,330 @@
+//! [`LinuxEngine`]: the AT-SPI2 engine — applications, windows and window trees.
+
+use std::sync::Mutex;
+use std::time::Duration;
+
+use axsight_core::{Application, Bounds, Role, Window, WindowSnapshot};
+use futures_util::future::join_all;
+use zbus::Connection;
+
+use crate::dbus::{self, Failure, ObjRef};
+use crate::discover::{self, Discovery};
+use crate::normalize::{build_tree, clean_name, role_name};
+use crate::walk::{Quirks, ReadOptions, Walker};
+use crate::x11::X11;
+use crate::{states, Error, Result};
+
+/// The longest one whole tree read may take, whatever its calls do.
+pub const READ_DEADLINE: Duration = Duration::from_secs(8);
+
+/// Which window to read. Both parts match case-insensitively by substring; `app` also
+/// matches a process id.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct WindowQuery {
+    /// Application name or pid; `None` means the active window's app.
+    pub app: Option<String>,
+    /// Window title; `None` means the app's active window, else its first.
+    pub window: Option<String>,
+}
+
+/// An application as found on the bus, with what reading it needs.
+#[derive(Debug, Clone)]
+struct AppEntry {
+    info: Application,
+    windows: Vec<ObjRef>,
+    quirks: Quirks,
+}
+
+/// The Linux engine: one connection to the accessibility bus, and X11 for geometry.
+pub struct LinuxEngine {
+    conn: Connection,
+    discovery: Discovery,
+    x11: Option<Mutex<X11>>,
+}
+
+impl LinuxEngine {
+    /// Finds the buses (see [`discover`]) and connects to the accessibility bus.
+    pub async fn connect() -> Result<LinuxEngine> {
+        let discovery = discover::discover().await?;
+        let conn = discover::connect_to(&discovery.a11y_bus).await?;
+        let x11 = discovery
+            .display
+            .as_deref()
+            .and_then(|display| X11::connect(display).ok())
+            .map(Mutex::new);
+        Ok(LinuxEngine {
+            conn,
+            discovery,
+            x11,
+        })
+    }
+
+    /// Where the display and buses were found.
+    pub fn discovery(&self) -> &Discovery {
+        &self.discovery
+    }
+
+    /// The applications on the accessibility bus and their top-level windows.
+    pub async fn applications(&self) -> Result<Vec<Application>> {
+        Ok(self
+            .app_entries()
+            .await?
+            .into_iter()
+            .map(|e| e.info)
+            .collect())
+    }
+
+    async fn app_entries(&self) -> Result<Vec<AppEntry>> {
+        let registry = ObjRef::new(dbus::REGISTRY, dbus::ROOT_PATH);
+        let apps: Vec<ObjRef> =
+            dbus::call(&self.conn, &registry, dbus::ACCESSIBLE, "GetChildren", ())
+                .await
+                .map_err(|source| Error::Call {
+                    method: "GetChildren on the registry",
+                    source: Box::new(source),
+                })?;
+        let reads = apps
+            .iter()
+            .filter(|app| !app.is_null())
+            .map(|app| self.read_app(app));
+        let mut entries = Vec::new();
+        for (result, app) in join_all(reads).await.into_iter().zip(&apps) {
+            match result {
+                Ok(entry) => entries.push(entry),
+                // An app that exits or hangs while listed is left out, not fatal.
+                Err(error) => tracing::warn!(bus = %app.bus, %error, "application skipped"),
+            }
+        }
+        Ok(entries)
+    }
+
+    async fn read_app(&self, app: &ObjRef) -> Result<AppEntry> {
+        let conn = &self.conn;
+        let gone = |method| move |e| Error::from_call(&app.bus, method, e);
+        let daemon = ObjRef::new("org.freedesktop.DBus", "/org/freedesktop/DBus");
+        // Properties one by one: at-spi2-atk (GTK3) answers no GetAll on Application.
+        let (props, windows, pid, toolkit_name, version) = futures_util::join!(
+            dbus::all_properties(conn, app, dbus::ACCESSIBLE),
+            dbus::call::<_, Vec<ObjRef>>(conn, app, dbus::ACCESSIBLE, "GetChildren", ()),
+            dbus::call::<_, u32>(
+                conn,
+                &daemon,
+                "org.freedesktop.DBus",
+                "GetConnectionUnixProcessID",
+                (app.bus.as_str(),)
+            ),
+            dbus::property::<String>(conn, app, dbus::APPLICATION, "ToolkitName"),
+            dbus::property::<String>(conn, app, dbus::APPLICATION, "Version"),
+        );
+        let props = props.map_err(gone("GetAll"))?;
+        let windows = windows.map_err(gone("GetChildren"))?;
+        let toolkit_name = toolkit_name.unwrap_or_default();
+        let version = version.unwrap_or_default();
+        let quirks = Quirks {
+            gtk4: toolkit_name.eq_ignore_ascii_case("gtk") && version.starts_with("4."),
+        };
+        let name = dbus::string_of(&props, "Name");
+        let pid = pid.ok();
+        let window_reads = windows
+            .iter()
+            .map(|w| self.read_window_info(w, quirks, pid));
+        let infos = join_all(window_reads).await;
+        let mut kept = Vec::new();
+        let mut refs = Vec::new();
+        for (info, obj) in infos.into_iter().zip(windows) {
+            if let Some(info) = info {
+                kept.push(info);
+                refs.push(obj);
+            }
+        }
+        Ok(AppEntry {
+            info: Application {
+                name,
+                pid,
+                toolkit: format!("{toolkit_name} {version}").trim().to_string(),
+                windows: kept,
+            },
+            windows: refs,
+            quirks,
+        })
+    }
+
+    /// Reads a window's title, role, states and screen bounds; `None` if it vanished.
+    async fn read_window_info(
+        &self,
+        obj: &ObjRef,
+        quirks: Quirks,
+        pid: Option<u32>,
+    ) -> Option<Window> {
+        let conn = &self.conn;
+        let coords: u32 = if quirks.gtk4 { 1 } else { 0 };
+        let (props, role, state, extents) = futures_util::join!(
+            dbus::all_properties(conn, obj, dbus::ACCESSIBLE),
+            dbus::call::<_, u32>(conn, obj, dbus::ACCESSIBLE, "GetRole", ()),
+            dbus::call::<_, Vec<u32>>(conn, obj, dbus::ACCESSIBLE, "GetState", ()),
+            dbus::call::<_, (i32, i32, i32, i32)>(
+                conn,
+                obj,
+                dbus::COMPONENT,
+                "GetExtents",
+                (coords,)
+            ),
+        );
+        let title = clean_name(&dbus::string_of(&props.ok()?, "Name"), quirks.gtk4);
+        let mut bounds = extents
+            .ok()
+            .and_then(|(x, y, w, h)| Bounds::from_extents(x, y, w, h));
+        if quirks.gtk4 {
+            bounds = bounds.map(|b| {
+                let (dx, dy) = self.window_origin(pid, &title, b);
+                b.offset(dx, dy)
+            });
+        }
+        Some(Window {
+            id: obj.element_id(),
+            title,
+            role: Role::from_atspi_name(role_name(role.ok()?)),
+            bounds,
+            states: states::state_set(states::mask_of(&state.ok()?)),
+        })
+    }
+
+    /// Where a GTK4 window's content starts on screen; (0, 0) when X11 cannot say.
+    fn window_origin(&self, pid: Option<u32>, title: &str, frame: Bounds) -> (i32, i32) {
+        let Some(x11) = &self.x11 else { return (0, 0) };
+        let x11 = x11.lock().unwrap_or_else(|e| e.into_inner());
+        match x11.content_origin(pid, title, (frame.width, frame.height)) {
+            Ok(Some(origin)) => (origin.x, origin.y),
+            Ok(None) => (0, 0),
+            Err(error) => {
+                tracing::debug!(%error, "no X11 origin for {title:?}");
+                (0, 0)
+            }
+        }
+    }
+
+    /// Reads the tree of the window `query` names.
+    pub async fn window_tree(
+        &self,
+        query: &WindowQuery,
+        options: ReadOptions,
+    ) -> Result<WindowSnapshot> {
+        let entries = self.app_entries().await?;
+        let (entry, index) = pick_window(&entries, query)?;
+        let window = &entry.info.windows[index];
+        let obj = entry.windows[index].clone();
+        let app = entry.info.name.clone();
+        let walker = Walker::new(&self.conn, entry.quirks, options);
+        let read = tokio::time::timeout(READ_DEADLINE, walker.read(obj, true)).await;
+        let raw = match read {
+            Err(_) => {
+                return Err(Error::Timeout {
+                    app,
+                    ms: READ_DEADLINE.as_millis() as u64,
+                })
+            }
+            Ok(Err(aborted)) => {
+                return Err(match aborted.failure {
+                    Failure::NoReply => Error::Timeout {
+                        app,
+                        ms: dbus::CALL_TIMEOUT.as_millis() as u64,
+                    },
+                    Failure::PeerGone | Failure::ObjectGone => Error::AppGone { app },
+                    Failure::Other => Error::Call {
+                        method: aborted.method,
+                        source: Box::new(aborted.error),
+                    },
+                })
+            }
+            Ok(Ok(raw)) => raw,
+        };
+        let origin = match (entry.quirks.gtk4, window.bounds) {
+            (true, Some(bounds)) => self.window_origin(entry.info.pid, &window.title, bounds),
+            _ => (0, 0),
+        };
+        Ok(WindowSnapshot {
+            app,
+            pid: entry.info.pid,
+            title: window.title.clone(),
+            tree: build_tree(raw, entry.quirks, origin),
+            gaps: walker.into_gaps(),
+        })
+    }
+}
+
+/// Chooses the window `query` names among the listed apps: by app (exact name, then
+/// substring, then pid) and title (substring); without an app, the active window.
+fn pick_window<'e>(entries: &'e [AppEntry], query: &WindowQuery) -> Result<(&'e AppEntry, usize)> {
+    let available = || {
+        let names: Vec<String> = entries
+            .iter()
+            .filter(|e| !e.info.windows.is_empty())
+            .map(|e| format!("'{}'", e.info.name))
+            .collect();
+        if names.is_empty() {
+            "none".to_string()
+        } else {
+            names.join(", ")
+        }
+    };
+    let candidates: Vec<&AppEntry> = match &query.app {
+        None => entries.iter().collect(),
+        Some(want) => {
+            let want_lower = want.trim().to_lowercase();
+            let exact: Vec<_> = entries
+                .iter()
+                .filter(|e| e.info.name.to_lowercase() == want_lower)
+                .collect();
+            let partial: Vec<_> = entries
+                .iter()
+                .filter(|e| e.info.name.to_lowercase().contains(&want_lower))
+                .collect();
+            let by_pid: Vec<_> = entries
+                .iter()
+                .filter(|e| e.info.pid.is_some_and(|pid| pid.to_string() == want_lower))
+                .collect();
+            let found = [exact, partial, by_pid].into_iter().find(|c| !c.is_empty());
+            found.ok_or_else(|| Error::AppNotFound {
+                query: want.clone(),
+                available: available(),
+            })?
+        }
+    };
+    let windows = || {
+        candidates.iter().flat_map(|e| {
+            e.info
+                .windows
+                .iter()
+                .enumerate()
+                .map(move |(i, w)| (*e, i, w))
+        })
+    };
+    if let Some(title) = &query.window {
+        let want = title.trim().to_lowercase();
+        return windows()
+            .find(|(_, _, w)| w.title.to_lowercase().contains(&want))
+            .map(|(e, i, _)| (e, i))
+            .ok_or_else(|| Error::WindowNotFound {
+                app: query.app.clone().unwrap_or_else(|| "any app".into()),
+                query: title.clone(),
+                available: windows()
+                    .map(|(_, _, w)| format!("'{}'", w.title))
+                    .collect::<Vec<_>>()
+                    .join(", "),
+            });
+    }
+    if let Some((e, i, _)) = windows().find(|(_, _, w)| w.is_active()) {
+        return Ok((e, i));
+    }
+    match (&query.app, windows().next()) {
+        (Some(_), Some((e, i, _))) => Ok((e, i)),
+        (Some(app), None) => Err(Error::WindowNotFound {
+            app: app.clone(),
+            query: "any window".into(),
+            available: "none".into(),
+        }),
+        (None, _) => Err(Error::NoActiveWindow {
+            available: available(),
+        }),
+    }
+}

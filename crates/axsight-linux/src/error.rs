@@ -1,0 +1,83 @@
+//! The errors of the Linux engine, each saying what went wrong and what to do next.
+
+/// An error from the Linux engine.
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    #[error(
+        "no X display found ({detail}); set DISPLAY to the display the apps run on, \
+         for example DISPLAY=:0"
+    )]
+    NoDisplay { detail: String },
+
+    #[error(
+        "cannot find the accessibility bus (tried: {tried}); run axsight in the desktop \
+         session, or set AT_SPI_BUS_ADDRESS, or DBUS_SESSION_BUS_ADDRESS of a session whose \
+         at-spi-bus-launcher runs (Debian package at-spi2-core)"
+    )]
+    NoBus { tried: String },
+
+    #[error("cannot connect to the D-Bus bus at {address}: {source}")]
+    Connect {
+        address: String,
+        #[source]
+        source: Box<zbus::Error>,
+    },
+
+    #[error("no application matches '{query}'; running: {available}")]
+    AppNotFound { query: String, available: String },
+
+    #[error("'{app}' has no window matching '{query}'; its windows: {available}")]
+    WindowNotFound {
+        app: String,
+        query: String,
+        available: String,
+    },
+
+    #[error("no window is active; name an app (running: {available})")]
+    NoActiveWindow { available: String },
+
+    #[error(
+        "'{app}' did not answer within {ms} ms: it may be hung or stopped; other apps can \
+         still be used"
+    )]
+    Timeout { app: String, ms: u64 },
+
+    #[error("'{app}' is gone: it exited or closed its window while being read")]
+    AppGone { app: String },
+
+    #[error("the element is gone: it was destroyed or its app exited")]
+    ElementGone,
+
+    #[error("D-Bus call {method} failed: {source}")]
+    Call {
+        method: &'static str,
+        #[source]
+        source: Box<zbus::Error>,
+    },
+
+    #[error("X11 request failed: {0}")]
+    X11(String),
+}
+
+impl Error {
+    /// Classifies a failed call: a peer that vanished is [`Error::AppGone`], a call that
+    /// got no reply in time is [`Error::Timeout`].
+    pub(crate) fn from_call(app: &str, method: &'static str, source: zbus::Error) -> Error {
+        match crate::dbus::failure_kind(&source) {
+            crate::dbus::Failure::PeerGone => Error::AppGone {
+                app: app.to_string(),
+            },
+            crate::dbus::Failure::NoReply => Error::Timeout {
+                app: app.to_string(),
+                ms: crate::dbus::CALL_TIMEOUT.as_millis() as u64,
+            },
+            crate::dbus::Failure::ObjectGone | crate::dbus::Failure::Other => Error::Call {
+                method,
+                source: Box::new(source),
+            },
+        }
+    }
+}
+
+/// Result type of this crate.
+pub type Result<T, E = Error> = std::result::Result<T, E>;

@@ -1,0 +1,171 @@
+//! The little the engine needs from X11: the `AT_SPI_BUS` root-window property (how
+//! apps find the accessibility bus when the environment does not say) and where a
+//! toplevel window sits on screen (GTK4 reports extents relative to its window).
+
+use x11rb::connection::Connection as _;
+use x11rb::protocol::xproto::{AtomEnum, ConnectionExt as _, Window};
+use x11rb::rust_connection::RustConnection;
+
+use crate::{Error, Result};
+
+/// A connection to one X display.
+pub struct X11 {
+    conn: RustConnection,
+    root: Window,
+}
+
+/// A toplevel X window's content origin on screen.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct WindowOrigin {
+    pub x: i32,
+    pub y: i32,
+}
+
+impl X11 {
+    /// Connects to `display` (such as `:0`).
+    pub fn connect(display: &str) -> Result<X11> {
+        let (conn, screen) = x11rb::connect(Some(display))
+            .map_err(|e| Error::X11(format!("cannot open display {display}: {e}")))?;
+        let root = conn.setup().roots[screen].root;
+        Ok(X11 { conn, root })
+    }
+
+    fn atom(&self, name: &str) -> Result<u32> {
+        Ok(self
+            .conn
+            .intern_atom(false, name.as_bytes())
+            .map_err(x11_error)?
+            .reply()
+            .map_err(x11_error)?
+            .atom)
+    }
+
+    /// The accessibility bus address the bus launcher published on the root window.
+    pub fn at_spi_bus(&self) -> Result<Option<String>> {
+        let atom = self.atom("AT_SPI_BUS")?;
+        let reply = self
+            .conn
+            .get_property(false, self.root, atom, AtomEnum::STRING, 0, 1024)
+            .map_err(x11_error)?
+            .reply()
+            .map_err(x11_error)?;
+        let text = String::from_utf8_lossy(&reply.value)
+            .trim_end_matches('\0')
+            .to_string();
+        Ok((!text.is_empty()).then_some(text))
+    }
+
+    /// Finds the toplevel window titled `title` (preferring one of process `pid`) and
+    /// returns where a frame of `frame_size` drawn inside it starts on screen.
+    ///
+    /// GTK4 draws client-side shadows around its content: the X window is larger than
+    /// the accessible frame. `_GTK_FRAME_EXTENTS` gives the margins where a window
+    /// manager asked for it; otherwise the margin is split evenly on each side.
+    pub fn content_origin(
+        &self,
+        pid: Option<u32>,
+        title: &str,
+        frame_size: (i32, i32),
+    ) -> Result<Option<WindowOrigin>> {
+        let Some(window) = self.find_toplevel(pid, title)? else {
+            return Ok(None);
+        };
+        let geometry = self
+            .conn
+            .get_geometry(window)
+            .map_err(x11_error)?
+            .reply()
+            .map_err(x11_error)?;
+        let position = self
+            .conn
+            .translate_coordinates(window, self.root, 0, 0)
+            .map_err(x11_error)?
+            .reply()
+            .map_err(x11_error)?;
+        let (left, top) = match self.cardinals(window, "_GTK_FRAME_EXTENTS")?.as_deref() {
+            Some([left, _right, top, _bottom]) => (*left as i32, *top as i32),
+            _ => (
+                ((geometry.width as i32 - frame_size.0) / 2).max(0),
+                ((geometry.height as i32 - frame_size.1) / 2).max(0),
+            ),
+        };
+        Ok(Some(WindowOrigin {
+            x: position.dst_x as i32 + left,
+            y: position.dst_y as i32 + top,
+        }))
+    }
+
+    fn cardinals(&self, window: Window, name: &str) -> Result<Option<Vec<u32>>> {
+        let atom = self.atom(name)?;
+        let reply = self
+            .conn
+            .get_property(false, window, atom, AtomEnum::CARDINAL, 0, 16)
+            .map_err(x11_error)?
+            .reply()
+            .map_err(x11_error)?;
+        Ok(reply.value32().map(|values| values.collect()))
+    }
+
+    fn title_of(&self, window: Window, net_wm_name: u32, utf8: u32) -> Result<String> {
+        for (property, kind) in [
+            (net_wm_name, utf8),
+            (AtomEnum::WM_NAME.into(), AtomEnum::STRING.into()),
+        ] {
+            let reply = self
+                .conn
+                .get_property(false, window, property, kind, 0, 256)
+                .map_err(x11_error)?
+                .reply()
+                .map_err(x11_error)?;
+            if !reply.value.is_empty() {
+                return Ok(String::from_utf8_lossy(&reply.value).into_owned());
+            }
+        }
+        Ok(String::new())
+    }
+
+    /// Searches the root's children and, under a reparenting window manager, their
+    /// children, for a window titled `title`.
+    fn find_toplevel(&self, pid: Option<u32>, title: &str) -> Result<Option<Window>> {
+        let net_wm_name = self.atom("_NET_WM_NAME")?;
+        let utf8 = self.atom("UTF8_STRING")?;
+        let net_wm_pid = self.atom("_NET_WM_PID")?;
+        let mut candidates = Vec::new();
+        let top = self
+            .conn
+            .query_tree(self.root)
+            .map_err(x11_error)?
+            .reply()
+            .map_err(x11_error)?;
+        for frame in top.children {
+            candidates.push(frame);
+            if let Ok(cookie) = self.conn.query_tree(frame) {
+                if let Ok(tree) = cookie.reply() {
+                    candidates.extend(tree.children);
+                }
+            }
+        }
+        let mut fallback = None;
+        for window in candidates {
+            if self.title_of(window, net_wm_name, utf8)? != title {
+                continue;
+            }
+            let window_pid = self
+                .conn
+                .get_property(false, window, net_wm_pid, AtomEnum::CARDINAL, 0, 1)
+                .map_err(x11_error)?
+                .reply()
+                .ok()
+                .and_then(|reply| reply.value32().and_then(|mut v| v.next()));
+            match (pid, window_pid) {
+                (Some(want), Some(have)) if want == have => return Ok(Some(window)),
+                _ => fallback = fallback.or(Some(window)),
+            }
+        }
+        Ok(fallback)
+    }
+}
+
+fn x11_error(error: impl std::fmt::Display) -> Error {
+    Error::X11(error.to_string())
+}

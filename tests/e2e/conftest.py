@@ -1,0 +1,92 @@
+"""Shared pytest fixtures for axsight's end-to-end tests.
+
+Run under scripts/with-desktop (scripts/test does), with the repo's .venv (made with
+--system-site-packages, so Debian's gi and pyatspi import too):
+
+    scripts/with-desktop -- .venv/bin/python -m pytest tests/e2e
+"""
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[2]
+FIXTURE_APP = REPO / "tests" / "fixtures" / "fixture_app.py"
+WAIT_FOR_APP = REPO / "scripts" / "wait-for-app"
+SECRET = "hunter2-SECRET"
+
+
+def poll(predicate, timeout=5.0, interval=0.05):
+    """Return predicate()'s first truthy value within timeout seconds, else None."""
+    deadline = time.monotonic() + timeout
+    while True:
+        value = predicate()
+        if value or time.monotonic() > deadline:
+            return value
+        time.sleep(interval)
+
+
+@pytest.fixture(scope="session")
+def desktop():
+    """The environment of the desktop made by scripts/with-desktop."""
+    if not os.environ.get("AT_SPI_BUS_ADDRESS"):
+        pytest.skip("no desktop: run under scripts/with-desktop")
+    return os.environ
+
+
+class LaunchedApp:
+    def __init__(self, proc, title):
+        self.proc = proc
+        self.pid = proc.pid
+        self.title = title
+
+
+def launch(argv, title):
+    """Start an app and wait until its window shows in the accessibility tree."""
+    proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                            stderr=subprocess.STDOUT)
+    wait = subprocess.run([str(WAIT_FOR_APP), str(proc.pid)], capture_output=True, text=True)
+    if wait.returncode != 0:
+        proc.kill()
+        out = proc.communicate()[0].decode(errors="replace")
+        pytest.fail(f"{argv} did not show its window: {wait.stderr.strip()}\n{out}")
+    return LaunchedApp(proc, title)
+
+
+def stop(app):
+    app.proc.terminate()
+    try:
+        out = app.proc.communicate(timeout=5)[0]
+    except subprocess.TimeoutExpired:
+        app.proc.kill()
+        out = app.proc.communicate()[0]
+    return out.decode(errors="replace")
+
+
+@pytest.fixture(scope="module")
+def fixture_app(desktop):
+    """tests/fixtures/fixture_app.py, running with a title unique to the module."""
+    title = f"axsight fixture {os.getpid()}"
+    app = launch(["/usr/bin/python3", str(FIXTURE_APP), "--title", title], title)
+    yield app
+    out = stop(app)
+    assert out == "", f"the fixture app printed:\n{out}"
+
+
+@pytest.fixture(scope="module")
+def atspi_app(fixture_app):
+    """The fixture app's pyatspi Accessible (role application)."""
+    pyatspi = pytest.importorskip("pyatspi")
+
+    def find():
+        for app in pyatspi.Registry.getDesktop(0):
+            if app is not None and app.get_process_id() == fixture_app.pid:
+                return app
+        return None
+
+    app = poll(find)
+    assert app is not None, "fixture app not under the registry root"
+    return app

@@ -49,3 +49,53 @@ impl WindowSnapshot {
         !self.gaps.is_empty()
     }
 }
+
+/// Lists applications and their windows as text, one window per indented line:
+///
+/// ```text
+/// gnome-calculator (pid 4242, GTK 4.8.3)
+///   [Window] Calculator (active, bounds: [0,0,361,485])
+/// ```
+pub fn format_applications(apps: &[Application]) -> String {
+    use std::fmt::Write as _;
+    let mut out = String::new();
+    for app in apps {
+        let mut facts = Vec::new();
+        if let Some(pid) = app.pid {
+            facts.push(format!("pid {pid}"));
+        }
+        if !app.toolkit.is_empty() {
+            facts.push(app.toolkit.clone());
+        }
+        if app.windows.is_empty() {
+            facts.push("no windows".into());
+        }
+        let _ = writeln!(out, "{} ({})", app.name, facts.join(", "));
+        for window in &app.windows {
+            let mut attrs = Vec::new();
+            if window.is_active() {
+                attrs.push("active".to_string());
+            }
+            if let Some(b) = window.bounds {
+                attrs.push(format!(
+                    "bounds: [{},{},{},{}]",
+                    b.x, b.y, b.width, b.height
+                ));
+            }
+            let title = if window.title.is_empty() {
+                "(untitled)"
+            } else {
+                &window.title
+            };
+            let _ = write!(out, "  [{}] {title}", window.role);
+            if !attrs.is_empty() {
+                let _ = write!(out, " ({})", attrs.join(", "));
+            }
+            out.push('\n');
+        }
+    }
+    if out.is_empty() {
+        out.push_str("No application is on the accessibility bus.\n");
+    }
+    out
+}

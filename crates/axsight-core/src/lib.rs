@@ -9,15 +9,17 @@ mod compact;
 mod desktop;
 mod element;
 mod handle;
+mod json;
 mod role;
 mod selector;
 mod state;
 mod tree;
 
 pub use compact::{format_element, render, CompactOptions, Rendered};
-pub use desktop::{Application, Window, WindowSnapshot};
+pub use desktop::{format_applications, Application, Window, WindowSnapshot};
 pub use element::{Bounds, Element, ElementId};
 pub use handle::{Handle, HandleEntry, HandleParseError, HandleRegistry, Source};
+pub use json::{to_json, JsonElement};
 pub use role::Role;
 pub use selector::{Atom, Expr, MatchContext, RoleMatch, Selector, SelectorError, Step};
 pub use state::{State, StateSet};

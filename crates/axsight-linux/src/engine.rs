@@ -3,7 +3,7 @@
 use std::sync::Mutex;
 use std::time::Duration;
 
-use axsight_core::{Application, Bounds, Role, Window, WindowSnapshot};
+use axsight_core::{Application, Bounds, ElementId, Role, Window, WindowSnapshot};
 use futures_util::future::join_all;
 use zbus::Connection;
 
@@ -25,6 +25,8 @@ pub struct WindowQuery {
     pub app: Option<String>,
     /// Window title; `None` means the app's active window, else its first.
     pub window: Option<String>,
+    /// The window's identity, as a snapshot's root element carries it; wins over the rest.
+    pub window_id: Option<ElementId>,
 }
 
 /// An application as found on the bus, with what reading it needs.
@@ -211,6 +213,41 @@ impl LinuxEngine {
     ) -> Result<WindowSnapshot> {
         let entries = self.app_entries().await?;
         let (entry, index) = pick_window(&entries, query)?;
+        self.read_window(entry, index, options).await
+    }
+
+    /// Reads the trees of every window of every app whose name contains `app` (all
+    /// apps when `None`), concurrently. Apps that fail are left out.
+    pub async fn window_trees(
+        &self,
+        app: Option<&str>,
+        options: ReadOptions,
+    ) -> Result<Vec<WindowSnapshot>> {
+        let entries = self.app_entries().await?;
+        let want = app.map(|a| a.trim().to_lowercase());
+        let reads = entries
+            .iter()
+            .filter(|e| {
+                want.as_ref()
+                    .is_none_or(|w| e.info.name.to_lowercase().contains(w))
+            })
+            .flat_map(|e| (0..e.windows.len()).map(move |i| self.read_window(e, i, options)));
+        let mut snapshots = Vec::new();
+        for result in join_all(reads).await {
+            match result {
+                Ok(snapshot) => snapshots.push(snapshot),
+                Err(error) => tracing::warn!(%error, "window skipped"),
+            }
+        }
+        Ok(snapshots)
+    }
+
+    async fn read_window(
+        &self,
+        entry: &AppEntry,
+        index: usize,
+        options: ReadOptions,
+    ) -> Result<WindowSnapshot> {
         let window = &entry.info.windows[index];
         let obj = entry.windows[index].clone();
         let app = entry.info.name.clone();

@@ -45,8 +45,8 @@ pub enum Error {
     #[error("'{app}' is gone: it exited or closed its window while being read")]
     AppGone { app: String },
 
-    #[error("the element is gone: it was destroyed or its app exited")]
-    ElementGone,
+    #[error("the window is gone: it was closed or its app exited")]
+    WindowGone,
 
     #[error("D-Bus call {method} failed: {source}")]
     Call {

@@ -1,1 +1,22 @@
+//! The axsight MCP server: tools over stdio that read the desktop through a
+//! [`Session`].
+//!
+//! This crate is thin on purpose: argument structs, tool descriptions and result
+//! shaping. Accessibility logic lives in `axsight-linux` and `axsight-core`.
 
+mod error;
+mod params;
+mod server;
+mod session;
+
+pub use error::ToolError;
+pub use server::{AxsightServer, INSTRUCTIONS};
+pub use session::{Found, Session, TreeOutput, TreeRequest};
+
+/// Serves MCP on stdin/stdout until the client disconnects.
+pub async fn serve_stdio() -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
+    use rmcp::ServiceExt;
+    let service = AxsightServer::new().serve(rmcp::transport::stdio()).await?;
+    service.waiting().await?;
+    Ok(())
+}

@@ -1,96 +1,79 @@
-//! What each command does: connect the engine, call it, print.
+//! What each command does. Reading goes through the same [`Session`] the MCP server
+//! uses, so `axsight tree` prints exactly what an agent sees.
+
+mod bench;
+mod doctor;
 
 use std::process::ExitCode;
 
-use anyhow::Context as _;
-use axsight_core::{render, CompactOptions, HandleRegistry};
-use axsight_linux::{LinuxEngine, ReadOptions, WindowQuery};
+use axsight_mcp::{Session, TreeOutput, TreeRequest};
 
 use crate::cli::{BenchCommand, Command};
 
 pub async fn run(command: Command) -> anyhow::Result<ExitCode> {
+    let session = Session::new();
     match command {
-        Command::Apps { json } => apps(json).await,
+        Command::Apps { json } => {
+            if json {
+                let apps = session.engine().await?.applications().await?;
+                println!("{}", serde_json::to_string_pretty(&apps)?);
+            } else {
+                print!("{}", session.applications().await?);
+            }
+        }
         Command::Tree {
             app,
             window,
-            json: _,
+            json,
             max_depth,
             max_chars,
             include_invisible,
         } => {
-            let engine = LinuxEngine::connect().await?;
-            let snapshot = engine
-                .window_tree(
-                    &WindowQuery { app, window },
-                    ReadOptions { include_invisible },
-                )
-                .await?;
-            let options = CompactOptions {
+            let request = TreeRequest {
+                app,
+                window,
                 max_depth,
-                max_chars,
+                max_chars: Some(max_chars),
                 include_invisible,
+                ..TreeRequest::default()
             };
-            let out = render(
-                &snapshot.tree,
-                snapshot.tree.root(),
-                &mut HandleRegistry::new(),
-                &options,
-            );
-            print!("{}", out.text);
-            for gap in &snapshot.gaps {
-                println!("[partial: {gap}]");
+            match session.window_tree(&request, json).await? {
+                TreeOutput::Text(text) => print!("{text}"),
+                TreeOutput::Json(value) => println!("{}", serde_json::to_string_pretty(&value)?),
             }
-            Ok(ExitCode::SUCCESS)
+        }
+        Command::Find {
+            selector,
+            app,
+            window,
+        } => {
+            let (found, total) = session
+                .find(&selector, app.as_deref(), window.as_deref(), usize::MAX)
+                .await?;
+            for item in &found {
+                println!("{}  ({} / {})", item.line, item.app, item.window);
+            }
+            if total == 0 {
+                eprintln!("no element matches `{selector}`");
+                return Ok(ExitCode::from(1));
+            }
+        }
+        Command::Doctor => return doctor::run().await,
+        Command::Serve => {
+            // Chromium, Firefox and Qt expose their trees only while IsEnabled is true.
+            if let Some(bus) = axsight_linux::discover::find_session_bus() {
+                if let Err(error) = axsight_linux::discover::accessibility_enabled(&bus, true).await
+                {
+                    tracing::warn!(%error, "could not turn accessibility on");
+                }
+            }
+            axsight_mcp::serve_stdio()
+                .await
+                .map_err(|e| anyhow::anyhow!(e))?;
         }
         Command::Bench {
             what: BenchCommand::Tree { apps, runs },
-        } => {
-            let engine = LinuxEngine::connect().await?;
-            for app in apps {
-                let query = WindowQuery {
-                    app: Some(app.clone()),
-                    window: None,
-                };
-                let mut times = Vec::new();
-                let mut nodes = 0;
-                for _ in 0..runs {
-                    let start = std::time::Instant::now();
-                    let snapshot = engine.window_tree(&query, ReadOptions::default()).await?;
-                    times.push(start.elapsed().as_secs_f64() * 1000.0);
-                    nodes = snapshot.tree.len();
-                }
-                times.sort_by(f64::total_cmp);
-                println!(
-                    "{app}: {nodes} elements, median {:.1} ms",
-                    times[times.len() / 2]
-                );
-            }
-            Ok(ExitCode::SUCCESS)
-        }
-        _ => anyhow::bail!("not yet"),
-    }
-}
-
-async fn apps(json: bool) -> anyhow::Result<ExitCode> {
-    let engine = LinuxEngine::connect()
-        .await
-        .context("cannot reach the desktop")?;
-    let apps = engine.applications().await?;
-    if json {
-        println!("{}", serde_json::to_string_pretty(&apps)?);
-    } else {
-        for app in apps {
-            println!(
-                "{} (pid {}, {})",
-                app.name,
-                app.pid.map_or("?".into(), |p| p.to_string()),
-                app.toolkit
-            );
-            for w in app.windows {
-                println!("  [{}] {}", w.role, w.title);
-            }
-        }
+        } => bench::tree(&session, &apps, runs).await?,
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -1,0 +1,194 @@
+//! The MCP tool server: argument handling and result shaping only. What a tool does
+//! lives in [`Session`].
+
+use std::sync::Arc;
+
+use rmcp::handler::server::router::tool::ToolRouter;
+use rmcp::handler::server::wrapper::Parameters;
+use rmcp::model::{CallToolResult, ContentBlock, Implementation, ServerCapabilities, ServerConfig};
+use rmcp::{tool, tool_handler, tool_router, ErrorData, ServerHandler};
+
+use crate::params::{FindArgs, Format, TreeArgs, ValidateArgs};
+use crate::session::{Session, TreeOutput, TreeRequest};
+use crate::ToolError;
+
+/// What the server tells an agent once, at connection: handles, selectors, ranks.
+pub const INSTRUCTIONS: &str = "\
+axsight shows the Linux desktop as accessibility trees. get_window_tree prints one element per line: \
+`#u14 [Button] Save (focused, bounds: [x,y,w,h])`, indented by depth. A handle like #u14 names that \
+element for the whole session; pass it as `from` or `index`. `…+N` marks N deeper elements left out; \
+a closing `[cut: …]` line says how to read the rest. Selectors: `role:Button && name:Save` (name is \
+exact, case-insensitive), `text:\"Save as\"` (substring of name/value/description), `||`, `!`, \
+parentheses, `A >> B` (B inside A), `nth:0` / `nth:-1`, `visible:true`, `enabled:true`, \
+`state:checked`. Prefer handles and selectors from the tree over screen coordinates.";
+
+/// The axsight MCP server.
+#[derive(Clone)]
+pub struct AxsightServer {
+    session: Arc<Session>,
+    tool_router: ToolRouter<AxsightServer>,
+}
+
+impl AxsightServer {
+    /// A server over its own session.
+    pub fn new() -> AxsightServer {
+        AxsightServer {
+            session: Arc::new(Session::new()),
+            tool_router: Self::tool_router(),
+        }
+    }
+}
+
+impl Default for AxsightServer {
+    fn default() -> Self {
+        AxsightServer::new()
+    }
+}
+
+fn text(text: String) -> CallToolResult {
+    CallToolResult::success(vec![ContentBlock::text(text)])
+}
+
+/// A failed call as a tool result the agent reads (not a protocol error).
+fn failure(error: ToolError) -> CallToolResult {
+    CallToolResult::error(vec![ContentBlock::text(error.to_string())])
+}
+
+#[tool_router]
+impl AxsightServer {
+    #[tool(
+        description = "List applications on the desktop and their windows.",
+        annotations(read_only_hint = true, open_world_hint = false)
+    )]
+    async fn get_applications(&self) -> Result<CallToolResult, ErrorData> {
+        Ok(self.session.applications().await.map_or_else(failure, text))
+    }
+
+    #[tool(
+        description = "Print a window's accessibility tree with a #u handle per element (default: the active window).",
+        annotations(read_only_hint = true, open_world_hint = false)
+    )]
+    async fn get_window_tree(
+        &self,
+        Parameters(args): Parameters<TreeArgs>,
+    ) -> Result<CallToolResult, ErrorData> {
+        let request = TreeRequest {
+            app: args.app,
+            window: args.window,
+            from: args.from,
+            selector: args.selector,
+            max_depth: args.max_depth,
+            max_chars: args.max_chars,
+            include_invisible: args.include_invisible,
+        };
+        let json = args.format == Format::Json;
+        Ok(match self.session.window_tree(&request, json).await {
+            Ok(TreeOutput::Text(tree)) => text(tree),
+            Ok(TreeOutput::Json(value)) => {
+                // Structured content only, with a one-line text pointer: never the
+                // same tree twice in one answer.
+                let mut result = text("The tree is in structuredContent.".into());
+                result.structured_content = Some(value);
+                result
+            }
+            Err(error) => failure(error),
+        })
+    }
+
+    #[tool(
+        description = "Find elements matching a selector, in one app or window or all of them.",
+        annotations(read_only_hint = true, open_world_hint = false)
+    )]
+    async fn find_elements(
+        &self,
+        Parameters(args): Parameters<FindArgs>,
+    ) -> Result<CallToolResult, ErrorData> {
+        let limit = args.max_results.unwrap_or(50).max(1);
+        let found = self
+            .session
+            .find(
+                &args.selector,
+                args.app.as_deref(),
+                args.window.as_deref(),
+                limit,
+            )
+            .await;
+        Ok(match found {
+            Err(error) => failure(error),
+            Ok((found, 0)) => {
+                debug_assert!(found.is_empty());
+                text(format!("No element matches `{}`.", args.selector.trim()))
+            }
+            Ok((found, total)) => {
+                let mut out = String::new();
+                let mut last_window = None;
+                for item in &found {
+                    let window = (&item.app, &item.window);
+                    if last_window != Some(window) {
+                        out.push_str(&format!("in '{}' ({}):\n", item.window, item.app));
+                        last_window = Some(window);
+                    }
+                    out.push_str(&format!("  {}\n", item.line));
+                }
+                if total > found.len() {
+                    out.push_str(&format!(
+                        "[{} more matches; narrow the selector or raise max_results]\n",
+                        total - found.len()
+                    ));
+                }
+                text(out)
+            }
+        })
+    }
+
+    #[tool(
+        description = "Check whether an element exists, by selector or handle. Not found is an answer, not an error.",
+        annotations(read_only_hint = true, open_world_hint = false)
+    )]
+    async fn validate_element(
+        &self,
+        Parameters(args): Parameters<ValidateArgs>,
+    ) -> Result<CallToolResult, ErrorData> {
+        Ok(match validate(&self.session, args).await {
+            Ok(answer) => text(answer),
+            Err(error) => failure(error),
+        })
+    }
+}
+
+async fn validate(session: &Session, args: ValidateArgs) -> Result<String, ToolError> {
+    match (&args.selector, &args.index) {
+        (Some(selector), None) => {
+            let (found, _) = session
+                .find(selector, args.app.as_deref(), args.window.as_deref(), 1)
+                .await?;
+            Ok(match found.first() {
+                Some(item) => format!("exists: {} in '{}' ({})", item.line, item.window, item.app),
+                None => format!("not found: no element matches `{}`", selector.trim()),
+            })
+        }
+        (None, Some(index)) => {
+            let handle = index
+                .handle_text(args.vision_type.as_deref())
+                .map_err(ToolError::BadArguments)?;
+            Ok(match session.validate_handle(&handle).await? {
+                Some(item) => format!("exists: {} in '{}' ({})", item.line, item.window, item.app),
+                None => {
+                    format!("not found: {handle} is gone (its element or window no longer exists)")
+                }
+            })
+        }
+        _ => Err(ToolError::BadArguments(
+            "give exactly one of `selector` or `index`".into(),
+        )),
+    }
+}
+
+#[tool_handler(router = self.tool_router)]
+impl ServerHandler for AxsightServer {
+    fn get_info(&self) -> ServerConfig {
+        ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
+            .with_server_info(Implementation::new("axsight", env!("CARGO_PKG_VERSION")))
+            .with_instructions(INSTRUCTIONS)
+    }
+}

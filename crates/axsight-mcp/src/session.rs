@@ -1,0 +1,328 @@
+//! A [`Session`]: one connection to the desktop and the handle registry that makes
+//! `#u` handles mean the same element in every answer. The CLI and the MCP server
+//! both read the desktop through it, so they print the same text.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+
+use axsight_core::{
+    format_applications, format_element, render, to_json, CompactOptions, ElementId, Handle,
+    HandleRegistry, MatchContext, NodeId, Selector, Source, WindowSnapshot,
+};
+use axsight_linux::{LinuxEngine, ReadOptions, WindowQuery};
+
+use crate::ToolError;
+
+/// What `get_window_tree` asks for.
+#[derive(Debug, Clone, Default)]
+pub struct TreeRequest {
+    pub app: Option<String>,
+    pub window: Option<String>,
+    /// A handle whose subtree is printed instead of the whole window.
+    pub from: Option<String>,
+    /// A selector whose first match's subtree is printed.
+    pub selector: Option<String>,
+    pub max_depth: Option<usize>,
+    pub max_chars: Option<usize>,
+    pub include_invisible: bool,
+}
+
+/// A tree as text or as JSON.
+#[derive(Debug, Clone)]
+pub enum TreeOutput {
+    Text(String),
+    Json(serde_json::Value),
+}
+
+/// An element found by a selector or a handle, printed with its handle.
+#[derive(Debug, Clone)]
+pub struct Found {
+    pub line: String,
+    pub app: String,
+    pub window: String,
+}
+
+/// One agent's (or one command's) view of the desktop.
+#[derive(Default)]
+pub struct Session {
+    engine: tokio::sync::Mutex<Option<Arc<LinuxEngine>>>,
+    registry: Mutex<HandleRegistry>,
+    /// For every element printed so far: the identity of its window's root, so a
+    /// handle can be read again from its own window.
+    window_of: Mutex<HashMap<ElementId, ElementId>>,
+}
+
+impl Session {
+    /// A session that connects to the desktop on first use.
+    pub fn new() -> Session {
+        Session::default()
+    }
+
+    /// The engine, connecting now if no earlier call did (a failed connection is
+    /// retried on the next call: the desktop may come up later).
+    pub async fn engine(&self) -> Result<Arc<LinuxEngine>, ToolError> {
+        let mut slot = self.engine.lock().await;
+        if let Some(engine) = slot.as_ref() {
+            return Ok(engine.clone());
+        }
+        let engine = Arc::new(LinuxEngine::connect().await?);
+        *slot = Some(engine.clone());
+        Ok(engine)
+    }
+
+    /// The applications and their windows, as text.
+    pub async fn applications(&self) -> Result<String, ToolError> {
+        let apps = self.engine().await?.applications().await?;
+        Ok(format_applications(&apps))
+    }
+
+    /// Reads a window and prints it (or the part `from`/`selector` name).
+    pub async fn window_tree(
+        &self,
+        request: &TreeRequest,
+        json: bool,
+    ) -> Result<TreeOutput, ToolError> {
+        let selector = request
+            .selector
+            .as_deref()
+            .map(Selector::parse)
+            .transpose()?;
+        let from = request
+            .from
+            .as_deref()
+            .map(|h| self.tree_handle(h))
+            .transpose()?;
+        let query = match &from {
+            Some((_, _, window)) => WindowQuery {
+                window_id: Some(window.clone()),
+                ..WindowQuery::default()
+            },
+            None => WindowQuery {
+                app: request.app.clone(),
+                window: request.window.clone(),
+                window_id: None,
+            },
+        };
+        let options = ReadOptions {
+            include_invisible: request.include_invisible,
+        };
+        let engine = self.engine().await?;
+        let snapshot =
+            engine
+                .window_tree(&query, options)
+                .await
+                .map_err(|error| match (&from, error) {
+                    (Some((handle, _, _)), axsight_linux::Error::WindowGone) => {
+                        ToolError::StaleHandle {
+                            handle: handle.to_string(),
+                            why: "its window was closed".into(),
+                        }
+                    }
+                    (_, error) => error.into(),
+                })?;
+        self.remember(&snapshot);
+        let top = match (&from, &selector) {
+            (Some((handle, id, _)), _) => {
+                snapshot
+                    .tree
+                    .find(id)
+                    .ok_or_else(|| ToolError::StaleHandle {
+                        handle: handle.to_string(),
+                        why: "its element no longer exists".into(),
+                    })?
+            }
+            (None, Some(selector)) => {
+                let context = MatchContext {
+                    app: &snapshot.app,
+                    window: &snapshot.title,
+                };
+                *selector
+                    .find(&snapshot.tree, &context)
+                    .first()
+                    .ok_or_else(|| ToolError::NoMatch {
+                        selector: selector.to_string(),
+                    })?
+            }
+            (None, None) => snapshot.tree.root(),
+        };
+        let mut registry = self.registry.lock().unwrap_or_else(|e| e.into_inner());
+        if json {
+            let tree = to_json(
+                &snapshot.tree,
+                top,
+                &mut registry,
+                request.max_depth,
+                request.include_invisible,
+            );
+            let value = serde_json::json!({
+                "app": snapshot.app,
+                "pid": snapshot.pid,
+                "window": snapshot.title,
+                "partial": snapshot.gaps,
+                "tree": tree,
+            });
+            return Ok(TreeOutput::Json(value));
+        }
+        let options = CompactOptions {
+            max_depth: request.max_depth,
+            max_chars: request
+                .max_chars
+                .unwrap_or(CompactOptions::default().max_chars),
+            include_invisible: request.include_invisible,
+        };
+        let rendered = render(&snapshot.tree, top, &mut registry, &options);
+        let mut text = header(&snapshot);
+        text.push_str(&rendered.text);
+        for gap in &snapshot.gaps {
+            text.push_str(&format!("[partial: {gap}]\n"));
+        }
+        Ok(TreeOutput::Text(text))
+    }
+
+    /// Every element matching `selector` in the windows `app`/`window` name (all
+    /// windows when neither is given), at most `limit`.
+    pub async fn find(
+        &self,
+        selector: &str,
+        app: Option<&str>,
+        window: Option<&str>,
+        limit: usize,
+    ) -> Result<(Vec<Found>, usize), ToolError> {
+        let selector = Selector::parse(selector)?;
+        let engine = self.engine().await?;
+        let snapshots = match window {
+            Some(title) => {
+                let query = WindowQuery {
+                    app: app.map(str::to_string),
+                    window: Some(title.to_string()),
+                    window_id: None,
+                };
+                vec![engine.window_tree(&query, ReadOptions::default()).await?]
+            }
+            None => {
+                if let Some(app) = app {
+                    // An unknown app is an error, not an empty answer.
+                    engine
+                        .window_tree(
+                            &WindowQuery {
+                                app: Some(app.to_string()),
+                                ..WindowQuery::default()
+                            },
+                            ReadOptions::default(),
+                        )
+                        .await?;
+                }
+                engine.window_trees(app, ReadOptions::default()).await?
+            }
+        };
+        let mut found = Vec::new();
+        let mut total = 0;
+        for snapshot in &snapshots {
+            self.remember(snapshot);
+            let context = MatchContext {
+                app: &snapshot.app,
+                window: &snapshot.title,
+            };
+            let matches = selector.find(&snapshot.tree, &context);
+            total += matches.len();
+            let mut registry = self.registry.lock().unwrap_or_else(|e| e.into_inner());
+            for id in matches.into_iter().take(limit.saturating_sub(found.len())) {
+                found.push(Found {
+                    line: line_of(&snapshot.tree, id, &mut registry),
+                    app: snapshot.app.clone(),
+                    window: snapshot.title.clone(),
+                });
+            }
+        }
+        Ok((found, total))
+    }
+
+    /// Checks that a handle's element still exists and is the same element; `None`
+    /// when it is gone. Unknown or malformed handles are errors.
+    pub async fn validate_handle(&self, handle: &str) -> Result<Option<Found>, ToolError> {
+        let (handle, id, window) = self.tree_handle(handle)?;
+        let engine = self.engine().await?;
+        let query = WindowQuery {
+            window_id: Some(window),
+            ..WindowQuery::default()
+        };
+        let snapshot = match engine
+            .window_tree(
+                &query,
+                ReadOptions {
+                    include_invisible: true,
+                },
+            )
+            .await
+        {
+            Ok(snapshot) => snapshot,
+            Err(axsight_linux::Error::WindowGone | axsight_linux::Error::AppGone { .. }) => {
+                return Ok(None)
+            }
+            Err(error) => return Err(error.into()),
+        };
+        self.remember(&snapshot);
+        let Some(node) = snapshot.tree.find(&id) else {
+            return Ok(None);
+        };
+        let mut registry = self.registry.lock().unwrap_or_else(|e| e.into_inner());
+        let expected = registry.resolve(handle).cloned();
+        let element = snapshot.tree.element(node);
+        if expected.is_some_and(|e| e.role != element.role) {
+            return Ok(None);
+        }
+        Ok(Some(Found {
+            line: line_of(&snapshot.tree, node, &mut registry),
+            app: snapshot.app.clone(),
+            window: snapshot.title.clone(),
+        }))
+    }
+
+    /// Parses and resolves a tree handle to its element and window.
+    fn tree_handle(&self, text: &str) -> Result<(Handle, ElementId, ElementId), ToolError> {
+        let handle: Handle = text.parse()?;
+        if handle.source != Source::Tree {
+            return Err(ToolError::WrongSource {
+                handle: handle.to_string(),
+            });
+        }
+        let registry = self.registry.lock().unwrap_or_else(|e| e.into_inner());
+        let entry = registry
+            .resolve(handle)
+            .ok_or_else(|| ToolError::UnknownHandle {
+                handle: handle.to_string(),
+            })?;
+        let windows = self.window_of.lock().unwrap_or_else(|e| e.into_inner());
+        let window = windows
+            .get(&entry.id)
+            .cloned()
+            .ok_or_else(|| ToolError::UnknownHandle {
+                handle: handle.to_string(),
+            })?;
+        Ok((handle, entry.id.clone(), window))
+    }
+
+    /// Notes which window each element of a snapshot belongs to.
+    fn remember(&self, snapshot: &WindowSnapshot) {
+        let tree = &snapshot.tree;
+        let window = tree.element(tree.root()).id.clone();
+        let mut windows = self.window_of.lock().unwrap_or_else(|e| e.into_inner());
+        for id in tree.ids() {
+            windows.insert(tree.element(id).id.clone(), window.clone());
+        }
+    }
+}
+
+fn line_of(tree: &axsight_core::Tree, id: NodeId, registry: &mut HandleRegistry) -> String {
+    let element = tree.element(id);
+    let handle = registry.assign(&element.id, element.role, &element.name);
+    format_element(&handle.to_string(), element, true)
+}
+
+/// The first line of a printed tree: which app the window belongs to.
+fn header(snapshot: &WindowSnapshot) -> String {
+    match snapshot.pid {
+        Some(pid) => format!("app: {} (pid {pid})\n", snapshot.app),
+        None => format!("app: {}\n", snapshot.app),
+    }
+}

@@ -1,0 +1,91 @@
+//! `axsight doctor`: checks each thing axsight needs and says how to fix what fails.
+
+use std::process::ExitCode;
+
+use axsight_linux::discover;
+use axsight_linux::LinuxEngine;
+
+fn ok(what: &str, detail: &str) {
+    println!("ok    {what}: {detail}");
+}
+
+fn bad(what: &str, detail: &str) {
+    println!("FAIL  {what}: {detail}");
+}
+
+pub async fn run() -> anyhow::Result<ExitCode> {
+    let mut healthy = true;
+    match discover::find_display() {
+        Ok(display) => ok("X display", &display),
+        Err(error) => {
+            bad("X display", &error.to_string());
+            healthy = false;
+        }
+    }
+    let session_bus = discover::find_session_bus();
+    match &session_bus {
+        Some(address) => ok("session bus", address),
+        None => bad(
+            "session bus",
+            "not found: set DBUS_SESSION_BUS_ADDRESS (needed to turn accessibility on)",
+        ),
+    }
+    let discovery = match discover::discover().await {
+        Ok(discovery) => discovery,
+        Err(error) => {
+            bad("accessibility bus", &error.to_string());
+            return Ok(ExitCode::FAILURE);
+        }
+    };
+    ok(
+        "accessibility bus",
+        &format!(
+            "{} (from {})",
+            discovery.a11y_bus, discovery.a11y_bus_source
+        ),
+    );
+    if let Some(address) = &session_bus {
+        match discover::accessibility_enabled(address, false).await {
+            Ok(true) => ok("accessibility enabled", "org.a11y.Status.IsEnabled is true"),
+            Ok(false) => {
+                bad(
+                    "accessibility enabled",
+                    "IsEnabled is false: Chromium, Firefox and Qt apps hide their trees; `axsight serve` turns it on, or run: \
+                     gsettings set org.gnome.desktop.interface toolkit-accessibility true",
+                );
+                healthy = false;
+            }
+            Err(error) => bad(
+                "accessibility enabled",
+                &format!("cannot read IsEnabled: {error}"),
+            ),
+        }
+    }
+    match LinuxEngine::connect().await {
+        Ok(engine) => match engine.applications().await {
+            Ok(apps) => {
+                let windows: usize = apps.iter().map(|a| a.windows.len()).sum();
+                ok(
+                    "applications",
+                    &format!("{} on the bus, {windows} windows", apps.len()),
+                );
+                if apps.is_empty() {
+                    println!("      no app is on the bus: apps started with NO_AT_BRIDGE=1 (GTK3) or GTK_A11Y=none (GTK4) hide themselves");
+                }
+            }
+            Err(error) => {
+                bad("applications", &error.to_string());
+                healthy = false;
+            }
+        },
+        Err(error) => {
+            bad("connection", &error.to_string());
+            healthy = false;
+        }
+    }
+    Ok(if healthy {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    })
+}

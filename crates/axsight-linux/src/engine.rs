@@ -336,6 +336,12 @@ fn pick_window<'e>(entries: &'e [AppEntry], query: &WindowQuery) -> Result<(&'e 
                 .map(move |(i, w)| (*e, i, w))
         })
     };
+    if let Some(id) = &query.window_id {
+        return windows()
+            .find(|(_, _, w)| &w.id == id)
+            .map(|(e, i, _)| (e, i))
+            .ok_or(Error::WindowGone);
+    }
     if let Some(title) = &query.window {
         let want = title.trim().to_lowercase();
         return windows()

@@ -152,16 +152,18 @@ impl<'c> Walker<'c> {
                 if !(wanted && has(dbus::ACTION)) {
                     return Vec::new();
                 }
-                dbus::call::<_, Vec<(String, String, String)>>(
-                    conn,
-                    &obj,
-                    dbus::ACTION,
-                    "GetActions",
-                    (),
-                )
-                .await
-                .map(|actions| actions.into_iter().map(|(name, _, _)| name).collect())
-                .unwrap_or_default()
+                // GetActions gives localised names; GetName gives the ones DoAction takes.
+                let count = dbus::property::<i32>(conn, &obj, dbus::ACTION, "NActions")
+                    .await
+                    .unwrap_or(0)
+                    .clamp(0, 32);
+                let names = (0..count)
+                    .map(|i| dbus::call::<_, String>(conn, &obj, dbus::ACTION, "GetName", (i,)));
+                join_all(names)
+                    .await
+                    .into_iter()
+                    .filter_map(Result::ok)
+                    .collect()
             };
             let value = async {
                 if !wanted || role == PASSWORD_TEXT {

@@ -1,0 +1,135 @@
+//! Starting and stopping test apps, and waiting for them without fixed sleeps.
+
+use std::path::PathBuf;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use axsight_linux::{LinuxEngine, ReadOptions, WindowQuery};
+
+pub const SECRET: &str = "hunter2-SECRET";
+
+/// The repository's root.
+pub fn repo() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+/// Panics with a clear message when the desktop's environment is missing.
+pub fn require_desktop() {
+    assert!(
+        std::env::var_os("AT_SPI_BUS_ADDRESS").is_some() && std::env::var_os("DISPLAY").is_some(),
+        "these tests need a desktop: run them under scripts/with-desktop (scripts/test does)"
+    );
+}
+
+/// A running test app, killed on drop.
+pub struct App {
+    pub child: Child,
+    pub title: String,
+}
+
+impl App {
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
+    pub fn query(&self) -> WindowQuery {
+        WindowQuery {
+            window: Some(self.title.clone()),
+            ..WindowQuery::default()
+        }
+    }
+}
+
+impl Drop for App {
+    fn drop(&mut self) {
+        let _ = Command::new("kill")
+            .args(["-CONT", &self.pid().to_string()])
+            .status();
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// Environment every test app gets (see LINUX-A11Y notes in docs/architecture.md).
+fn app_command(program: &str) -> Command {
+    let mut command = Command::new(program);
+    command
+        .env("GDK_BACKEND", "x11")
+        .env("GSETTINGS_BACKEND", "memory")
+        .env("GSK_RENDERER", "cairo")
+        .env("LIBGL_ALWAYS_SOFTWARE", "1")
+        .env_remove("NO_AT_BRIDGE")
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null());
+    command
+}
+
+/// Starts the fixture app with window title `title` and waits for its window.
+pub async fn fixture(engine: &LinuxEngine, title: &str) -> App {
+    let mut command = app_command("/usr/bin/python3");
+    command
+        .arg(repo().join("tests/fixtures/fixture_app.py"))
+        .args(["--title", title]);
+    start(engine, command, title).await
+}
+
+/// Starts gnome-calculator (GTK4). Its title is always "Calculator", so callers
+/// must not run two at once.
+pub async fn calculator(engine: &LinuxEngine) -> App {
+    start(engine, app_command("gnome-calculator"), "Calculator").await
+}
+
+async fn start(engine: &LinuxEngine, mut command: Command, title: &str) -> App {
+    require_desktop();
+    let child = command.spawn().expect("cannot start the test app");
+    let app = App {
+        child,
+        title: title.to_string(),
+    };
+    let shown = wait_until(Duration::from_secs(20), || async {
+        engine
+            .applications()
+            .await
+            .ok()?
+            .into_iter()
+            .find(|a| a.pid == Some(app.pid()) && a.windows.iter().any(|w| w.title == title))
+    })
+    .await;
+    assert!(
+        shown.is_some(),
+        "the app titled {title:?} never showed its window"
+    );
+    app
+}
+
+/// Polls `probe` until it gives `Some`, or the deadline passes.
+pub async fn wait_until<T, F, Fut>(deadline: Duration, mut probe: F) -> Option<T>
+where
+    F: FnMut() -> Fut,
+    Fut: std::future::Future<Output = Option<T>>,
+{
+    let end = Instant::now() + deadline;
+    loop {
+        if let Some(value) = probe().await {
+            return Some(value);
+        }
+        if Instant::now() > end {
+            return None;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+/// Reads a window's tree.
+pub async fn tree(engine: &LinuxEngine, app: &App) -> axsight_core::WindowSnapshot {
+    engine
+        .window_tree(&app.query(), ReadOptions::default())
+        .await
+        .expect("the tree reads")
+}
+
+/// A unique window title for one test.
+pub fn title(test: &str) -> String {
+    format!("axsight test {test} {}", std::process::id())
+}

@@ -1,16 +1,19 @@
 //! [`LinuxEngine`]: the AT-SPI2 engine — applications, windows and window trees.
 
-use std::sync::Mutex;
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use axsight_core::{Application, Bounds, ElementId, Role, Window, WindowSnapshot};
 use futures_util::future::join_all;
 use zbus::Connection;
 
+use crate::cache::AppCache;
 use crate::dbus::{self, Failure, ObjRef};
 use crate::discover::{self, Discovery};
+use crate::events::EventWatch;
 use crate::normalize::{build_tree, clean_name, role_name};
-use crate::walk::{Quirks, ReadOptions, Walker};
+use crate::walk::{Quirks, RawNode, ReadOptions, Walker};
 use crate::x11::X11;
 use crate::{states, Error, Result};
 
@@ -32,9 +35,20 @@ pub struct WindowQuery {
 /// An application as found on the bus, with what reading it needs.
 #[derive(Debug, Clone)]
 struct AppEntry {
+    root: ObjRef,
     info: Application,
     windows: Vec<ObjRef>,
     quirks: Quirks,
+}
+
+/// A window read kept for reuse while its app sends no event.
+struct CachedWindow {
+    /// The app's event count when the read started.
+    events: u64,
+    include_invisible: bool,
+    raw: RawNode,
+    origin: (i32, i32),
+    gaps: Vec<String>,
 }
 
 /// The Linux engine: one connection to the accessibility bus, and X11 for geometry.
@@ -42,6 +56,10 @@ pub struct LinuxEngine {
     conn: Connection,
     discovery: Discovery,
     x11: Option<Mutex<X11>>,
+    /// With a watch, unchanged windows and app lists are served from memory.
+    watch: Option<EventWatch>,
+    windows: Mutex<HashMap<ElementId, Arc<CachedWindow>>>,
+    listing: Mutex<Option<(u64, Vec<AppEntry>)>>,
 }
 
 impl LinuxEngine {
@@ -58,7 +76,24 @@ impl LinuxEngine {
             conn,
             discovery,
             x11,
+            watch: None,
+            windows: Mutex::default(),
+            listing: Mutex::default(),
         })
+    }
+
+    /// Connects like [`LinuxEngine::connect`] and watches events, so that reading a
+    /// window nothing changed in since its last read costs one call instead of a
+    /// walk. For long-lived users such as the MCP server.
+    pub async fn connect_watching() -> Result<LinuxEngine> {
+        let mut engine = LinuxEngine::connect().await?;
+        engine.watch = Some(EventWatch::start(&engine.conn).await?);
+        Ok(engine)
+    }
+
+    /// When the last tree-changing event arrived, if events are watched.
+    pub fn last_event(&self) -> Option<std::time::Instant> {
+        self.watch.as_ref().and_then(EventWatch::last_event)
     }
 
     /// Where the display and buses were found.
@@ -77,6 +112,21 @@ impl LinuxEngine {
     }
 
     async fn app_entries(&self) -> Result<Vec<AppEntry>> {
+        let Some(watch) = &self.watch else {
+            return self.list_apps().await;
+        };
+        let events = watch.count_all().await;
+        if let Some((seen, entries)) = lock(&self.listing).as_ref() {
+            if *seen == events {
+                return Ok(entries.clone());
+            }
+        }
+        let entries = self.list_apps().await?;
+        *lock(&self.listing) = Some((events, entries.clone()));
+        Ok(entries)
+    }
+
+    async fn list_apps(&self) -> Result<Vec<AppEntry>> {
         let registry = ObjRef::new(dbus::REGISTRY, dbus::ROOT_PATH);
         let apps: Vec<ObjRef> =
             dbus::call(&self.conn, &registry, dbus::ACCESSIBLE, "GetChildren", ())
@@ -122,8 +172,10 @@ impl LinuxEngine {
         let windows = windows.map_err(gone("GetChildren"))?;
         let toolkit_name = toolkit_name.unwrap_or_default();
         let version = version.unwrap_or_default();
+        let gtk = toolkit_name.eq_ignore_ascii_case("gtk");
         let quirks = Quirks {
-            gtk4: toolkit_name.eq_ignore_ascii_case("gtk") && version.starts_with("4."),
+            gtk4: gtk && version.starts_with("4."),
+            exports_ids: !gtk,
         };
         let name = dbus::string_of(&props, "Name");
         let pid = pid.ok();
@@ -140,6 +192,7 @@ impl LinuxEngine {
             }
         }
         Ok(AppEntry {
+            root: app.clone(),
             info: Application {
                 name,
                 pid,
@@ -194,7 +247,7 @@ impl LinuxEngine {
     /// Where a GTK4 window's content starts on screen; (0, 0) when X11 cannot say.
     fn window_origin(&self, pid: Option<u32>, title: &str, frame: Bounds) -> (i32, i32) {
         let Some(x11) = &self.x11 else { return (0, 0) };
-        let x11 = x11.lock().unwrap_or_else(|e| e.into_inner());
+        let x11 = lock(x11);
         match x11.content_origin(pid, title, (frame.width, frame.height)) {
             Ok(Some(origin)) => (origin.x, origin.y),
             Ok(None) => (0, 0),
@@ -249,9 +302,90 @@ impl LinuxEngine {
         options: ReadOptions,
     ) -> Result<WindowSnapshot> {
         let window = &entry.info.windows[index];
+        let obj = &entry.windows[index];
+        let events = match &self.watch {
+            Some(watch) => Some(watch.count_from(&obj.bus).await),
+            None => None,
+        };
+        let cached = match events {
+            Some(events) => self.unchanged(entry, index, events, options).await,
+            None => None,
+        };
+        let cached = match cached {
+            Some(cached) => cached,
+            None => {
+                let fresh = Arc::new(
+                    self.walk_window(entry, index, options, events.unwrap_or(0))
+                        .await?,
+                );
+                if events.is_some() {
+                    lock(&self.windows).insert(window.id.clone(), fresh.clone());
+                }
+                fresh
+            }
+        };
+        Ok(WindowSnapshot {
+            app: entry.info.name.clone(),
+            pid: entry.info.pid,
+            title: window.title.clone(),
+            tree: build_tree(&cached.raw, entry.quirks, cached.origin),
+            gaps: cached.gaps.clone(),
+        })
+    }
+
+    /// The cached read of a window, if its app sent no event since and the window
+    /// has not moved. The check calls the app once: its reply comes after any event
+    /// it sent before, so those are counted by then.
+    async fn unchanged(
+        &self,
+        entry: &AppEntry,
+        index: usize,
+        events: u64,
+        options: ReadOptions,
+    ) -> Option<Arc<CachedWindow>> {
+        let window = &entry.info.windows[index];
+        let obj = &entry.windows[index];
+        let cached = lock(&self.windows).get(&window.id).cloned()?;
+        if cached.events != events || cached.include_invisible != options.include_invisible {
+            return None;
+        }
+        let coords: u32 = if entry.quirks.gtk4 { 1 } else { 0 };
+        let extents = dbus::call::<_, (i32, i32, i32, i32)>(
+            &self.conn,
+            obj,
+            dbus::COMPONENT,
+            "GetExtents",
+            (coords,),
+        )
+        .await
+        .ok();
+        if extents != cached.raw.extents
+            || self.watch.as_ref()?.count_from(&obj.bus).await != events
+        {
+            return None;
+        }
+        if entry.quirks.gtk4 {
+            let bounds = window.bounds?;
+            if self.window_origin(entry.info.pid, &window.title, bounds) != cached.origin {
+                return None;
+            }
+        }
+        Some(cached)
+    }
+
+    /// Reads a window's tree from the app.
+    async fn walk_window(
+        &self,
+        entry: &AppEntry,
+        index: usize,
+        options: ReadOptions,
+        events: u64,
+    ) -> Result<CachedWindow> {
+        let window = &entry.info.windows[index];
         let obj = entry.windows[index].clone();
         let app = entry.info.name.clone();
-        let walker = Walker::new(&self.conn, entry.quirks, options);
+        let cache = AppCache::fetch(&self.conn, &entry.root).await;
+        let walker = Walker::new(&self.conn, entry.quirks, options, cache);
         let read = tokio::time::timeout(READ_DEADLINE, walker.read(obj, true)).await;
         let raw = match read {
             Err(_) => {
@@ -279,14 +413,19 @@ impl LinuxEngine {
             (true, Some(bounds)) => self.window_origin(entry.info.pid, &window.title, bounds),
             _ => (0, 0),
         };
-        Ok(WindowSnapshot {
-            app,
-            pid: entry.info.pid,
-            title: window.title.clone(),
-            tree: build_tree(raw, entry.quirks, origin),
+        Ok(CachedWindow {
+            events,
+            include_invisible: options.include_invisible,
+            raw,
+            origin,
             gaps: walker.into_gaps(),
         })
     }
+}
+
+/// Locks a mutex, taking the data even if a panic elsewhere poisoned it.
+fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    mutex.lock().unwrap_or_else(|e| e.into_inner())
 }
 
 /// Chooses the window `query` names among the listed apps: by app (exact name, then

@@ -6,10 +6,12 @@
 //! calls into an [`axsight_core::Tree`]. It owns every D-Bus and X11 detail; it does
 //! not format, match selectors or know about MCP.
 
+mod cache;
 mod dbus;
 pub mod discover;
 mod engine;
 mod error;
+mod events;
 mod normalize;
 mod states;
 mod walk;

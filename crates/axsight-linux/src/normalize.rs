@@ -78,19 +78,17 @@ fn strip_mnemonics(name: &str) -> String {
 
 /// Builds a [`Tree`] from a raw subtree. `origin` is added to every extent (the
 /// window's screen position for toolkits that report window-relative extents).
-pub fn build_tree(raw: RawNode, quirks: Quirks, origin: (i32, i32)) -> Tree {
-    let mut tree = Tree::new(element_of(&raw, quirks, origin));
-    let root = tree.root();
+pub fn build_tree(raw: &RawNode, quirks: Quirks, origin: (i32, i32)) -> Tree {
+    let mut tree = Tree::new(element_of(raw, quirks, origin));
     let mut stack: Vec<_> = raw
         .children
-        .into_iter()
+        .iter()
         .rev()
-        .map(|child| (root, child))
+        .map(|child| (tree.root(), child))
         .collect();
-    while let Some((parent, mut node)) = stack.pop() {
-        let children = std::mem::take(&mut node.children);
-        let id = tree.push(parent, element_of(&node, quirks, origin));
-        stack.extend(children.into_iter().rev().map(|child| (id, child)));
+    while let Some((parent, node)) = stack.pop() {
+        let id = tree.push(parent, element_of(node, quirks, origin));
+        stack.extend(node.children.iter().rev().map(|child| (id, child)));
     }
     tree
 }
@@ -155,7 +153,14 @@ mod tests {
             }],
             ..RawNode::default()
         };
-        let tree = build_tree(raw, Quirks { gtk4: true }, (100, 200));
+        let tree = build_tree(
+            &raw,
+            Quirks {
+                gtk4: true,
+                exports_ids: false,
+            },
+            (100, 200),
+        );
         let button = tree.element(tree.node(tree.root()).children[0]);
         assert_eq!(button.name, "OK");
         assert_eq!(button.role, Role::Button);
@@ -178,7 +183,7 @@ mod tests {
             value: Some("hunter2".into()),
             ..RawNode::default()
         };
-        let tree = build_tree(raw, Quirks::default(), (0, 0));
+        let tree = build_tree(&raw, Quirks::default(), (0, 0));
         assert_eq!(tree.element(tree.root()).value, None);
     }
 }

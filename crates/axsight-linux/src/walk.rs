@@ -16,6 +16,7 @@ use futures_util::future::{join_all, BoxFuture};
 use futures_util::FutureExt;
 use zbus::Connection;
 
+use crate::cache::AppCache;
 use crate::dbus::{self, Failure, ObjRef};
 use crate::states;
 
@@ -54,6 +55,9 @@ pub struct Quirks {
     /// GTK4: extents are relative to the window, and SHOWING is set only on
     /// toplevels, so VISIBLE decides what is drawn.
     pub gtk4: bool,
+    /// The toolkit fills `AccessibleId` (Chromium, Qt do; GTK leaves it empty), so
+    /// it is worth a call per element.
+    pub exports_ids: bool,
 }
 
 /// A failed read: the app is gone or hung; everything else becomes a gap.
@@ -69,6 +73,7 @@ pub struct Walker<'c> {
     conn: &'c Connection,
     quirks: Quirks,
     options: ReadOptions,
+    cache: AppCache,
     read: AtomicUsize,
     gaps: Mutex<Vec<String>>,
 }
@@ -77,15 +82,39 @@ pub struct Walker<'c> {
 const SCREEN: u32 = 0;
 const WINDOW: u32 = 1;
 
-/// Role numbers (AT-SPI `AtspiRole`) whose text is read as the element's value.
+/// AT-SPI role number of `password text`, whose text is never read.
 const PASSWORD_TEXT: u32 = 40;
 
+/// AT-SPI state bits the walker looks at.
+const EDITABLE: u32 = 7;
+const SHOWING: u32 = 25;
+const VISIBLE: u32 = 30;
+
+/// What one object says about itself, from the cache or from its own calls.
+struct Basics {
+    role: u32,
+    name: String,
+    description: String,
+    state_mask: u64,
+    interfaces: Vec<String>,
+    /// `None` when unknown: the children are then asked for.
+    child_count: Option<usize>,
+}
+
 impl<'c> Walker<'c> {
-    pub fn new(conn: &'c Connection, quirks: Quirks, options: ReadOptions) -> Walker<'c> {
+    /// A walker that takes what it can from `cache` (pass an empty one to ask every
+    /// object itself).
+    pub fn new(
+        conn: &'c Connection,
+        quirks: Quirks,
+        options: ReadOptions,
+        cache: AppCache,
+    ) -> Walker<'c> {
         Walker {
             conn,
             quirks,
             options,
+            cache,
             read: AtomicUsize::new(0),
             gaps: Mutex::new(Vec::new()),
         }
@@ -108,8 +137,39 @@ impl<'c> Walker<'c> {
 
     /// Whether the element of `mask` is drawn, by its toolkit's rules.
     fn is_drawn(&self, mask: u64) -> bool {
-        let bit = if self.quirks.gtk4 { 30 } else { 25 }; // VISIBLE : SHOWING
+        let bit = if self.quirks.gtk4 { VISIBLE } else { SHOWING };
         states::has_bit(mask, bit)
+    }
+
+    /// The object's role, names, states, interfaces and child count: from the cache
+    /// when it has them, else in four pipelined calls.
+    async fn basics(&self, obj: &ObjRef) -> Result<Basics, Abort> {
+        if let Some(item) = self.cache.item(obj) {
+            return Ok(Basics {
+                role: item.role,
+                name: item.name.clone(),
+                description: item.description.clone(),
+                state_mask: item.state_mask,
+                interfaces: item.interfaces.clone(),
+                child_count: item.child_count,
+            });
+        }
+        let conn = self.conn;
+        let (props, role, state, interfaces) = futures_util::join!(
+            dbus::all_properties(conn, obj, dbus::ACCESSIBLE),
+            dbus::call::<_, u32>(conn, obj, dbus::ACCESSIBLE, "GetRole", ()),
+            dbus::call::<_, Vec<u32>>(conn, obj, dbus::ACCESSIBLE, "GetState", ()),
+            dbus::call::<_, Vec<String>>(conn, obj, dbus::ACCESSIBLE, "GetInterfaces", ()),
+        );
+        let props = props.map_err(|e| abort("GetAll", e))?;
+        Ok(Basics {
+            role: role.map_err(|e| abort("GetRole", e))?,
+            name: dbus::string_of(&props, "Name"),
+            description: dbus::string_of(&props, "Description"),
+            state_mask: states::mask_of(&state.map_err(|e| abort("GetState", e))?),
+            interfaces: interfaces.unwrap_or_default(),
+            child_count: dbus::i32_of(&props, "ChildCount").and_then(|n| usize::try_from(n).ok()),
+        })
     }
 
     /// Reads `obj` and everything below it that the options ask for.
@@ -117,21 +177,10 @@ impl<'c> Walker<'c> {
         async move {
             self.read.fetch_add(1, Ordering::Relaxed);
             let conn = self.conn;
-            let (props, role, state, interfaces) = futures_util::join!(
-                dbus::all_properties(conn, &obj, dbus::ACCESSIBLE),
-                dbus::call::<_, u32>(conn, &obj, dbus::ACCESSIBLE, "GetRole", ()),
-                dbus::call::<_, Vec<u32>>(conn, &obj, dbus::ACCESSIBLE, "GetState", ()),
-                dbus::call::<_, Vec<String>>(conn, &obj, dbus::ACCESSIBLE, "GetInterfaces", ()),
-            );
-            let props = props.map_err(|e| abort("GetAll", e))?;
-            let role = role.map_err(|e| abort("GetRole", e))?;
-            let state_mask = states::mask_of(&state.map_err(|e| abort("GetState", e))?);
-            let interfaces = interfaces.unwrap_or_default();
-            let has = |iface: &str| interfaces.iter().any(|i| i == iface);
-
-            let drawn = is_root || self.is_drawn(state_mask);
+            let basics = self.basics(&obj).await?;
+            let has = |iface: &str| basics.interfaces.iter().any(|i| i == iface);
+            let drawn = is_root || self.is_drawn(basics.state_mask);
             let wanted = drawn || self.options.include_invisible;
-            let child_count = dbus::i32_of(&props, "ChildCount").unwrap_or(0).max(0) as usize;
 
             let extents = async {
                 if !(wanted && has(dbus::COMPONENT)) {
@@ -152,21 +201,33 @@ impl<'c> Walker<'c> {
                 if !(wanted && has(dbus::ACTION)) {
                     return Vec::new();
                 }
-                // GetActions gives localised names; GetName gives the ones DoAction takes.
-                let count = dbus::property::<i32>(conn, &obj, dbus::ACTION, "NActions")
+                // One call for all names. They may be localised; axsight acts by index.
+                dbus::call::<_, Vec<(String, String, String)>>(
+                    conn,
+                    &obj,
+                    dbus::ACTION,
+                    "GetActions",
+                    (),
+                )
+                .await
+                .map(|actions| {
+                    actions
+                        .into_iter()
+                        .map(|(name, _, _)| name.to_lowercase())
+                        .collect()
+                })
+                .unwrap_or_default()
+            };
+            let accessible_id = async {
+                if !(wanted && self.quirks.exports_ids) {
+                    return String::new();
+                }
+                dbus::property::<String>(conn, &obj, dbus::ACCESSIBLE, "AccessibleId")
                     .await
-                    .unwrap_or(0)
-                    .clamp(0, 32);
-                let names = (0..count)
-                    .map(|i| dbus::call::<_, String>(conn, &obj, dbus::ACTION, "GetName", (i,)));
-                join_all(names)
-                    .await
-                    .into_iter()
-                    .filter_map(Result::ok)
-                    .collect()
+                    .unwrap_or_default()
             };
             let value = async {
-                if !wanted || role == PASSWORD_TEXT {
+                if !wanted || basics.role == PASSWORD_TEXT {
                     return None;
                 }
                 if has(dbus::VALUE) {
@@ -175,8 +236,8 @@ impl<'c> Walker<'c> {
                         .ok()?;
                     return Some(format_number(current));
                 }
-                if has(dbus::TEXT) && states::has_bit(state_mask, 7) {
-                    // EDITABLE: read what the field holds, capped.
+                if has(dbus::TEXT) && states::has_bit(basics.state_mask, EDITABLE) {
+                    // What the field holds, capped.
                     return dbus::call::<_, String>(
                         conn,
                         &obj,
@@ -190,24 +251,32 @@ impl<'c> Walker<'c> {
                 None
             };
             let children = async {
-                if !wanted || child_count == 0 {
+                if !wanted || basics.child_count == Some(0) {
                     return Ok(Vec::new());
                 }
-                let refs =
-                    dbus::call::<_, Vec<ObjRef>>(conn, &obj, dbus::ACCESSIBLE, "GetChildren", ())
-                        .await
-                        .map_err(|e| abort("GetChildren", e))?;
+                let refs = match self.cache.complete_children(&obj) {
+                    Some(refs) => refs,
+                    None => dbus::call::<_, Vec<ObjRef>>(
+                        conn,
+                        &obj,
+                        dbus::ACCESSIBLE,
+                        "GetChildren",
+                        (),
+                    )
+                    .await
+                    .map_err(|e| abort("GetChildren", e))?,
+                };
                 self.read_children(refs).await
             };
-            let (extents, actions, value, children) =
-                futures_util::join!(extents, actions, value, children);
+            let (extents, actions, accessible_id, value, children) =
+                futures_util::join!(extents, actions, accessible_id, value, children);
             Ok(RawNode {
                 obj: Some(obj),
-                role,
-                name: dbus::string_of(&props, "Name"),
-                description: dbus::string_of(&props, "Description"),
-                accessible_id: dbus::string_of(&props, "AccessibleId"),
-                state_mask,
+                role: basics.role,
+                name: basics.name,
+                description: basics.description,
+                accessible_id,
+                state_mask: basics.state_mask,
                 extents,
                 actions,
                 value,

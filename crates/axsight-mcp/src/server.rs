@@ -33,7 +33,7 @@ impl AxsightServer {
     /// A server over its own session.
     pub fn new() -> AxsightServer {
         AxsightServer {
-            session: Arc::new(Session::new()),
+            session: Arc::new(Session::watching()),
             tool_router: Self::tool_router(),
         }
     }

@@ -45,6 +45,8 @@ pub struct Found {
 /// One agent's (or one command's) view of the desktop.
 #[derive(Default)]
 pub struct Session {
+    /// Watch events and reuse unchanged reads (long-lived sessions).
+    watch_events: bool,
     engine: tokio::sync::Mutex<Option<Arc<LinuxEngine>>>,
     registry: Mutex<HandleRegistry>,
     /// For every element printed so far: the identity of its window's root, so a
@@ -53,9 +55,19 @@ pub struct Session {
 }
 
 impl Session {
-    /// A session that connects to the desktop on first use.
+    /// A session that connects to the desktop on first use and reads afresh each
+    /// time: right for one-shot commands.
     pub fn new() -> Session {
         Session::default()
+    }
+
+    /// A session that also watches the desktop's events, so a window nothing changed
+    /// in is answered from memory: right for a server.
+    pub fn watching() -> Session {
+        Session {
+            watch_events: true,
+            ..Session::default()
+        }
     }
 
     /// The engine, connecting now if no earlier call did (a failed connection is
@@ -65,7 +77,11 @@ impl Session {
         if let Some(engine) = slot.as_ref() {
             return Ok(engine.clone());
         }
-        let engine = Arc::new(LinuxEngine::connect().await?);
+        let engine = match self.watch_events {
+            true => LinuxEngine::connect_watching().await?,
+            false => LinuxEngine::connect().await?,
+        };
+        let engine = Arc::new(engine);
         *slot = Some(engine.clone());
         Ok(engine)
     }

@@ -73,7 +73,7 @@ pub async fn run(command: Command) -> anyhow::Result<ExitCode> {
         }
         Command::Bench {
             what: BenchCommand::Tree { apps, runs },
-        } => bench::tree(&session, &apps, runs).await?,
+        } => bench::tree(&apps, runs).await?,
     }
     Ok(ExitCode::SUCCESS)
 }

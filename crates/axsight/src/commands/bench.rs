@@ -1,30 +1,46 @@
-//! `axsight bench tree`: warm tree reads inside one process, with the compact text's
-//! size per element. Cold reads and the pyatspi baseline are timed by
-//! `scripts/bench-tree`, which calls this for the warm figures.
+//! `axsight bench tree`: tree reads inside one process, the way the server does
+//! them, with the compact text's size per element. `scripts/bench-tree` runs it
+//! beside cold (fresh-process) reads and a pyatspi walk on the same desktop.
 
 use std::time::Instant;
 
 use axsight_core::{render, CompactOptions, HandleRegistry};
-use axsight_linux::{ReadOptions, WindowQuery};
-use axsight_mcp::Session;
+use axsight_linux::{LinuxEngine, ReadOptions, WindowQuery};
 
-pub async fn tree(session: &Session, apps: &[String], runs: usize) -> anyhow::Result<()> {
-    let engine = session.engine().await?;
+/// Median of `times` in milliseconds.
+fn median(mut times: Vec<f64>) -> f64 {
+    times.sort_by(f64::total_cmp);
+    times.get(times.len() / 2).copied().unwrap_or(f64::NAN)
+}
+
+async fn time_reads(
+    engine: &LinuxEngine,
+    query: &WindowQuery,
+    runs: usize,
+) -> anyhow::Result<(f64, axsight_core::WindowSnapshot)> {
+    let mut times = Vec::with_capacity(runs);
+    let mut last = None;
+    for _ in 0..runs.max(1) {
+        let start = Instant::now();
+        let snapshot = engine.window_tree(query, ReadOptions::default()).await?;
+        times.push(start.elapsed().as_secs_f64() * 1000.0);
+        last = Some(snapshot);
+    }
+    Ok((median(times), last.expect("at least one run")))
+}
+
+pub async fn tree(apps: &[String], runs: usize) -> anyhow::Result<()> {
+    // Walks every time: what a read costs when the app changed since the last one.
+    let walking = LinuxEngine::connect().await?;
+    // Watches events: what a read costs when nothing changed (the server's case).
+    let watching = LinuxEngine::connect_watching().await?;
     for app in apps {
         let query = WindowQuery {
             app: Some(app.clone()),
             ..WindowQuery::default()
         };
-        let mut times = Vec::with_capacity(runs);
-        let mut last = None;
-        for _ in 0..runs.max(1) {
-            let start = Instant::now();
-            let snapshot = engine.window_tree(&query, ReadOptions::default()).await?;
-            times.push(start.elapsed().as_secs_f64() * 1000.0);
-            last = Some(snapshot);
-        }
-        let Some(snapshot) = last else { continue };
-        times.sort_by(f64::total_cmp);
+        let (walk, _) = time_reads(&walking, &query, runs).await?;
+        let (warm, snapshot) = time_reads(&watching, &query, runs).await?;
         let rendered = render(
             &snapshot.tree,
             snapshot.tree.root(),
@@ -32,9 +48,7 @@ pub async fn tree(session: &Session, apps: &[String], runs: usize) -> anyhow::Re
             &CompactOptions::default(),
         );
         println!(
-            "warm {app}: median {:.2} ms over {} reads; {} elements read, {} printed, {} bytes ({:.1} bytes/element)",
-            times[times.len() / 2],
-            times.len(),
+            "{app}: walk {walk:.2} ms, warm {warm:.2} ms (median of {runs}); {} elements read, {} printed, {} bytes of text ({:.1} bytes/element)",
             snapshot.tree.len(),
             rendered.printed,
             rendered.text.len(),

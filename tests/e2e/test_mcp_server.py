@@ -1,0 +1,421 @@
+"""axsight's MCP server end to end: `axsight serve` driven over stdio by the official
+Python SDK client (mcp.ClientSession + mcp.client.stdio.stdio_client), the way an
+agent's MCP client starts it, against the fixture app on the desktop of
+scripts/with-desktop.
+
+Each test runs one server session in `asyncio.run` (no pytest-asyncio needed) under a
+deadline, so a hung server fails the test instead of hanging the suite. Every tool
+result of every session, and the server's stderr, is checked for the fixture's
+password ("hunter2-SECRET").
+"""
+import asyncio
+import glob
+import os
+import re
+import signal
+import tempfile
+import time
+from pathlib import Path
+
+import anyio
+import pytest
+from mcp import ClientSession, StdioServerParameters
+from mcp.client.stdio import stdio_client
+
+from conftest import FIXTURE_APP, REPO, SECRET, launch, stop
+
+AXSIGHT_BIN = Path(os.environ.get("AXSIGHT_BIN") or REPO / "target" / "debug" / "axsight")
+TOOLS = {"get_applications", "get_window_tree", "find_elements", "validate_element"}
+# What a client must pass for the server to see this desktop when several run.
+DESKTOP_VARS = ("DISPLAY", "DBUS_SESSION_BUS_ADDRESS", "AT_SPI_BUS_ADDRESS", "XDG_RUNTIME_DIR")
+SESSION_DEADLINE_S = 60
+# `#u12 [Button] Save (bounds: [79,221,66,34])`, indented by depth.
+LINE = re.compile(r"^(?P<indent> *)(?P<handle>#u\d+) \[(?P<role>\w+)\] ?(?P<rest>.*)$")
+
+
+def desktop_env():
+    return {name: os.environ[name] for name in DESKTOP_VARS if os.environ.get(name)}
+
+
+class Client:
+    """One MCP session with the server; remembers every tool result it got."""
+
+    def __init__(self, session, init):
+        self.session = session
+        self.init = init
+        self.outputs = []
+
+    def _keep(self, result):
+        dumped = result.model_dump_json(by_alias=True)
+        assert SECRET not in dumped, f"the password leaked: {dumped[:2000]}"
+        self.outputs.append(dumped)
+        return result
+
+    async def list_tools(self):
+        return self._keep(await self.session.list_tools())
+
+    async def call(self, name, args=None, timeout=20):
+        return self._keep(await self.session.call_tool(name, args or {},
+                                                       read_timeout_seconds=timeout))
+
+    async def ok(self, name, args=None):
+        """Calls a tool that must succeed; returns its text."""
+        result = await self.call(name, args)
+        assert not result.is_error, f"{name}({args}) failed: {text_of(result)}"
+        return text_of(result)
+
+    async def error(self, name, args=None):
+        """Calls a tool that must fail; returns its message."""
+        result = await self.call(name, args)
+        assert result.is_error, f"{name}({args}) should fail; got: {text_of(result)}"
+        return text_of(result)
+
+
+def text_of(result):
+    return "".join(block.text for block in result.content if block.type == "text")
+
+
+def run_session(body, env=None, deadline=SESSION_DEADLINE_S):
+    """Starts `axsight serve`, initializes, runs `await body(client)`, shuts down.
+
+    env=None passes the desktop's variables (most tests: unambiguous when several
+    desktops run at once); env={} passes none beyond the SDK's defaults.
+    """
+    assert AXSIGHT_BIN.exists(), f"{AXSIGHT_BIN} is missing: run cargo build -p axsight"
+    params = StdioServerParameters(command=str(AXSIGHT_BIN), args=["serve"],
+                                   env=desktop_env() if env is None else env)
+
+    async def main(errlog):
+        with anyio.fail_after(deadline):
+            async with stdio_client(params, errlog=errlog) as (read, write):
+                async with ClientSession(read, write) as session:
+                    init = await session.initialize()
+                    await body(Client(session, init))
+
+    # A real file: the server's stderr is handed to it as a file descriptor.
+    with tempfile.TemporaryFile("w+") as errlog:
+        try:
+            asyncio.run(main(errlog))
+        finally:
+            errlog.seek(0)
+            stderr = errlog.read()
+            if stderr:
+                print(f"---- axsight serve stderr ----\n{stderr}")
+    assert SECRET not in stderr, "the password leaked into the server's stderr"
+
+
+def parse_tree(text):
+    """{handle: (role, name)} of every element line of a text tree."""
+    elements = {}
+    for line in text.splitlines():
+        m = LINE.match(line)
+        if m:
+            # "Save (bounds: ...)" or "(bounds: ...)" for an element without a name
+            rest = m["rest"]
+            name = "" if rest.startswith("(") else rest.split(" (", 1)[0]
+            elements[m["handle"]] = (m["role"], name)
+    return elements
+
+
+def handle_of(elements, role, name):
+    found = [h for h, (r, n) in elements.items() if (r, n) == (role, name)]
+    assert len(found) == 1, f"{role} {name!r}: {found}"
+    return found[0]
+
+
+def json_nodes(node):
+    yield node
+    for child in node.get("children", []):
+        yield from json_nodes(child)
+
+
+@pytest.fixture(scope="module")
+def app_args(fixture_app):
+    """get_window_tree arguments naming the module's fixture window."""
+    return {"app": "axsight-fixture", "window": fixture_app.title}
+
+
+def test_tools_list_is_small_and_read_only(desktop):
+    async def body(c):
+        listed = await c.list_tools()
+        assert {t.name for t in listed.tools} == TOOLS and len(listed.tools) == 4
+        for tool in listed.tools:
+            assert tool.annotations is not None and tool.annotations.read_only_hint is True, tool.name
+        dumped = listed.model_dump_json()
+        wire = listed.model_dump_json(by_alias=True, exclude_none=True)
+        print(f"tools/list: {len(dumped.encode())} bytes (model_dump_json), "
+              f"{len(wire.encode())} bytes (by_alias, exclude_none)\n{wire}")
+        assert len(dumped.encode()) < 16 * 1024
+        assert len(wire.encode()) < 16 * 1024
+
+    run_session(body)
+
+
+def test_initialize_instructions_explain_handles(desktop):
+    async def body(c):
+        assert c.init.server_info.name == "axsight"
+        instructions = c.init.instructions or ""
+        assert "handle" in instructions.lower() and "#u" in instructions
+
+    run_session(body)
+
+
+def test_get_applications_lists_the_fixture(fixture_app):
+    async def body(c):
+        apps = await c.ok("get_applications")
+        assert f"axsight-fixture (pid {fixture_app.pid}" in apps
+        assert f"[Window] {fixture_app.title}" in apps
+
+    run_session(body)
+
+
+def test_window_tree_has_save_button_and_masks_the_password(fixture_app, app_args):
+    async def body(c):
+        tree = await c.ok("get_window_tree", app_args)
+        lines = tree.splitlines()
+        assert lines[0] == f"app: axsight-fixture (pid {fixture_app.pid})"
+        assert re.match(rf"#u\d+ \[Window\] {re.escape(fixture_app.title)} \(bounds: \[0,0,800,600\]\)$",
+                        lines[1]), lines[1]
+        assert any(re.fullmatch(r" +#u\d+ \[Button\] Save \(bounds: \[\d+,\d+,\d+,\d+\]\)", l)
+                   for l in lines), tree
+        password = [l for l in lines if re.match(r" +#u\d+ \[Edit\] Password ", l)]
+        assert len(password) == 1, tree
+        assert re.search(r"\(password, bounds: \[\d+,\d+,\d+,\d+\]\)$", password[0]), password[0]
+        assert "value" not in password[0]
+        # Everything else that could carry the entry's text: invisible elements,
+        # JSON, the entry's own subtree, find and validate on it.
+        await c.ok("get_window_tree", {**app_args, "include_invisible": True})
+        result = await c.call("get_window_tree", {**app_args, "format": "json",
+                                                  "include_invisible": True})
+        assert not result.is_error, text_of(result)
+        entry = [n for n in json_nodes(result.structured_content["tree"])
+                 if n.get("name") == "Password" and n.get("role") == "Edit"]
+        assert len(entry) == 1 and entry[0]["raw_role"] == "password text"
+        assert "value" not in entry[0] or SECRET not in str(entry[0]["value"])
+        pw = handle_of(parse_tree(tree), "Edit", "Password")
+        await c.ok("find_elements", {"selector": "role:Edit"})
+        # (not the whole secret in the selector: the answer echoes the selector)
+        no_match = await c.ok("find_elements", {"selector": 'text:"hunter2"'})
+        assert no_match.startswith("No element matches"), no_match
+        await c.ok("validate_element", {"selector": "role:Edit && name:Password"})
+        await c.call("get_window_tree", {**app_args, "from": pw})
+        await c.call("validate_element", {"index": pw})
+        assert len(c.outputs) >= 8 and not any(SECRET in out for out in c.outputs)
+
+    run_session(body)
+
+
+def test_handles_are_stable_across_calls(app_args):
+    async def body(c):
+        first = parse_tree(await c.ok("get_window_tree", app_args))
+        second = parse_tree(await c.ok("get_window_tree", app_args))
+        assert len(first) > 40
+        assert first == second
+
+    run_session(body)
+
+
+@pytest.fixture
+def second_app(fixture_app):
+    """A second fixture window, for this test only: of two windows at most one is
+    active, so handles must lead to their own window, not to the active one."""
+    app = launch(["/usr/bin/python3", str(FIXTURE_APP), "--title", "second fixture"],
+                 "second fixture")
+    yield app
+    stop(app)
+
+
+def test_from_handle_prints_that_subtree(app_args, second_app):
+    async def body(c):
+        apps = await c.ok("get_applications")
+        print(apps)
+        for args in (app_args, {"app": str(second_app.pid)}):
+            tree = await c.ok("get_window_tree", args)
+            elements = parse_tree(tree)
+            table = handle_of(elements, "Table", "Fruits")
+            sub = await c.ok("get_window_tree", {"from": table})
+            body_lines = [l for l in sub.splitlines() if LINE.match(l)]
+            assert body_lines and body_lines[0].startswith(f"{table} [Table] Fruits"), sub
+            assert sub.splitlines()[0] == tree.splitlines()[0]  # app: NAME (pid N)
+            sub_elements = parse_tree(sub)
+            assert set(sub_elements) < set(elements)
+            assert ("Cell", "Apple") in sub_elements.values()
+            assert ("Button", "Save") not in sub_elements.values()
+            # The same handles as in the whole tree.
+            assert all(elements[h] == v for h, v in sub_elements.items())
+
+    run_session(body)
+
+
+def test_json_format_gives_structured_content_once(app_args):
+    async def body(c):
+        text_tree = parse_tree(await c.ok("get_window_tree", app_args))
+        result = await c.call("get_window_tree", {**app_args, "format": "json"})
+        assert not result.is_error, text_of(result)
+        data = result.structured_content
+        assert isinstance(data, dict) and "tree" in data
+        assert data["tree"]["role"] == "Window"
+        # A short pointer in the text content, not the tree a second time.
+        text = text_of(result)
+        assert len(text) < 200 and "#u" not in text and "Save" not in text, text
+        save = [n for n in json_nodes(data["tree"])
+                if n.get("role") == "Button" and n.get("name") == "Save"]
+        assert len(save) == 1
+        assert save[0]["handle"] == handle_of(text_tree, "Button", "Save")
+
+    run_session(body)
+
+
+def test_find_elements_gives_the_tree_handle(fixture_app, app_args):
+    async def body(c):
+        save = handle_of(parse_tree(await c.ok("get_window_tree", app_args)), "Button", "Save")
+        found = await c.ok("find_elements", {"selector": "role:Button && name:Save",
+                                             "app": "axsight-fixture"})
+        lines = [l.strip() for l in found.splitlines() if LINE.match(l.strip())]
+        assert f"in '{fixture_app.title}' (axsight-fixture):" in found, found
+        assert len(lines) == 1 and lines[0].startswith(f"{save} [Button] Save (bounds: ["), found
+
+    run_session(body)
+
+
+def test_malformed_selector_is_an_error_with_a_column(fixture_app):
+    async def body(c):
+        message = await c.error("find_elements", {"selector": "role:Button &&"})
+        assert "column" in message
+
+    run_session(body)
+
+
+def test_unknown_app_is_an_error_naming_the_running_apps(fixture_app):
+    async def body(c):
+        message = await c.error("get_window_tree", {"app": "no-such-app-xyz"})
+        assert "no-such-app-xyz" in message and "axsight-fixture" in message, message
+
+    run_session(body)
+
+
+def test_validate_by_selector_found_and_not_found(fixture_app):
+    async def body(c):
+        found = await c.ok("validate_element", {"selector": "role:Button && name:Save",
+                                                "app": "axsight-fixture"})
+        assert found.startswith("exists: #u") and "[Button] Save" in found, found
+        missing = await c.ok("validate_element", {"selector": "role:Button && name:NoSuchButton",
+                                                  "app": "axsight-fixture"})
+        assert missing.startswith("not found"), missing
+
+    run_session(body)
+
+
+def test_validate_by_handle(app_args, second_app):
+    async def body(c):
+        tree = parse_tree(await c.ok("get_window_tree", app_args))
+        assert tree["#u1"][0] == "Window"
+        by_handle = await c.ok("validate_element", {"index": "#u1"})
+        assert by_handle.startswith("exists: #u1 [Window]"), by_handle
+        by_number = await c.ok("validate_element", {"index": 1, "vision_type": "ui_tree"})
+        assert by_number.startswith("exists: #u1 [Window]"), by_number
+        # A handle in the other window too (of two windows, at most one is active).
+        second = parse_tree(await c.ok("get_window_tree", {"app": str(second_app.pid)}))
+        cancel = handle_of(second, "Button", "Cancel")
+        answer = await c.ok("validate_element", {"index": cancel})
+        assert answer.startswith(f"exists: {cancel} [Button] Cancel"), answer
+        assert "second fixture" in answer, answer
+
+    run_session(body)
+
+
+def test_validate_unknown_handle_is_an_error(app_args):
+    async def body(c):
+        await c.ok("get_window_tree", app_args)
+        message = await c.error("validate_element", {"index": "#u9999"})
+        assert "never given out" in message, message
+
+    run_session(body)
+
+
+def test_killed_app_gives_a_clear_error_not_a_hang(fixture_app):
+    doomed = launch(["/usr/bin/python3", str(FIXTURE_APP), "--title", "doomed"], "doomed")
+    try:
+        async def body(c):
+            args = {"app": str(doomed.pid), "window": "doomed"}
+            tree = await c.ok("get_window_tree", args)
+            assert "[Window] doomed" in tree
+            doomed.proc.send_signal(signal.SIGKILL)
+            doomed.proc.wait(timeout=5)
+            t0 = time.monotonic()
+            message = await c.error("get_window_tree", args)
+            assert time.monotonic() - t0 < 5
+            assert str(doomed.pid) in message or "doomed" in message or "gone" in message, message
+            apps = await c.ok("get_applications")
+            assert f"pid {fixture_app.pid}" in apps
+            # The registry may take a moment to drop the dead app.
+            deadline = time.monotonic() + 3
+            while "doomed" in apps and time.monotonic() < deadline:
+                await anyio.sleep(0.1)
+                apps = await c.ok("get_applications")
+            assert "doomed" not in apps, apps
+            assert time.monotonic() - t0 < 8
+
+        run_session(body, deadline=30)
+    finally:
+        if doomed.proc.poll() is None:
+            stop(doomed)
+        else:
+            doomed.proc.stdout.close()
+
+
+def test_handle_of_killed_app_validates_as_gone(fixture_app):
+    """validate_element answers "not found" (not an error) for a handle whose app died."""
+    doomed = launch(["/usr/bin/python3", str(FIXTURE_APP), "--title", "doomed too"], "doomed too")
+    try:
+        async def body(c):
+            tree = parse_tree(await c.ok("get_window_tree", {"app": str(doomed.pid)}))
+            save = handle_of(tree, "Button", "Save")
+            assert (await c.ok("validate_element", {"index": save})).startswith("exists: ")
+            doomed.proc.send_signal(signal.SIGKILL)
+            doomed.proc.wait(timeout=5)
+            answer = await c.ok("validate_element", {"index": save})
+            assert answer.startswith("not found"), answer
+
+        run_session(body, deadline=30)
+    finally:
+        if doomed.proc.poll() is None:
+            stop(doomed)
+        else:
+            doomed.proc.stdout.close()
+
+
+def test_server_finds_the_desktop_without_env(fixture_app):
+    """The SDK's stdio_client passes only HOME, PATH, USER... unless told: the server
+    must find the display (the only X socket) and the AT-SPI bus (the AT_SPI_BUS
+    property of the X root window) by itself."""
+    sockets = glob.glob("/tmp/.X11-unix/X*")
+    if len(sockets) > 1:
+        # Several desktops run at once (other test runs): "the only X socket" is
+        # ambiguous, so pass DISPLAY alone; the AT-SPI bus must still come from the
+        # X root window property (no DBUS_SESSION_BUS_ADDRESS/AT_SPI_BUS_ADDRESS).
+        env = {"DISPLAY": os.environ["DISPLAY"]}
+    else:
+        env = {}
+    print(f"X sockets: {sockets}; env given to the server beyond the SDK's defaults: {env}")
+
+    async def body(c):
+        apps = await c.ok("get_applications")
+        assert f"axsight-fixture (pid {fixture_app.pid}" in apps, apps
+        tree = await c.ok("get_window_tree", {"app": str(fixture_app.pid)})
+        assert "[Button] Save" in tree
+
+    run_session(body, env=env)
+
+
+def test_no_display_at_all_is_a_clear_error(desktop, tmp_path):
+    """With no way to find the desktop the server still starts and answers with an
+    error saying what it tried, instead of crashing or hanging."""
+    env = {"DISPLAY": ":4242", "XDG_RUNTIME_DIR": str(tmp_path)}
+
+    async def body(c):
+        message = await c.error("get_applications")
+        print(message)
+        assert ":4242" in message and len(message) < 2000, message
+
+    run_session(body, env=env, deadline=20)

@@ -11,8 +11,9 @@ use zbus::Connection;
 use crate::cache::AppCache;
 use crate::dbus::{self, Failure, ObjRef};
 use crate::discover::{self, Discovery};
-use crate::events::EventWatch;
+use crate::events::{Change, EventWatch};
 use crate::normalize::{build_tree, clean_name, role_name};
+use crate::refresh;
 use crate::walk::{Quirks, RawNode, ReadOptions, Walker};
 use crate::x11::X11;
 use crate::{states, Error, Result};
@@ -43,8 +44,8 @@ struct AppEntry {
 
 /// A window read kept for reuse while its app sends no event.
 struct CachedWindow {
-    /// The app's event count when the read started.
-    events: u64,
+    /// The event log's bookmark when the read started: later events are replayed.
+    bookmark: u64,
     include_invisible: bool,
     raw: RawNode,
     origin: (i32, i32),
@@ -59,6 +60,7 @@ pub struct LinuxEngine {
     /// With a watch, unchanged windows and app lists are served from memory.
     watch: Option<EventWatch>,
     windows: Mutex<HashMap<ElementId, Arc<CachedWindow>>>,
+    /// The last app listing and the event bookmark taken before it.
     listing: Mutex<Option<(u64, Vec<AppEntry>)>>,
 }
 
@@ -115,14 +117,14 @@ impl LinuxEngine {
         let Some(watch) = &self.watch else {
             return self.list_apps().await;
         };
-        let events = watch.count_all().await;
+        let bookmark = watch.bookmark().await;
         if let Some((seen, entries)) = lock(&self.listing).as_ref() {
-            if *seen == events {
+            if listing_unchanged(entries, watch.since(*seen, None)) {
                 return Ok(entries.clone());
             }
         }
         let entries = self.list_apps().await?;
-        *lock(&self.listing) = Some((events, entries.clone()));
+        *lock(&self.listing) = Some((bookmark, entries.clone()));
         Ok(entries)
     }
 
@@ -302,53 +304,46 @@ impl LinuxEngine {
         options: ReadOptions,
     ) -> Result<WindowSnapshot> {
         let window = &entry.info.windows[index];
-        let obj = &entry.windows[index];
-        let events = match &self.watch {
-            Some(watch) => Some(watch.count_from(&obj.bus).await),
-            None => None,
-        };
-        let cached = match events {
-            Some(events) => self.unchanged(entry, index, events, options).await,
-            None => None,
-        };
-        let cached = match cached {
-            Some(cached) => cached,
-            None => {
-                let fresh = Arc::new(
-                    self.walk_window(entry, index, options, events.unwrap_or(0))
-                        .await?,
-                );
-                if events.is_some() {
-                    lock(&self.windows).insert(window.id.clone(), fresh.clone());
-                }
-                fresh
+        let read = match &self.watch {
+            None => Arc::new(self.walk_window(entry, index, options, 0).await?),
+            Some(watch) => {
+                let bookmark = watch.bookmark().await;
+                let read = match self.refreshed(entry, index, options, bookmark).await {
+                    Some(read) => read,
+                    None => Arc::new(self.walk_window(entry, index, options, bookmark).await?),
+                };
+                lock(&self.windows).insert(window.id.clone(), read.clone());
+                read
             }
         };
         Ok(WindowSnapshot {
             app: entry.info.name.clone(),
             pid: entry.info.pid,
             title: window.title.clone(),
-            tree: build_tree(&cached.raw, entry.quirks, cached.origin),
-            gaps: cached.gaps.clone(),
+            tree: build_tree(&read.raw, entry.quirks, read.origin),
+            gaps: read.gaps.clone(),
         })
     }
 
-    /// The cached read of a window, if its app sent no event since and the window
-    /// has not moved. The check calls the app once: its reply comes after any event
-    /// it sent before, so those are counted by then.
-    async fn unchanged(
+    /// The last read of a window brought up to date with the events since, or
+    /// `None` when it should be walked afresh (no earlier read, the window moved,
+    /// too much changed). `bookmark` was taken before any call made here.
+    async fn refreshed(
         &self,
         entry: &AppEntry,
         index: usize,
-        events: u64,
         options: ReadOptions,
+        bookmark: u64,
     ) -> Option<Arc<CachedWindow>> {
+        let watch = self.watch.as_ref()?;
         let window = &entry.info.windows[index];
         let obj = &entry.windows[index];
         let cached = lock(&self.windows).get(&window.id).cloned()?;
-        if cached.events != events || cached.include_invisible != options.include_invisible {
+        if cached.include_invisible != options.include_invisible {
             return None;
         }
+        // One call to the app: its reply comes after every event the app sent before
+        // it, so after it (and a turn for the recorder) the log holds them all.
         let coords: u32 = if entry.quirks.gtk4 { 1 } else { 0 };
         let extents = dbus::call::<_, (i32, i32, i32, i32)>(
             &self.conn,
@@ -359,18 +354,32 @@ impl LinuxEngine {
         )
         .await
         .ok();
-        if extents != cached.raw.extents
-            || self.watch.as_ref()?.count_from(&obj.bus).await != events
+        if extents != cached.raw.extents {
+            return None;
+        }
+        if entry.quirks.gtk4
+            && self.window_origin(entry.info.pid, &window.title, window.bounds?) != cached.origin
         {
             return None;
         }
-        if entry.quirks.gtk4 {
-            let bounds = window.bounds?;
-            if self.window_origin(entry.info.pid, &window.title, bounds) != cached.origin {
-                return None;
-            }
+        watch.bookmark().await;
+        let plan = refresh::plan(&watch.since(cached.bookmark, Some(&obj.bus))?)?;
+        if plan.is_empty() {
+            return Some(cached);
         }
-        Some(cached)
+        let walker = Walker::new(&self.conn, entry.quirks, options, AppCache::default());
+        let raw = refresh::patch(&walker, &self.conn, &cached.raw, &obj.bus, plan, coords)
+            .await
+            .ok()?;
+        let mut gaps = cached.gaps.clone();
+        gaps.extend(walker.into_gaps());
+        Some(Arc::new(CachedWindow {
+            bookmark,
+            include_invisible: cached.include_invisible,
+            raw,
+            origin: cached.origin,
+            gaps,
+        }))
     }
 
     /// Reads a window's tree from the app.
@@ -379,7 +388,7 @@ impl LinuxEngine {
         entry: &AppEntry,
         index: usize,
         options: ReadOptions,
-        events: u64,
+        bookmark: u64,
     ) -> Result<CachedWindow> {
         let window = &entry.info.windows[index];
         let obj = entry.windows[index].clone();
@@ -414,13 +423,29 @@ impl LinuxEngine {
             _ => (0, 0),
         };
         Ok(CachedWindow {
-            events,
+            bookmark,
             include_invisible: options.include_invisible,
             raw,
             origin,
             gaps: walker.into_gaps(),
         })
     }
+}
+
+/// Whether the app listing can be reused after `events`: no window came or went,
+/// and no app or window root changed its name or states. `None` (events lost) is
+/// a change.
+fn listing_unchanged(entries: &[AppEntry], events: Option<Vec<crate::events::Event>>) -> bool {
+    let Some(events) = events else { return false };
+    events.iter().all(|event| {
+        event.change == Change::Bounds
+            || (event.change != Change::Windows
+                && !entries.iter().any(|e| {
+                    e.root.bus == event.sender
+                        && (e.root.path.as_str() == event.path
+                            || e.windows.iter().any(|w| w.path.as_str() == event.path))
+                }))
+    })
 }
 
 /// Locks a mutex, taking the data even if a panic elsewhere poisoned it.

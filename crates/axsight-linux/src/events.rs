@@ -4,10 +4,10 @@
 //!
 //! GTK3 sends events only for kinds some client registered with the registry
 //! (`Registry.RegisterEvent`); a match rule alone receives nothing. So the watch
-//! registers the kinds that change a tree, then counts every event per sender: a
-//! count that has not moved since a read means that app changed nothing since.
+//! registers the kinds that change a tree, then logs each event's sender, object and
+//! kind of [`Change`]: a reader that bookmarked the log can tell exactly which
+//! objects changed since.
 
-use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
@@ -45,17 +45,54 @@ const INTERFACES: &[&str] = &[
     "org.freedesktop.DBus",
 ];
 
-/// Event counts, overall and per sender.
+/// How much of the tree an event may have changed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Change {
+    /// Only the object's bounds.
+    Bounds,
+    /// The object's own name, states, value or text.
+    Node,
+    /// The object's children, or anything below it.
+    Subtree,
+    /// The app's windows: the whole listing and every window of the app.
+    Windows,
+}
+
+impl Change {
+    /// What an event of `interface`/`member` changes.
+    fn of(interface: &str, member: &str) -> Change {
+        match (interface, member) {
+            (_, "BoundsChanged") => Change::Bounds,
+            (_, "ChildrenChanged") => Change::Subtree,
+            ("org.a11y.atspi.Event.Window", _) | ("org.freedesktop.DBus", _) => Change::Windows,
+            _ => Change::Node,
+        }
+    }
+}
+
+/// One event as remembered: who sent it, about which object, what it changes.
+#[derive(Debug, Clone)]
+pub struct Event {
+    pub sequence: u64,
+    pub sender: String,
+    pub path: String,
+    pub change: Change,
+}
+
+/// The most events remembered; a reader further behind than this re-reads.
+const LOG_LENGTH: usize = 20_000;
+
+/// Events seen: a bounded log with a running sequence number.
 #[derive(Debug, Default)]
-struct Counts {
-    all: u64,
-    by_sender: HashMap<String, u64>,
+struct Log {
+    next: u64,
+    events: std::collections::VecDeque<Event>,
     last: Option<Instant>,
 }
 
 /// A running event watch; dropping it stops the watch.
 pub struct EventWatch {
-    counts: Arc<Mutex<Counts>>,
+    log: Arc<Mutex<Log>>,
     task: tokio::task::JoinHandle<()>,
 }
 
@@ -106,54 +143,109 @@ impl EventWatch {
                     })?;
             }
         }
-        let counts = Arc::new(Mutex::new(Counts::default()));
-        let task = tokio::spawn(count_events(
+        let log = Arc::new(Mutex::new(Log::default()));
+        let task = tokio::spawn(record_events(
             futures_util::stream::select_all(streams),
-            counts.clone(),
+            log.clone(),
         ));
-        Ok(EventWatch { counts, task })
+        Ok(EventWatch { log, task })
     }
 
-    /// Events seen so far from `sender` (a bus name), after letting queued ones in.
-    pub async fn count_from(&self, sender: &str) -> u64 {
+    /// The sequence number the next event will get, after letting queued ones in:
+    /// a bookmark for [`EventWatch::since`].
+    pub async fn bookmark(&self) -> u64 {
         settle_queue().await;
-        let counts = self.counts.lock().unwrap_or_else(|e| e.into_inner());
-        counts.by_sender.get(sender).copied().unwrap_or(0)
+        self.log.lock().unwrap_or_else(|e| e.into_inner()).next
     }
 
-    /// Events seen so far from anyone, after letting queued ones in.
-    pub async fn count_all(&self) -> u64 {
-        settle_queue().await;
-        self.counts.lock().unwrap_or_else(|e| e.into_inner()).all
+    /// The events from `sender` (every sender when `None`) since `bookmark`, or
+    /// `None` when some of them were already dropped from the log.
+    pub fn since(&self, bookmark: u64, sender: Option<&str>) -> Option<Vec<Event>> {
+        let log = self.log.lock().unwrap_or_else(|e| e.into_inner());
+        let oldest = log.events.front().map_or(log.next, |e| e.sequence);
+        if bookmark < oldest {
+            return None;
+        }
+        Some(
+            log.events
+                .iter()
+                .filter(|e| e.sequence >= bookmark && sender.is_none_or(|s| e.sender == s))
+                .cloned()
+                .collect(),
+        )
     }
 
     /// When the last event arrived.
     pub fn last_event(&self) -> Option<Instant> {
-        self.counts.lock().unwrap_or_else(|e| e.into_inner()).last
+        self.log.lock().unwrap_or_else(|e| e.into_inner()).last
     }
 }
 
-/// Lets the counting task take the events already delivered to its queue. A reply
+/// Lets the recording task take the events already delivered to its queue. A reply
 /// from an app comes after every signal that app sent before it, so after a call
-/// to the app its earlier events are in the queue; yielding lets the counter (on
-/// the same runtime) take them before a count is read.
+/// to the app its earlier events are in the queue; yielding lets the recorder (on
+/// the same runtime) take them before the log is read.
 async fn settle_queue() {
     for _ in 0..4 {
         tokio::task::yield_now().await;
     }
 }
 
-async fn count_events(
+async fn record_events(
     mut events: impl futures_util::Stream<Item = zbus::Result<zbus::Message>> + Unpin,
-    counts: Arc<Mutex<Counts>>,
+    log: Arc<Mutex<Log>>,
 ) {
     while let Some(message) = events.next().await {
         let Ok(message) = message else { continue };
         let header = message.header();
-        let sender = header.sender().map(|s| s.to_string()).unwrap_or_default();
-        let mut counts = counts.lock().unwrap_or_else(|e| e.into_inner());
-        counts.all += 1;
-        *counts.by_sender.entry(sender).or_default() += 1;
-        counts.last = Some(Instant::now());
+        let (Some(interface), Some(member)) = (header.interface(), header.member()) else {
+            continue;
+        };
+        let change = Change::of(interface.as_str(), member.as_str());
+        let event = Event {
+            sequence: 0,
+            sender: header.sender().map(|s| s.to_string()).unwrap_or_default(),
+            path: header.path().map(|p| p.to_string()).unwrap_or_default(),
+            change,
+        };
+        tracing::trace!(?event, %member, "event");
+        let mut log = log.lock().unwrap_or_else(|e| e.into_inner());
+        let sequence = log.next;
+        log.next += 1;
+        log.events.push_back(Event { sequence, ..event });
+        if log.events.len() > LOG_LENGTH {
+            log.events.pop_front();
+        }
+        log.last = Some(Instant::now());
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Change;
+
+    #[test]
+    fn events_map_to_changes() {
+        assert_eq!(
+            Change::of("org.a11y.atspi.Event.Object", "BoundsChanged"),
+            Change::Bounds
+        );
+        assert_eq!(
+            Change::of("org.a11y.atspi.Event.Object", "ChildrenChanged"),
+            Change::Subtree
+        );
+        assert_eq!(
+            Change::of("org.a11y.atspi.Event.Object", "StateChanged"),
+            Change::Node
+        );
+        assert_eq!(
+            Change::of("org.a11y.atspi.Event.Window", "Create"),
+            Change::Windows
+        );
+        assert_eq!(
+            Change::of("org.freedesktop.DBus", "NameOwnerChanged"),
+            Change::Windows
+        );
+        assert!(Change::Subtree > Change::Node && Change::Node > Change::Bounds);
     }
 }

@@ -13,6 +13,7 @@ mod engine;
 mod error;
 mod events;
 mod normalize;
+mod refresh;
 mod states;
 mod walk;
 mod x11;

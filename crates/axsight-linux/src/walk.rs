@@ -174,6 +174,25 @@ impl<'c> Walker<'c> {
 
     /// Reads `obj` and everything below it that the options ask for.
     pub fn read(&self, obj: ObjRef, is_root: bool) -> BoxFuture<'_, Result<RawNode, Abort>> {
+        self.read_with(obj, is_root, true)
+    }
+
+    /// Reads `obj` alone, without its children.
+    pub async fn read_node(&self, obj: ObjRef) -> Result<RawNode, Abort> {
+        self.read_with(obj, false, false).await
+    }
+
+    /// Whether a read node counts as drawn (so its children are read).
+    pub fn is_drawn_node(&self, node: &RawNode) -> bool {
+        self.is_drawn(node.state_mask)
+    }
+
+    fn read_with(
+        &self,
+        obj: ObjRef,
+        is_root: bool,
+        with_children: bool,
+    ) -> BoxFuture<'_, Result<RawNode, Abort>> {
         async move {
             self.read.fetch_add(1, Ordering::Relaxed);
             let conn = self.conn;
@@ -251,7 +270,7 @@ impl<'c> Walker<'c> {
                 None
             };
             let children = async {
-                if !wanted || basics.child_count == Some(0) {
+                if !with_children || !wanted || basics.child_count == Some(0) {
                     return Ok(Vec::new());
                 }
                 let refs = match self.cache.complete_children(&obj) {
@@ -314,6 +333,17 @@ impl<'c> Walker<'c> {
             }
         }
         Ok(children)
+    }
+}
+
+impl Abort {
+    /// An abort for a failure that is not the app's fault.
+    pub fn other(method: &'static str, error: zbus::Error) -> Abort {
+        Abort {
+            failure: Failure::Other,
+            method,
+            error,
+        }
     }
 }
 

@@ -242,6 +242,7 @@ async fn killed_app_mid_read_leaves_the_engine_working() {
                 error,
                 Error::AppGone { .. }
                     | Error::Timeout { .. }
+                    | Error::AppNotFound { .. }
                     | Error::WindowNotFound { .. }
                     | Error::Call { .. }
             ),
@@ -275,12 +276,116 @@ async fn hung_app_costs_one_failed_call() {
         .await
         .unwrap_err();
     assert!(started.elapsed() < axsight_linux::READ_DEADLINE + Duration::from_secs(1));
-    // A stopped app cannot even be listed, so its window is not found, or it times out.
+    // A stopped app cannot even be listed, so it is not found, or it times out.
     assert!(
-        matches!(error, Error::Timeout { .. } | Error::WindowNotFound { .. }),
+        matches!(error, Error::Timeout { .. } | Error::AppNotFound { .. }),
         "unexpected error: {error}"
     );
     // Other apps still answer.
     let snapshot = tree(&engine, &other).await;
     assert!(snapshot.tree.len() > 10);
+}
+
+/// Invokes action 0 of an element through AT-SPI with gdbus, outside the engine.
+fn do_action(element: &axsight_core::Element) {
+    let id = &element.id.0;
+    let split = id.find('/').expect("ids are bus name + path");
+    let (bus, path) = id.split_at(split);
+    let address = std::env::var("AT_SPI_BUS_ADDRESS").unwrap();
+    let status = Command::new("gdbus")
+        .args([
+            "call",
+            "--address",
+            &address,
+            "-d",
+            bus,
+            "-o",
+            path,
+            "-m",
+            "org.a11y.atspi.Action.DoAction",
+            "0",
+        ])
+        .output()
+        .expect("gdbus runs");
+    assert!(
+        status.status.success(),
+        "{}",
+        String::from_utf8_lossy(&status.stderr)
+    );
+}
+
+/// The tree printed without handles, to compare reads of two engines.
+fn printed(tree: &Tree) -> String {
+    let text = axsight_core::render(
+        tree,
+        tree.root(),
+        &mut axsight_core::HandleRegistry::new(),
+        &Default::default(),
+    )
+    .text;
+    text.lines()
+        .map(|l| l.split_once(' ').map_or(l, |(_, rest)| rest))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+#[tokio::test]
+async fn watched_reads_follow_changes_and_match_fresh_walks() {
+    let fresh = LinuxEngine::connect().await.expect("engine connects");
+    let watching = LinuxEngine::connect_watching()
+        .await
+        .expect("engine watches");
+    let app = support::fixture(&fresh, &support::title("watched")).await;
+    let first = tree(&watching, &app).await;
+    assert_eq!(
+        printed(&first.tree),
+        printed(&tree(&fresh, &app).await.tree)
+    );
+    let rename = find(&first.tree, Role::Button, "Rename me").clone();
+    do_action(&rename);
+    // The app renames the button some time after the action returns: poll the
+    // watched engine until it sees it, then check it agrees with a fresh walk.
+    let renamed = support::wait_until(Duration::from_secs(5), || async {
+        let snapshot = tree(&watching, &app).await;
+        let node = snapshot.tree.find(&rename.id)?;
+        (snapshot.tree.element(node).name == "Renamed 1").then_some(snapshot)
+    })
+    .await
+    .expect("the watched read saw the rename");
+    assert_eq!(
+        printed(&renamed.tree),
+        printed(&tree(&fresh, &app).await.tree)
+    );
+}
+
+#[tokio::test]
+async fn watched_reads_follow_a_gtk4_app() {
+    let fresh = LinuxEngine::connect().await.expect("engine connects");
+    let watching = LinuxEngine::connect_watching()
+        .await
+        .expect("engine watches");
+    let app = support::calculator(&fresh).await;
+    let before = tree(&watching, &app).await;
+    let seven = before
+        .tree
+        .ids()
+        .map(|id| before.tree.element(id))
+        .find(|e| e.role == Role::Button && e.name == "7")
+        .expect("a 7 button")
+        .clone();
+    do_action(&seven);
+    let after = support::wait_until(Duration::from_secs(5), || async {
+        let snapshot = tree(&watching, &app).await;
+        let shows_seven = snapshot.tree.ids().any(|id| {
+            snapshot.tree.element(id).role == Role::Edit
+                && snapshot.tree.element(id).value.as_deref() == Some("7")
+        });
+        shows_seven.then_some(snapshot)
+    })
+    .await
+    .expect("the watched read saw 7 in the display");
+    assert_eq!(
+        printed(&after.tree),
+        printed(&tree(&fresh, &app).await.tree)
+    );
 }

@@ -25,15 +25,22 @@ pub fn require_desktop() {
 pub struct App {
     pub child: Child,
     pub title: String,
+    /// Held while an app whose title cannot be chosen runs, so tests take turns.
+    _turn: Option<tokio::sync::MutexGuard<'static, ()>>,
 }
+
+/// gnome-calculator's window is always titled "Calculator": one at a time.
+static CALCULATOR_TURN: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
 
 impl App {
     pub fn pid(&self) -> u32 {
         self.child.id()
     }
 
+    /// This app's window, by pid and title.
     pub fn query(&self) -> WindowQuery {
         WindowQuery {
+            app: Some(self.pid().to_string()),
             window: Some(self.title.clone()),
             ..WindowQuery::default()
         }
@@ -71,21 +78,34 @@ pub async fn fixture(engine: &LinuxEngine, title: &str) -> App {
     command
         .arg(repo().join("tests/fixtures/fixture_app.py"))
         .args(["--title", title]);
-    start(engine, command, title).await
+    start(engine, command, title, None).await
 }
 
 /// Starts gnome-calculator (GTK4). Its title is always "Calculator", so callers
 /// must not run two at once.
 pub async fn calculator(engine: &LinuxEngine) -> App {
-    start(engine, app_command("gnome-calculator"), "Calculator").await
+    let turn = CALCULATOR_TURN.lock().await;
+    start(
+        engine,
+        app_command("gnome-calculator"),
+        "Calculator",
+        Some(turn),
+    )
+    .await
 }
 
-async fn start(engine: &LinuxEngine, mut command: Command, title: &str) -> App {
+async fn start(
+    engine: &LinuxEngine,
+    mut command: Command,
+    title: &str,
+    turn: Option<tokio::sync::MutexGuard<'static, ()>>,
+) -> App {
     require_desktop();
     let child = command.spawn().expect("cannot start the test app");
     let app = App {
         child,
         title: title.to_string(),
+        _turn: turn,
     };
     let shown = wait_until(Duration::from_secs(20), || async {
         engine

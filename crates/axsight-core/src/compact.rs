@@ -2,14 +2,15 @@
 //! carries information.
 //!
 //! ```text
-//! #u1 [Window] Untitled Document 1 - gedit (active, bounds: [0,0,1280,800])
-//!   #u2 [MenuBar] (bounds: [0,0,1280,24])
-//!     #u3 [MenuItem] File (bounds: [0,0,40,24])
-//!   #u9 [Edit] (focused, value: "hello", bounds: [0,30,1280,700])
+//! #u1 [Window] Untitled Document 1 - gedit (active, [0,0,1280,800])
+//!   #u2 [MenuBar] ([0,0,1280,24])
+//!     #u3 [MenuItem] File ([0,0,40,24])
+//!   #u9 [Edit] (focused, value: "hello", [0,30,1280,700])
 //! ```
 //!
-//! Nameless containers with one child are folded into that child; subtrees that are
-//! not drawn are left out unless asked for; a secret field shows `password`, never its
+//! Anonymous containers (nameless groups and panes with nothing to say) are left out
+//! and their children take their place; subtrees that are not drawn are left out
+//! unless asked for; a secret field shows `password`, never its
 //! value; a budget cuts big trees and the closing line says what was cut and how to
 //! read it. Handles come from the session's [`HandleRegistry`].
 
@@ -181,13 +182,15 @@ fn printable_children<'t>(
         .filter(move |&child| visible(tree.element(child), options))
 }
 
-/// Whether the element is a nameless container with exactly one printable child.
-fn folds(tree: &Tree, node: NodeId, options: &CompactOptions) -> bool {
-    let element = tree.element(node);
+/// Whether the element is an anonymous container: a group, pane or filler with no
+/// name, value, description, actions or telling state. Its line would say nothing
+/// its children's lines and bounds do not, so its children take its place.
+fn is_anonymous(element: &Element, options: &CompactOptions) -> bool {
     element.role.is_container()
         && element.name.is_empty()
-        && element.value.is_none()
-        && printable_children(tree, node, options).count() == 1
+        && element.actions.is_empty()
+        && attributes(element, options.include_invisible).len()
+            == usize::from(element.bounds.is_some())
 }
 
 fn collect(
@@ -197,14 +200,13 @@ fn collect(
     options: &CompactOptions,
     lines: &mut Vec<Line>,
 ) {
-    let mut node = node;
-    // The first element is always printed; below it, fold chains of wrappers.
-    if depth > 0 {
-        while folds(tree, node, options) {
-            node = printable_children(tree, node, options)
-                .next()
-                .unwrap_or(node);
+    // The first element is always printed; below it, anonymous containers give
+    // their place to their children.
+    if depth > 0 && is_anonymous(tree.element(node), options) {
+        for child in printable_children(tree, node, options).collect::<Vec<_>>() {
+            collect(tree, child, depth, options, lines);
         }
+        return;
     }
     if options.max_depth.is_some_and(|max| depth > max) {
         return;
@@ -226,7 +228,7 @@ fn collect(
 }
 
 fn count_printable(tree: &Tree, node: NodeId, options: &CompactOptions) -> usize {
-    let own = usize::from(!folds(tree, node, options));
+    let own = usize::from(!is_anonymous(tree.element(node), options));
     own + printable_children(tree, node, options)
         .map(|child| count_printable(tree, child, options))
         .sum::<usize>()
@@ -241,7 +243,7 @@ fn count_printable(tree: &Tree, node: NodeId, options: &CompactOptions) -> usize
 /// save.name = "Save".into();
 /// save.states.insert(State::Focused);
 /// save.bounds = Some(Bounds { x: 840, y: 32, width: 68, height: 28 });
-/// assert_eq!(format_element("#u14", &save, false), "#u14 [Button] Save (focused, bounds: [840,32,68,28])");
+/// assert_eq!(format_element("#u14", &save, false), "#u14 [Button] Save (focused, [840,32,68,28])");
 /// ```
 pub fn format_element(handle: &str, element: &Element, mark_hidden: bool) -> String {
     let mut line = format!("{handle} [{}]", element.role);
@@ -300,10 +302,7 @@ fn attributes(element: &Element, mark_hidden: bool) -> Vec<String> {
         out.push(format!("desc: {}", quote(&clip(&element.description))));
     }
     if let Some(b) = element.bounds {
-        out.push(format!(
-            "bounds: [{},{},{},{}]",
-            b.x, b.y, b.width, b.height
-        ));
+        out.push(format!("[{},{},{},{}]", b.x, b.y, b.width, b.height));
     }
     out
 }

@@ -54,7 +54,7 @@ impl WindowSnapshot {
 ///
 /// ```text
 /// gnome-calculator (pid 4242, GTK 4.8.3)
-///   [Window] Calculator (active, bounds: [0,0,361,485])
+///   [Window] Calculator (active, [0,0,361,485])
 /// ```
 pub fn format_applications(apps: &[Application]) -> String {
     use std::fmt::Write as _;
@@ -77,10 +77,7 @@ pub fn format_applications(apps: &[Application]) -> String {
                 attrs.push("active".to_string());
             }
             if let Some(b) = window.bounds {
-                attrs.push(format!(
-                    "bounds: [{},{},{},{}]",
-                    b.x, b.y, b.width, b.height
-                ));
+                attrs.push(format!("[{},{},{},{}]", b.x, b.y, b.width, b.height));
             }
             let title = if window.title.is_empty() {
                 "(untitled)"

@@ -15,7 +15,7 @@ use crate::ToolError;
 /// What the server tells an agent once, at connection: handles, selectors, ranks.
 pub const INSTRUCTIONS: &str = "\
 axsight shows the Linux desktop as accessibility trees. get_window_tree prints one element per line: \
-`#u14 [Button] Save (focused, bounds: [x,y,w,h])`, indented by depth. A handle like #u14 names that \
+`#u14 [Button] Save (focused, [x,y,w,h])` (screen pixels), indented by depth. A handle like #u14 names that \
 element for the whole session; pass it as `from` or `index`. `…+N` marks N deeper elements left out; \
 a closing `[cut: …]` line says how to read the rest. Selectors: `role:Button && name:Save` (name is \
 exact, case-insensitive), `text:\"Save as\"` (substring of name/value/description), `||`, `!`, \

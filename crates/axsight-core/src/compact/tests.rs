@@ -46,12 +46,11 @@ fn prints_folds_and_hides() {
     );
     assert_eq!(
         out.text,
-        "#u1 [Window] Doc (bounds: [1,2,3,4])\n\
-         \x20 #u2 [Group] (bounds: [1,2,3,4])\n\
-         \x20   #u3 [Button] Save (bounds: [1,2,3,4])\n\
-         \x20   #u4 [Edit] (value: \"hello \\\"you\\\"\", bounds: [1,2,3,4])\n"
+        "#u1 [Window] Doc ([1,2,3,4])\n\
+         \x20 #u2 [Button] Save ([1,2,3,4])\n\
+         \x20 #u3 [Edit] (value: \"hello \\\"you\\\"\", [1,2,3,4])\n"
     );
-    assert_eq!((out.printed, out.cut), (4, 0));
+    assert_eq!((out.printed, out.cut), (3, 0));
 }
 
 #[test]
@@ -64,7 +63,7 @@ fn invisible_elements_are_marked_when_asked_for() {
     };
     let out = render(&tree, tree.root(), &mut registry, &options);
     assert!(
-        out.text.contains("[Button] Ghost (hidden, bounds"),
+        out.text.contains("[Button] Ghost (hidden, ["),
         "{}",
         out.text
     );
@@ -146,15 +145,43 @@ fn budget_cuts_with_a_closing_line_that_names_handles() {
 }
 
 #[test]
+fn named_or_telling_containers_stay() {
+    let mut tree = Tree::new(shown("w", Role::Window, "Doc"));
+    let named = tree.push(tree.root(), shown("n", Role::Group, "Options"));
+    tree.push(named, shown("a", Role::CheckBox, "A"));
+    let mut busy = shown("b", Role::Pane, "");
+    busy.states.insert(State::Busy);
+    let busy = tree.push(tree.root(), busy);
+    tree.push(busy, shown("c", Role::Button, "C"));
+    let out = render(
+        &tree,
+        tree.root(),
+        &mut HandleRegistry::new(),
+        &CompactOptions::default(),
+    );
+    assert!(
+        out.text.contains("\n  #u2 [Group] Options (["),
+        "{}",
+        out.text
+    );
+    assert!(out.text.contains("\n    #u3 [CheckBox] A"), "{}", out.text);
+    assert!(out.text.contains("\n  #u4 [Pane] (busy, ["), "{}", out.text);
+}
+
+#[test]
 fn max_depth_counts_what_it_hides() {
-    let tree = sample();
+    let mut tree = Tree::new(shown("w", Role::Window, "Doc"));
+    let list = tree.push(tree.root(), shown("l", Role::List, "Fruits"));
+    let anonymous = tree.push(list, shown("g", Role::Group, ""));
+    tree.push(anonymous, shown("x", Role::ListItem, "Apple"));
+    tree.push(list, shown("y", Role::ListItem, "Pear"));
     let options = CompactOptions {
         max_depth: Some(1),
         ..CompactOptions::default()
     };
     let out = render(&tree, tree.root(), &mut HandleRegistry::new(), &options);
     assert!(
-        out.text.contains("#u2 [Group] (bounds: [1,2,3,4]) …+2"),
+        out.text.contains("#u2 [List] Fruits ([1,2,3,4]) …+2"),
         "{}",
         out.text
     );
@@ -182,6 +209,7 @@ fn disabled_shows_only_for_interactive_elements() {
     button.bounds = None;
     button.actions = vec!["click".into()];
     button.states.remove(State::Sensitive);
+    button.states.remove(State::Enabled);
     assert_eq!(
         format_element("#u1", &button, false),
         "#u1 [Button] Go (disabled)"

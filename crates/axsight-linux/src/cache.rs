@@ -13,6 +13,16 @@ use zbus::Connection;
 
 use crate::dbus::{self, ObjRef};
 
+/// Asks GTK3 apps to turn their caches on. at-spi2-atk answers `GetItems` only
+/// once some client has registered for an event, and keeps its cache from then on;
+/// registering one (dropped with our connection) is enough. Failure is harmless:
+/// the walker then asks every object itself.
+pub async fn wake_app_caches(conn: &Connection) {
+    if let Err(error) = crate::events::register_event(conn, "object:children-changed").await {
+        tracing::debug!(%error, "could not register an event listener");
+    }
+}
+
 /// AT-SPI's MANAGES_DESCENDANTS state bit.
 const MANAGES_DESCENDANTS: u32 = 31;
 
@@ -105,6 +115,11 @@ impl AppCache {
             children.sort_by_key(|(index, _)| *index);
         }
         cache
+    }
+
+    /// How many objects the cache holds.
+    pub fn len(&self) -> usize {
+        self.items.len()
     }
 
     /// What the cache holds for `obj`.

@@ -46,7 +46,7 @@ struct AppEntry {
 struct CachedWindow {
     /// The event log's bookmark when the read started: later events are replayed.
     bookmark: u64,
-    include_invisible: bool,
+    options: ReadOptions,
     raw: RawNode,
     origin: (i32, i32),
     gaps: Vec<String>,
@@ -69,11 +69,13 @@ impl LinuxEngine {
     pub async fn connect() -> Result<LinuxEngine> {
         let discovery = discover::discover().await?;
         let conn = discover::connect_to(&discovery.a11y_bus).await?;
+        crate::cache::wake_app_caches(&conn).await;
         let x11 = discovery
             .display
             .as_deref()
             .and_then(|display| X11::connect(display).ok())
             .map(Mutex::new);
+        tracing::debug!(bus = %discovery.a11y_bus, via = discovery.a11y_bus_source, "connected");
         Ok(LinuxEngine {
             conn,
             discovery,
@@ -149,6 +151,7 @@ impl LinuxEngine {
                 Err(error) => tracing::warn!(bus = %app.bus, %error, "application skipped"),
             }
         }
+        tracing::debug!(apps = entries.len(), "applications listed");
         Ok(entries)
     }
 
@@ -339,7 +342,7 @@ impl LinuxEngine {
         let window = &entry.info.windows[index];
         let obj = &entry.windows[index];
         let cached = lock(&self.windows).get(&window.id).cloned()?;
-        if cached.include_invisible != options.include_invisible {
+        if !cached.options.covers(&options) {
             return None;
         }
         // One call to the app: its reply comes after every event the app sent before
@@ -367,7 +370,12 @@ impl LinuxEngine {
         if plan.is_empty() {
             return Some(cached);
         }
-        let walker = Walker::new(&self.conn, entry.quirks, options, AppCache::default());
+        let walker = Walker::new(
+            &self.conn,
+            entry.quirks,
+            cached.options,
+            AppCache::default(),
+        );
         let raw = refresh::patch(&walker, &self.conn, &cached.raw, &obj.bus, plan, coords)
             .await
             .ok()?;
@@ -375,7 +383,7 @@ impl LinuxEngine {
         gaps.extend(walker.into_gaps());
         Some(Arc::new(CachedWindow {
             bookmark,
-            include_invisible: cached.include_invisible,
+            options: cached.options,
             raw,
             origin: cached.origin,
             gaps,
@@ -394,6 +402,7 @@ impl LinuxEngine {
         let obj = entry.windows[index].clone();
         let app = entry.info.name.clone();
         let cache = AppCache::fetch(&self.conn, &entry.root).await;
+        tracing::debug!(cached = cache.len(), "cache fetched");
         let walker = Walker::new(&self.conn, entry.quirks, options, cache);
         let read = tokio::time::timeout(READ_DEADLINE, walker.read(obj, true)).await;
         let raw = match read {
@@ -422,9 +431,10 @@ impl LinuxEngine {
             (true, Some(bounds)) => self.window_origin(entry.info.pid, &window.title, bounds),
             _ => (0, 0),
         };
+        tracing::debug!(app = %entry.info.name, "window walked");
         Ok(CachedWindow {
             bookmark,
-            include_invisible: options.include_invisible,
+            options,
             raw,
             origin,
             gaps: walker.into_gaps(),

@@ -123,25 +123,13 @@ impl EventWatch {
                     .map_err(subscribe_error)?,
             );
         }
-        let registry = ObjRef::new(dbus::REGISTRY, "/org/a11y/atspi/registry");
         for event in EVENTS {
-            // at-spi2-core 2.46 takes (event, properties, app); older ones (event).
-            let three = dbus::call::<_, ()>(
-                conn,
-                &registry,
-                dbus::REGISTRY,
-                "RegisterEvent",
-                (*event, Vec::<String>::new(), ""),
-            )
-            .await;
-            if three.is_err() {
-                dbus::call::<_, ()>(conn, &registry, dbus::REGISTRY, "RegisterEvent", (*event,))
-                    .await
-                    .map_err(|source| Error::Call {
-                        method: "RegisterEvent",
-                        source: Box::new(source),
-                    })?;
-            }
+            register_event(conn, event)
+                .await
+                .map_err(|source| Error::Call {
+                    method: "RegisterEvent",
+                    source: Box::new(source),
+                })?;
         }
         let log = Arc::new(Mutex::new(Log::default()));
         let task = tokio::spawn(record_events(
@@ -178,6 +166,27 @@ impl EventWatch {
     /// When the last event arrived.
     pub fn last_event(&self) -> Option<Instant> {
         self.log.lock().unwrap_or_else(|e| e.into_inner()).last
+    }
+}
+
+/// Asks the registry to have apps send `event` to this connection's listeners; the
+/// registration lasts as long as the connection.
+pub async fn register_event(conn: &Connection, event: &str) -> zbus::Result<()> {
+    let registry = ObjRef::new(dbus::REGISTRY, "/org/a11y/atspi/registry");
+    // at-spi2-core 2.46 takes (event, properties, app); older ones take (event).
+    let current = dbus::call::<_, ()>(
+        conn,
+        &registry,
+        dbus::REGISTRY,
+        "RegisterEvent",
+        (event, Vec::<String>::new(), ""),
+    )
+    .await;
+    match current {
+        Ok(()) => Ok(()),
+        Err(_) => {
+            dbus::call::<_, ()>(conn, &registry, dbus::REGISTRY, "RegisterEvent", (event,)).await
+        }
     }
 }
 

@@ -32,6 +32,16 @@ pub const MAX_CHILDREN: usize = 2_000;
 pub struct ReadOptions {
     /// Also read the subtrees of elements that are not showing.
     pub include_invisible: bool,
+    /// Also read each element's action names (a call per actionable element; the
+    /// compact text does not print them, JSON and actions need them).
+    pub actions: bool,
+}
+
+impl ReadOptions {
+    /// Whether a read made with `self` holds everything a read with `wanted` would.
+    pub fn covers(&self, wanted: &ReadOptions) -> bool {
+        self.include_invisible == wanted.include_invisible && (self.actions || !wanted.actions)
+    }
 }
 
 /// One object as read off the bus, before normalisation.
@@ -217,7 +227,7 @@ impl<'c> Walker<'c> {
                 .ok()
             };
             let actions = async {
-                if !(wanted && has(dbus::ACTION)) {
+                if !(wanted && self.options.actions && has(dbus::ACTION)) {
                     return Vec::new();
                 }
                 // One call for all names. They may be localised; axsight acts by index.

@@ -86,6 +86,15 @@ impl Session {
         Ok(engine)
     }
 
+    /// What to read: action names only where they are printed (JSON), or always in a
+    /// watching session, whose reads are reused for every kind of answer.
+    fn read_options(&self, include_invisible: bool, json: bool) -> ReadOptions {
+        ReadOptions {
+            include_invisible,
+            actions: json || self.watch_events,
+        }
+    }
+
     /// The applications and their windows, as text.
     pub async fn applications(&self) -> Result<String, ToolError> {
         let apps = self.engine().await?.applications().await?;
@@ -119,9 +128,7 @@ impl Session {
                 window_id: None,
             },
         };
-        let options = ReadOptions {
-            include_invisible: request.include_invisible,
-        };
+        let options = self.read_options(request.include_invisible, json);
         let engine = self.engine().await?;
         let snapshot =
             engine
@@ -213,7 +220,11 @@ impl Session {
                     window: Some(title.to_string()),
                     window_id: None,
                 };
-                vec![engine.window_tree(&query, ReadOptions::default()).await?]
+                vec![
+                    engine
+                        .window_tree(&query, self.read_options(false, false))
+                        .await?,
+                ]
             }
             None => {
                 if let Some(app) = app {
@@ -224,11 +235,13 @@ impl Session {
                                 app: Some(app.to_string()),
                                 ..WindowQuery::default()
                             },
-                            ReadOptions::default(),
+                            self.read_options(false, false),
                         )
                         .await?;
                 }
-                engine.window_trees(app, ReadOptions::default()).await?
+                engine
+                    .window_trees(app, self.read_options(false, false))
+                    .await?
             }
         };
         let mut found = Vec::new();
@@ -263,12 +276,7 @@ impl Session {
             ..WindowQuery::default()
         };
         let snapshot = match engine
-            .window_tree(
-                &query,
-                ReadOptions {
-                    include_invisible: true,
-                },
-            )
+            .window_tree(&query, self.read_options(true, false))
             .await
         {
             Ok(snapshot) => snapshot,

@@ -22,7 +22,15 @@ async fn time_reads(
     let mut last = None;
     for _ in 0..runs.max(1) {
         let start = Instant::now();
-        let snapshot = engine.window_tree(query, ReadOptions::default()).await?;
+        let snapshot = engine
+            .window_tree(
+                query,
+                ReadOptions {
+                    actions: true,
+                    ..ReadOptions::default()
+                },
+            )
+            .await?;
         times.push(start.elapsed().as_secs_f64() * 1000.0);
         last = Some(snapshot);
     }

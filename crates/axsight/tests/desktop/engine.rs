@@ -106,6 +106,7 @@ async fn fixture_tree_is_complete_and_correct() {
             &app.query(),
             ReadOptions {
                 include_invisible: true,
+                actions: true,
             },
         )
         .await
@@ -127,6 +128,7 @@ async fn secret_is_never_read() {
             &app.query(),
             ReadOptions {
                 include_invisible: true,
+                actions: true,
             },
         )
         .await
@@ -203,7 +205,13 @@ async fn unknown_app_is_a_clear_error() {
         ..WindowQuery::default()
     };
     let error = engine
-        .window_tree(&query, ReadOptions::default())
+        .window_tree(
+            &query,
+            ReadOptions {
+                actions: true,
+                ..ReadOptions::default()
+            },
+        )
         .await
         .unwrap_err();
     assert!(matches!(error, Error::AppNotFound { .. }), "{error}");
@@ -225,6 +233,7 @@ async fn killed_app_mid_read_leaves_the_engine_working() {
         &query,
         ReadOptions {
             include_invisible: true,
+            actions: true,
         },
     );
     let kill = async {
@@ -272,7 +281,13 @@ async fn hung_app_costs_one_failed_call() {
     assert!(stop.success());
     let started = Instant::now();
     let error = engine
-        .window_tree(&app.query(), ReadOptions::default())
+        .window_tree(
+            &app.query(),
+            ReadOptions {
+                actions: true,
+                ..ReadOptions::default()
+            },
+        )
         .await
         .unwrap_err();
     assert!(started.elapsed() < axsight_linux::READ_DEADLINE + Duration::from_secs(1));

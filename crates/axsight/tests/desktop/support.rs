@@ -144,7 +144,13 @@ where
 /// Reads a window's tree.
 pub async fn tree(engine: &LinuxEngine, app: &App) -> axsight_core::WindowSnapshot {
     engine
-        .window_tree(&app.query(), ReadOptions::default())
+        .window_tree(
+            &app.query(),
+            ReadOptions {
+                actions: true,
+                ..ReadOptions::default()
+            },
+        )
         .await
         .expect("the tree reads")
 }

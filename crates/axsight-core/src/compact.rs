@@ -71,6 +71,7 @@ pub fn render(
     collect(tree, top, 0, options, &mut lines);
     let mut text = String::new();
     let mut printed = 0;
+    let mut chars = 0;
     for (index, line) in lines.iter().enumerate() {
         let mut entry = String::new();
         for _ in 0..line.depth {
@@ -87,7 +88,8 @@ pub fn render(
             let _ = write!(entry, " …+{}", line.below_depth);
         }
         entry.push('\n');
-        if !text.is_empty() && text.len() + entry.len() > options.max_chars {
+        let entry_chars = entry.chars().count();
+        if !text.is_empty() && chars + entry_chars > options.max_chars {
             let rest = &lines[index..];
             let cut = rest.iter().map(|l| 1 + l.below_depth).sum::<usize>();
             let by_depth = lines[..index].iter().map(|l| l.below_depth).sum::<usize>();
@@ -99,6 +101,7 @@ pub fn render(
             };
         }
         text.push_str(&entry);
+        chars += entry_chars;
         printed += 1;
     }
     let by_depth: usize = lines.iter().map(|l| l.below_depth).sum();
@@ -188,7 +191,7 @@ fn printable_children<'t>(
 fn is_anonymous(element: &Element, options: &CompactOptions) -> bool {
     element.role.is_container()
         && element.name.is_empty()
-        && element.actions.is_empty()
+        && !element.actionable
         && attributes(element, options.include_invisible).len()
             == usize::from(element.bounds.is_some())
 }
@@ -284,7 +287,7 @@ fn attributes(element: &Element, mark_hidden: bool) -> Vec<String> {
     if states.contains(State::Expandable) && !states.contains(State::Expanded) {
         out.push("collapsed".into());
     }
-    let interactive = !element.actions.is_empty() || states.contains(State::Focusable);
+    let interactive = element.actionable || states.contains(State::Focusable);
     if interactive && !states.is_enabled() {
         out.push("disabled".into());
     }

@@ -82,6 +82,10 @@ pub struct Element {
     pub value: Option<String>,
     pub states: StateSet,
     pub bounds: Option<Bounds>,
+    /// Whether the element offers actions at all; known even when their names
+    /// were not read.
+    pub actionable: bool,
+    /// The names of its actions, when they were read.
     pub actions: Vec<String>,
 }
 
@@ -98,6 +102,7 @@ impl Element {
             value: None,
             states: StateSet::EMPTY,
             bounds: None,
+            actionable: false,
             actions: Vec::new(),
         }
     }

@@ -282,13 +282,12 @@ impl LinuxEngine {
         options: ReadOptions,
     ) -> Result<Vec<WindowSnapshot>> {
         let entries = self.app_entries().await?;
-        let want = app.map(|a| a.trim().to_lowercase());
-        let reads = entries
-            .iter()
-            .filter(|e| {
-                want.as_ref()
-                    .is_none_or(|w| e.info.name.to_lowercase().contains(w))
-            })
+        let chosen = match app {
+            Some(want) => apps_matching(&entries, want)?,
+            None => entries.iter().collect(),
+        };
+        let reads = chosen
+            .into_iter()
             .flat_map(|e| (0..e.windows.len()).map(move |i| self.read_window(e, i, options)));
         let mut snapshots = Vec::new();
         for result in join_all(reads).await {
@@ -342,7 +341,8 @@ impl LinuxEngine {
         let window = &entry.info.windows[index];
         let obj = &entry.windows[index];
         let cached = lock(&self.windows).get(&window.id).cloned()?;
-        if !cached.options.covers(&options) {
+        // A partial read is read again whole: its gaps may have filled.
+        if !cached.options.covers(&options) || !cached.gaps.is_empty() {
             return None;
         }
         // One call to the app: its reply comes after every event the app sent before
@@ -379,8 +379,11 @@ impl LinuxEngine {
         let raw = refresh::patch(&walker, &self.conn, &cached.raw, &obj.bus, plan, coords)
             .await
             .ok()?;
-        let mut gaps = cached.gaps.clone();
-        gaps.extend(walker.into_gaps());
+        // A patch that met vanishing objects gives way to a whole read.
+        let gaps = walker.into_gaps();
+        if !gaps.is_empty() {
+            return None;
+        }
         Some(Arc::new(CachedWindow {
             bookmark,
             options: cached.options,
@@ -443,19 +446,20 @@ impl LinuxEngine {
 }
 
 /// Whether the app listing can be reused after `events`: no window came or went,
-/// and no app or window root changed its name or states. `None` (events lost) is
+/// and no app or window root changed its name, states or bounds. `None` (events lost) is
 /// a change.
 fn listing_unchanged(entries: &[AppEntry], events: Option<Vec<crate::events::Event>>) -> bool {
     let Some(events) = events else { return false };
-    events.iter().all(|event| {
-        event.change == Change::Bounds
-            || (event.change != Change::Windows
-                && !entries.iter().any(|e| {
-                    e.root.bus == event.sender
-                        && (e.root.path.as_str() == event.path
-                            || e.windows.iter().any(|w| w.path.as_str() == event.path))
-                }))
-    })
+    let touches_a_root = |event: &crate::events::Event| {
+        entries.iter().any(|e| {
+            e.root.bus == event.sender
+                && (e.root.path.as_str() == event.path
+                    || e.windows.iter().any(|w| w.path.as_str() == event.path))
+        })
+    };
+    events
+        .iter()
+        .all(|event| event.change != Change::Windows && !touches_a_root(event))
 }
 
 /// Locks a mutex, taking the data even if a panic elsewhere poisoned it.
@@ -465,41 +469,45 @@ fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
 
 /// Chooses the window `query` names among the listed apps: by app (exact name, then
 /// substring, then pid) and title (substring); without an app, the active window.
+/// The names of the apps that have windows, quoted, for error messages.
+fn app_names(entries: &[AppEntry]) -> String {
+    let names: Vec<String> = entries
+        .iter()
+        .filter(|e| !e.info.windows.is_empty())
+        .map(|e| format!("'{}'", e.info.name))
+        .collect();
+    if names.is_empty() {
+        "none".to_string()
+    } else {
+        names.join(", ")
+    }
+}
+
+/// The apps `want` names: those named exactly so (ignoring case), else those whose
+/// name contains it, else the one with that pid; an error naming the running apps
+/// when none is.
+fn apps_matching<'e>(entries: &'e [AppEntry], want: &str) -> Result<Vec<&'e AppEntry>> {
+    let want_lower = want.trim().to_lowercase();
+    let exact = |e: &&AppEntry| e.info.name.to_lowercase() == want_lower;
+    let partial = |e: &&AppEntry| e.info.name.to_lowercase().contains(&want_lower);
+    let by_pid = |e: &&AppEntry| e.info.pid.is_some_and(|pid| pid.to_string() == want_lower);
+    let rules: [&dyn Fn(&&AppEntry) -> bool; 3] = [&exact, &partial, &by_pid];
+    rules
+        .iter()
+        .map(|rule| entries.iter().filter(|e| rule(e)).collect::<Vec<_>>())
+        .find(|found| !found.is_empty())
+        .ok_or_else(|| Error::AppNotFound {
+            query: want.to_string(),
+            available: app_names(entries),
+        })
+}
+
+/// Chooses the window `query` names among the listed apps: by app (see
+/// [`apps_matching`]) and title (substring); without either, the active window.
 fn pick_window<'e>(entries: &'e [AppEntry], query: &WindowQuery) -> Result<(&'e AppEntry, usize)> {
-    let available = || {
-        let names: Vec<String> = entries
-            .iter()
-            .filter(|e| !e.info.windows.is_empty())
-            .map(|e| format!("'{}'", e.info.name))
-            .collect();
-        if names.is_empty() {
-            "none".to_string()
-        } else {
-            names.join(", ")
-        }
-    };
     let candidates: Vec<&AppEntry> = match &query.app {
         None => entries.iter().collect(),
-        Some(want) => {
-            let want_lower = want.trim().to_lowercase();
-            let exact: Vec<_> = entries
-                .iter()
-                .filter(|e| e.info.name.to_lowercase() == want_lower)
-                .collect();
-            let partial: Vec<_> = entries
-                .iter()
-                .filter(|e| e.info.name.to_lowercase().contains(&want_lower))
-                .collect();
-            let by_pid: Vec<_> = entries
-                .iter()
-                .filter(|e| e.info.pid.is_some_and(|pid| pid.to_string() == want_lower))
-                .collect();
-            let found = [exact, partial, by_pid].into_iter().find(|c| !c.is_empty());
-            found.ok_or_else(|| Error::AppNotFound {
-                query: want.clone(),
-                available: available(),
-            })?
-        }
+        Some(want) => apps_matching(entries, want)?,
     };
     let windows = || {
         candidates.iter().flat_map(|e| {
@@ -541,7 +549,7 @@ fn pick_window<'e>(entries: &'e [AppEntry], query: &WindowQuery) -> Result<(&'e 
             available: "none".into(),
         }),
         (None, _) => Err(Error::NoActiveWindow {
-            available: available(),
+            available: app_names(entries),
         }),
     }
 }

@@ -122,6 +122,7 @@ fn element_of(raw: &RawNode, quirks: Quirks, origin: (i32, i32)) -> Element {
         },
         states,
         bounds,
+        actionable: raw.actionable,
         actions: raw.actions.clone(),
     }
 }

@@ -54,6 +54,8 @@ pub struct RawNode {
     pub accessible_id: String,
     pub state_mask: u64,
     pub extents: Option<(i32, i32, i32, i32)>,
+    /// Whether it has the Action interface.
+    pub actionable: bool,
     pub actions: Vec<String>,
     pub value: Option<String>,
     pub children: Vec<RawNode>,
@@ -297,6 +299,7 @@ impl<'c> Walker<'c> {
                 };
                 self.read_children(refs).await
             };
+            let actionable = has(dbus::ACTION);
             let (extents, actions, accessible_id, value, children) =
                 futures_util::join!(extents, actions, accessible_id, value, children);
             Ok(RawNode {
@@ -307,6 +310,7 @@ impl<'c> Walker<'c> {
                 accessible_id,
                 state_mask: basics.state_mask,
                 extents,
+                actionable,
                 actions,
                 value,
                 children: children?,

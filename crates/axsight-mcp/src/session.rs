@@ -226,19 +226,8 @@ impl Session {
                         .await?,
                 ]
             }
+            // An unknown app is an error, not an empty answer.
             None => {
-                if let Some(app) = app {
-                    // An unknown app is an error, not an empty answer.
-                    engine
-                        .window_tree(
-                            &WindowQuery {
-                                app: Some(app.to_string()),
-                                ..WindowQuery::default()
-                            },
-                            self.read_options(false, false),
-                        )
-                        .await?;
-                }
                 engine
                     .window_trees(app, self.read_options(false, false))
                     .await?

@@ -130,7 +130,7 @@ fn budget_cuts_with_a_closing_line_that_names_handles() {
         .text
         .lines()
         .filter(|l| l.starts_with(' ') || l.starts_with('#'))
-        .map(|l| l.len() + 1)
+        .map(|l| l.chars().count() + 1)
         .sum();
     assert!(body <= 400, "body {body} over budget");
     assert_eq!(out.printed + out.cut, 101);
@@ -207,7 +207,7 @@ fn long_and_multiline_names_stay_on_one_line() {
 fn disabled_shows_only_for_interactive_elements() {
     let mut button = shown("b", Role::Button, "Go");
     button.bounds = None;
-    button.actions = vec!["click".into()];
+    button.actionable = true;
     button.states.remove(State::Sensitive);
     button.states.remove(State::Enabled);
     assert_eq!(

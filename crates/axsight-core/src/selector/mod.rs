@@ -40,7 +40,7 @@
 //! | `app:A` | `A` is a substring of the application's name, ignoring case |
 //! | `window:W` | `W` is a substring of the window's title, ignoring case |
 //! | `visible:true\|false` | it is (not) drawn on screen: SHOWING with a non-empty box |
-//! | `enabled:true\|false` | it does (not) take input: ENABLED and SENSITIVE |
+//! | `enabled:true\|false` | it does (not) take input: ENABLED or SENSITIVE |
 //! | `focused:true\|false` | it does (not) have the FOCUSED state |
 //! | `checked:true\|false` | it does (not) have the CHECKED state |
 //! | `nth:N` | keeps the N-th match of its step, in document order: 0 first, -1 last |

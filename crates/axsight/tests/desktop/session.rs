@@ -174,3 +174,31 @@ async fn bad_input_gets_clear_errors() {
         .unwrap_err();
     assert!(error.to_string().contains("running:"), "{error}");
 }
+
+#[tokio::test]
+async fn one_shot_and_watching_sessions_print_the_same_tree() {
+    let engine = LinuxEngine::connect().await.unwrap();
+    let title = support::title("same");
+    let app = support::fixture(&engine, &title).await;
+    let one_shot = text(
+        Session::new()
+            .window_tree(&request(&title), false)
+            .await
+            .unwrap(),
+    );
+    let watching = text(
+        Session::watching()
+            .window_tree(&request(&title), false)
+            .await
+            .unwrap(),
+    );
+    assert_eq!(one_shot, watching);
+
+    // An app can be named by pid, for find as for trees.
+    let (found, _) = Session::new()
+        .find("role:CheckBox", Some(&app.pid().to_string()), None, 10)
+        .await
+        .unwrap();
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert!(found[0].line.contains("[CheckBox] Remember me"));
+}

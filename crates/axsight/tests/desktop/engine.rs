@@ -404,3 +404,41 @@ async fn watched_reads_follow_a_gtk4_app() {
         printed(&tree(&fresh, &app).await.tree)
     );
 }
+
+#[tokio::test]
+async fn huge_tree_is_capped_and_cut_with_a_clear_note() {
+    let engine = LinuxEngine::connect().await.expect("engine connects");
+    let title = support::title("huge");
+    let app = support::fixture_with(&engine, &title, &["--rows", "5000"]).await;
+    let started = Instant::now();
+    let snapshot = engine
+        .window_tree(&app.query(), ReadOptions::default())
+        .await
+        .expect("a huge tree still reads");
+    let took = started.elapsed();
+    assert!(took < axsight_linux::READ_DEADLINE, "took {took:?}");
+    assert!(snapshot.is_partial(), "5005 rows exceed the per-parent cap");
+    assert!(
+        snapshot
+            .gaps
+            .iter()
+            .any(|g| g.contains(&format!("only {} were read", axsight_linux::MAX_CHILDREN))),
+        "{:?}",
+        snapshot.gaps
+    );
+    let options = axsight_core::CompactOptions {
+        max_chars: 2_000,
+        ..Default::default()
+    };
+    let out = axsight_core::render(
+        &snapshot.tree,
+        snapshot.tree.root(),
+        &mut axsight_core::HandleRegistry::new(),
+        &options,
+    );
+    assert!(
+        out.text.lines().last().unwrap().starts_with("[cut: "),
+        "{}",
+        out.text
+    );
+}

@@ -74,10 +74,16 @@ fn app_command(program: &str) -> Command {
 
 /// Starts the fixture app with window title `title` and waits for its window.
 pub async fn fixture(engine: &LinuxEngine, title: &str) -> App {
+    fixture_with(engine, title, &[]).await
+}
+
+/// Starts the fixture app with more arguments (such as `--rows 5000`).
+pub async fn fixture_with(engine: &LinuxEngine, title: &str, args: &[&str]) -> App {
     let mut command = app_command("/usr/bin/python3");
     command
         .arg(repo().join("tests/fixtures/fixture_app.py"))
-        .args(["--title", title]);
+        .args(["--title", title])
+        .args(args);
     start(engine, command, title, None).await
 }
 

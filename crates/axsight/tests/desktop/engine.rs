@@ -183,12 +183,8 @@ async fn gtk4_bounds_agree_with_the_x11_window() {
         "margins differ left/right"
     );
 
-    let seven = snapshot
-        .tree
-        .ids()
-        .map(|id| snapshot.tree.element(id))
-        .find(|e| e.role == Role::Button && e.name == "7")
-        .expect("a 7 button (GTK4 names it '7 7'; cleaned)");
+    // GTK4 names it "7 7": the cleaned name is "7".
+    let seven = find(&snapshot.tree, Role::Button, "7");
     let b = seven.bounds.expect("the 7 button has bounds");
     assert!(b.has_area());
     assert!(
@@ -381,13 +377,7 @@ async fn watched_reads_follow_a_gtk4_app() {
         .expect("engine watches");
     let app = support::calculator(&fresh).await;
     let before = tree(&watching, &app).await;
-    let seven = before
-        .tree
-        .ids()
-        .map(|id| before.tree.element(id))
-        .find(|e| e.role == Role::Button && e.name == "7")
-        .expect("a 7 button")
-        .clone();
+    let seven = find(&before.tree, Role::Button, "7").clone();
     do_action(&seven);
     let after = support::wait_until(Duration::from_secs(5), || async {
         let snapshot = tree(&watching, &app).await;

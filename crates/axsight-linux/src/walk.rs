@@ -18,7 +18,9 @@ use zbus::Connection;
 
 use crate::cache::AppCache;
 use crate::dbus::{self, Failure, ObjRef};
+use crate::normalize::role_name;
 use crate::states;
+use axsight_core::Role;
 
 /// Elements read at most in one window; a tree bigger than this is cut, and the
 /// capture says so.
@@ -228,8 +230,13 @@ impl<'c> Walker<'c> {
                 .await
                 .ok()
             };
+            // Containers' action names are always read: GTK4 gives many an Action
+            // interface with no actions, and whether a nameless group can be
+            // left out of the compact tree depends on having real ones.
+            let container = Role::from_atspi_name(role_name(basics.role)).is_container();
+            let read_actions = wanted && has(dbus::ACTION) && (self.options.actions || container);
             let actions = async {
-                if !(wanted && self.options.actions && has(dbus::ACTION)) {
+                if !read_actions {
                     return Vec::new();
                 }
                 // One call for all names. They may be localised; axsight acts by index.
@@ -299,9 +306,9 @@ impl<'c> Walker<'c> {
                 };
                 self.read_children(refs).await
             };
-            let actionable = has(dbus::ACTION);
             let (extents, actions, accessible_id, value, children) =
                 futures_util::join!(extents, actions, accessible_id, value, children);
+            let actionable = has(dbus::ACTION) && !(read_actions && actions.is_empty());
             Ok(RawNode {
                 obj: Some(obj),
                 role: basics.role,

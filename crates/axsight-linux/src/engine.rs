@@ -505,6 +505,9 @@ fn apps_matching<'e>(entries: &'e [AppEntry], want: &str) -> Result<Vec<&'e AppE
 /// Chooses the window `query` names among the listed apps: by app (see
 /// [`apps_matching`]) and title (substring); without either, the active window.
 fn pick_window<'e>(entries: &'e [AppEntry], query: &WindowQuery) -> Result<(&'e AppEntry, usize)> {
+    if entries.iter().all(|e| e.info.windows.is_empty()) {
+        return Err(Error::NoApplications);
+    }
     let candidates: Vec<&AppEntry> = match &query.app {
         None => entries.iter().collect(),
         Some(want) => apps_matching(entries, want)?,
@@ -551,5 +554,111 @@ fn pick_window<'e>(entries: &'e [AppEntry], query: &WindowQuery) -> Result<(&'e 
         (None, _) => Err(Error::NoActiveWindow {
             available: app_names(entries),
         }),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use axsight_core::StateSet;
+
+    fn entry(name: &str, pid: u32, titles: &[(&str, bool)]) -> AppEntry {
+        let windows = titles
+            .iter()
+            .map(|(title, active)| Window {
+                id: ElementId(format!("{name}/{title}")),
+                title: title.to_string(),
+                role: Role::Window,
+                bounds: None,
+                states: if *active {
+                    StateSet::from_iter([axsight_core::State::Active])
+                } else {
+                    StateSet::EMPTY
+                },
+            })
+            .collect::<Vec<_>>();
+        AppEntry {
+            root: ObjRef::new(":1.1", "/org/a11y/atspi/accessible/root"),
+            windows: windows.iter().map(|_| ObjRef::new(":1.1", "/w")).collect(),
+            info: Application {
+                name: name.into(),
+                pid: Some(pid),
+                toolkit: String::new(),
+                windows,
+            },
+            quirks: Quirks::default(),
+        }
+    }
+
+    fn query(app: Option<&str>, window: Option<&str>) -> WindowQuery {
+        WindowQuery {
+            app: app.map(str::to_string),
+            window: window.map(str::to_string),
+            window_id: None,
+        }
+    }
+
+    fn picked<'e>(entries: &'e [AppEntry], q: &WindowQuery) -> Result<(&'e str, &'e str)> {
+        pick_window(entries, q)
+            .map(|(e, i)| (e.info.name.as_str(), e.info.windows[i].title.as_str()))
+    }
+
+    #[test]
+    fn windows_are_picked_by_name_then_substring_then_pid() {
+        let entries = [
+            entry("gedit", 10, &[("Doc 1", false), ("Doc 2", true)]),
+            entry("gedit-helper", 11, &[("Helper", false)]),
+            entry("calc", 12, &[("Calculator", false)]),
+        ];
+        assert_eq!(
+            picked(&entries, &query(Some("GEDIT"), None)).unwrap(),
+            ("gedit", "Doc 2")
+        );
+        assert_eq!(
+            picked(&entries, &query(Some("help"), None)).unwrap(),
+            ("gedit-helper", "Helper")
+        );
+        assert_eq!(
+            picked(&entries, &query(Some("12"), None)).unwrap(),
+            ("calc", "Calculator")
+        );
+        assert_eq!(
+            picked(&entries, &query(None, Some("doc 1"))).unwrap(),
+            ("gedit", "Doc 1")
+        );
+        assert_eq!(
+            picked(&entries, &query(None, None)).unwrap(),
+            ("gedit", "Doc 2")
+        );
+        let error = picked(&entries, &query(Some("nope"), None)).unwrap_err();
+        assert!(
+            error
+                .to_string()
+                .contains("running: 'gedit', 'gedit-helper', 'calc'"),
+            "{error}"
+        );
+        let error = picked(&entries, &query(Some("calc"), Some("Doc"))).unwrap_err();
+        assert!(matches!(error, Error::WindowNotFound { .. }), "{error}");
+    }
+
+    #[test]
+    fn no_active_window_and_no_apps_are_told_apart() {
+        let entries = [
+            entry("calc", 12, &[("Calculator", false)]),
+            entry("editor", 13, &[("Notes", false)]),
+        ];
+        assert!(matches!(
+            picked(&entries, &query(None, None)),
+            Err(Error::NoActiveWindow { .. })
+        ));
+        let windowless = [entry("daemon", 14, &[])];
+        assert!(matches!(
+            picked(&windowless, &query(None, None)),
+            Err(Error::NoApplications)
+        ));
+        assert!(matches!(
+            picked(&[], &query(Some("x"), None)),
+            Err(Error::NoApplications)
+        ));
     }
 }

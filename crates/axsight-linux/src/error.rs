@@ -33,6 +33,13 @@ pub enum Error {
         available: String,
     },
 
+    #[error(
+        "no application shows a window on the accessibility bus: GTK3 apps started with \
+         NO_AT_BRIDGE=1 and GTK4 apps started with GTK_A11Y=none hide themselves, and \
+         Chromium, Firefox and Qt apps appear only while accessibility is on; run `axsight doctor`"
+    )]
+    NoApplications,
+
     #[error("no window is active; name an app (running: {available})")]
     NoActiveWindow { available: String },
 

@@ -196,6 +196,8 @@ async fn gtk4_bounds_agree_with_the_x11_window() {
 #[tokio::test]
 async fn unknown_app_is_a_clear_error() {
     let engine = LinuxEngine::connect().await.expect("engine connects");
+    // With an app running, the error names the running apps.
+    let _app = support::fixture(&engine, &support::title("unknown")).await;
     let query = WindowQuery {
         app: Some("no-such-app-here".into()),
         ..WindowQuery::default()

@@ -152,6 +152,8 @@ async fn handles_of_closed_windows_are_stale() {
 
 #[tokio::test]
 async fn bad_input_gets_clear_errors() {
+    let engine = LinuxEngine::connect().await.unwrap();
+    let _app = support::fixture(&engine, &support::title("bad input")).await;
     let session = Session::new();
     let error = session
         .find("role:Button &&", None, None, 5)

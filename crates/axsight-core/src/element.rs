@@ -82,6 +82,9 @@ pub struct Element {
     pub value: Option<String>,
     pub states: StateSet,
     pub bounds: Option<Bounds>,
+    /// Whether the element holds a secret (a password field): its value is never
+    /// kept, printed or matched.
+    pub secret: bool,
     /// Whether the element offers actions at all; known even when their names
     /// were not read.
     pub actionable: bool,
@@ -102,6 +105,7 @@ impl Element {
             value: None,
             states: StateSet::EMPTY,
             bounds: None,
+            secret: false,
             actionable: false,
             actions: Vec::new(),
         }
@@ -109,7 +113,7 @@ impl Element {
 
     /// Whether the element holds a secret whose value must never be shown.
     pub fn is_secret(&self) -> bool {
-        self.raw_role == "password text"
+        self.secret || self.raw_role == "password text"
     }
 
     /// Whether the element is drawn on screen: SHOWING, and not a zero-size box.

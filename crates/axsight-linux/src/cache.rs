@@ -41,6 +41,9 @@ pub struct CachedItem {
 /// One application's cache, indexed for the walker.
 #[derive(Debug, Default)]
 pub struct AppCache {
+    /// The app's bus name: objects of other buses (embedded plugs) share paths
+    /// with the app's own and must not be taken for them.
+    bus: String,
     items: HashMap<OwnedObjectPath, CachedItem>,
     children: HashMap<OwnedObjectPath, Vec<(i32, ObjRef)>>,
 }
@@ -69,7 +72,7 @@ impl AppCache {
         match dbus::call::<_, Vec<WireItem>>(conn, &cache, "org.a11y.atspi.Cache", "GetItems", ())
             .await
         {
-            Ok(items) => AppCache::from_items(items),
+            Ok(items) => AppCache::from_items(&app.bus, items),
             Err(error) => {
                 tracing::debug!(%error, bus = %app.bus, "no usable Cache.GetItems");
                 AppCache::default()
@@ -77,8 +80,11 @@ impl AppCache {
         }
     }
 
-    fn from_items(items: Vec<WireItem>) -> AppCache {
-        let mut cache = AppCache::default();
+    fn from_items(bus: &str, items: Vec<WireItem>) -> AppCache {
+        let mut cache = AppCache {
+            bus: bus.to_string(),
+            ..AppCache::default()
+        };
         for (
             object,
             _app,
@@ -124,6 +130,9 @@ impl AppCache {
 
     /// What the cache holds for `obj`.
     pub fn item(&self, obj: &ObjRef) -> Option<&CachedItem> {
+        if obj.bus != self.bus {
+            return None;
+        }
         self.items.get(&obj.path)
     }
 
@@ -170,13 +179,16 @@ mod tests {
 
     #[test]
     fn children_are_trusted_only_when_complete() {
-        let cache = AppCache::from_items(vec![
-            item("/w", "/a", 0, 2),
-            item("/b", "/w", 1, 0),
-            item("/a1", "/w", 0, 0),
-            item("/t", "/b", 0, 0),
-            item("/table", "/w", 2, 3),
-        ]);
+        let cache = AppCache::from_items(
+            ":1.5",
+            vec![
+                item("/w", "/a", 0, 2),
+                item("/b", "/w", 1, 0),
+                item("/a1", "/w", 0, 0),
+                item("/t", "/b", 0, 0),
+                item("/table", "/w", 2, 3),
+            ],
+        );
         // /w claims 2 children but the cache has 3 with it as parent: not trusted.
         assert_eq!(cache.complete_children(&obj("/w")), None);
         assert_eq!(cache.complete_children(&obj("/a1")), Some(vec![]));
@@ -186,28 +198,36 @@ mod tests {
         // A table that manages its descendants is never trusted, even at zero.
         let mut table = item("/t2", "/w", 3, 0);
         table.9 = vec![1 << 31, 0];
-        let cache = AppCache::from_items(vec![table]);
+        let cache = AppCache::from_items(":1.5", vec![table]);
         assert_eq!(cache.complete_children(&obj("/t2")), None);
         // Indices that skip or repeat are not trusted either.
-        let cache = AppCache::from_items(vec![
-            item("/p", "/a", 0, 2),
-            item("/x", "/p", 0, 0),
-            item("/y", "/p", 0, 0),
-        ]);
+        let cache = AppCache::from_items(
+            ":1.5",
+            vec![
+                item("/p", "/a", 0, 2),
+                item("/x", "/p", 0, 0),
+                item("/y", "/p", 0, 0),
+            ],
+        );
         assert_eq!(cache.complete_children(&obj("/p")), None);
         // GTK3 counts -1 children for tables: unknown, to be asked.
-        let cache = AppCache::from_items(vec![item("/t3", "/a", 0, -1)]);
+        let cache = AppCache::from_items(":1.5", vec![item("/t3", "/a", 0, -1)]);
+        // An object of another bus with the same path is not this app's.
+        assert!(cache.item(&ObjRef::new(":1.9", "/t3")).is_none());
         assert_eq!(cache.item(&obj("/t3")).unwrap().child_count, None);
         assert_eq!(cache.complete_children(&obj("/t3")), None);
     }
 
     #[test]
     fn children_come_in_index_order() {
-        let cache = AppCache::from_items(vec![
-            item("/w", "/a", 0, 2),
-            item("/second", "/w", 1, 0),
-            item("/first", "/w", 0, 0),
-        ]);
+        let cache = AppCache::from_items(
+            ":1.5",
+            vec![
+                item("/w", "/a", 0, 2),
+                item("/second", "/w", 1, 0),
+                item("/first", "/w", 0, 0),
+            ],
+        );
         let children = cache.complete_children(&obj("/w")).unwrap();
         assert_eq!(children, vec![obj("/first"), obj("/second")]);
     }

@@ -69,6 +69,12 @@ where
     reply.body().deserialize::<R>()
 }
 
+/// Pings the peer that owns `obj`; the answer matters less than its place in the
+/// message order. Errors are ignored: a gone app shows up elsewhere.
+pub async fn ping(conn: &Connection, obj: &ObjRef) {
+    let _ = call::<_, ()>(conn, obj, "org.freedesktop.DBus.Peer", "Ping", ()).await;
+}
+
 /// Reads every property of `iface` on `obj` in one round trip.
 pub async fn all_properties(
     conn: &Connection,

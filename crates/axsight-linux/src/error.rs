@@ -62,6 +62,12 @@ pub enum Error {
         source: Box<zbus::Error>,
     },
 
+    #[error(
+        "watching events needs a current-thread tokio runtime (the event recorder must run \
+         whenever a read yields)"
+    )]
+    Runtime,
+
     #[error("X11 request failed: {0}")]
     X11(String),
 }

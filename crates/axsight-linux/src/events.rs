@@ -63,7 +63,11 @@ impl Change {
     fn of(interface: &str, member: &str) -> Change {
         match (interface, member) {
             (_, "BoundsChanged") => Change::Bounds,
-            (_, "ChildrenChanged") => Change::Subtree,
+            // Selection and active-descendant changes announce states that live on
+            // the children, which rarely send events of their own.
+            (_, "ChildrenChanged" | "SelectionChanged" | "ActiveDescendantChanged") => {
+                Change::Subtree
+            }
             ("org.a11y.atspi.Event.Window", _) | ("org.freedesktop.DBus", _) => Change::Windows,
             _ => Change::Node,
         }
@@ -142,8 +146,18 @@ impl EventWatch {
     /// The sequence number the next event will get, after letting queued ones in:
     /// a bookmark for [`EventWatch::since`].
     pub async fn bookmark(&self) -> u64 {
-        settle_queue().await;
+        self.settle().await;
         self.log.lock().unwrap_or_else(|e| e.into_inner()).next
+    }
+
+    /// Lets the recorder take the events already delivered to its queue. A reply
+    /// from an app comes after every signal that app sent before it, so after a
+    /// call to the app its earlier events are queued; on a current-thread runtime
+    /// yielding runs the recorder, which takes them before the log is read.
+    pub async fn settle(&self) {
+        for _ in 0..4 {
+            tokio::task::yield_now().await;
+        }
     }
 
     /// The events from `sender` (every sender when `None`) since `bookmark`, or
@@ -190,16 +204,6 @@ pub async fn register_event(conn: &Connection, event: &str) -> zbus::Result<()> 
     }
 }
 
-/// Lets the recording task take the events already delivered to its queue. A reply
-/// from an app comes after every signal that app sent before it, so after a call
-/// to the app its earlier events are in the queue; yielding lets the recorder (on
-/// the same runtime) take them before the log is read.
-async fn settle_queue() {
-    for _ in 0..4 {
-        tokio::task::yield_now().await;
-    }
-}
-
 async fn record_events(
     mut events: impl futures_util::Stream<Item = zbus::Result<zbus::Message>> + Unpin,
     log: Arc<Mutex<Log>>,
@@ -235,6 +239,10 @@ mod tests {
 
     #[test]
     fn events_map_to_changes() {
+        assert_eq!(
+            Change::of("org.a11y.atspi.Event.Object", "SelectionChanged"),
+            Change::Subtree
+        );
         assert_eq!(
             Change::of("org.a11y.atspi.Event.Object", "BoundsChanged"),
             Change::Bounds

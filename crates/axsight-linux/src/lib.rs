@@ -6,6 +6,7 @@
 //! calls into an [`axsight_core::Tree`]. It owns every D-Bus and X11 detail; it does
 //! not format, match selectors or know about MCP.
 
+mod apps;
 mod cache;
 mod dbus;
 pub mod discover;

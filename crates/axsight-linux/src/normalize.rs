@@ -103,7 +103,15 @@ fn element_of(raw: &RawNode, quirks: Quirks, origin: (i32, i32)) -> Element {
     if quirks.gtk4 && states.contains(State::Visible) && bounds.is_some_and(|b| b.has_area()) {
         states.insert(State::Showing);
     }
+    // GTK3 drops a scrolled viewport's SHOWING (and reports no position) while its
+    // content stays on screen: a visible viewport counts as shown.
+    if raw.role == crate::walk::VIEWPORT && states.contains(State::Visible) {
+        states.insert(State::Showing);
+    }
     let role = Role::from_atspi_name(raw_role);
+    let secret = raw.secret || raw_role == "password text";
+    // Window titles are the app's own text, not widget labels with mnemonics.
+    let labels = quirks.gtk4 && !matches!(role, Role::Window | Role::Dialog | Role::Alert);
     Element {
         id: raw
             .obj
@@ -112,16 +120,13 @@ fn element_of(raw: &RawNode, quirks: Quirks, origin: (i32, i32)) -> Element {
             .unwrap_or_else(|| ElementId(String::new())),
         role,
         raw_role: raw_role.to_string(),
-        name: clean_name(&raw.name, quirks.gtk4),
+        name: clean_name(&raw.name, labels),
         description: clean_name(&raw.description, false),
         accessible_id: raw.accessible_id.clone(),
-        value: if raw_role == "password text" {
-            None
-        } else {
-            raw.value.clone()
-        },
+        value: if secret { None } else { raw.value.clone() },
         states,
         bounds,
+        secret,
         actionable: raw.actionable,
         actions: raw.actions.clone(),
     }

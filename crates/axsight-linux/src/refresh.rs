@@ -13,18 +13,104 @@ use crate::walk::{Abort, RawNode, Walker};
 /// Past this many changed objects a full walk is cheaper than patching.
 const MAX_PATCHES: usize = 64;
 
+/// AT-SPI role number of `scroll bar`.
+const SCROLL_BAR: u32 = 48;
+
+/// How much of one object to read again.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Reread {
+    Bounds,
+    Node,
+    Subtree,
+}
+
 /// The objects to read again and how deeply; `None` when the events call for a full
 /// read (window events, or too many changes).
-pub fn plan(events: &[Event]) -> Option<HashMap<String, Change>> {
-    let mut plan: HashMap<String, Change> = HashMap::new();
+pub fn plan(events: &[Event]) -> Option<HashMap<String, Reread>> {
+    let mut plan: HashMap<String, Reread> = HashMap::new();
     for event in events {
-        if event.change == Change::Windows {
-            return None;
-        }
-        let change = plan.entry(event.path.clone()).or_insert(event.change);
-        *change = (*change).max(event.change);
+        let reread = match event.change {
+            Change::Windows => return None,
+            Change::Bounds => Reread::Bounds,
+            Change::Node => Reread::Node,
+            Change::Subtree => Reread::Subtree,
+        };
+        let entry = plan.entry(event.path.clone()).or_insert(reread);
+        *entry = (*entry).max(reread);
     }
     (plan.len() <= MAX_PATCHES).then_some(plan)
+}
+
+/// Widens a plan by what the cached tree knows, and drops objects not in it (a
+/// change there cannot show):
+/// - a container that moved or resized moved its descendants too, and they may
+///   send nothing: its whole subtree is read again;
+/// - a scroll bar whose value changed scrolled its siblings' content, which sends
+///   no event in GTK3 (rows come into view without a state event): the scroll
+///   bar's parent is read again.
+pub fn widen(cached: &RawNode, plan: HashMap<String, Reread>) -> HashMap<String, Reread> {
+    let mut widened: HashMap<String, Reread> = HashMap::new();
+    for (path, reread) in plan {
+        let Some((node, parent)) = locate(cached, &path, None) else {
+            continue;
+        };
+        let (path, reread) = match (node.role, parent) {
+            (SCROLL_BAR, Some(parent)) if reread >= Reread::Node => {
+                (path_of(parent), Reread::Subtree)
+            }
+            _ if reread == Reread::Bounds && !node.children.is_empty() => (path, Reread::Subtree),
+            _ => (path, reread),
+        };
+        let entry = widened.entry(path).or_insert(reread);
+        *entry = (*entry).max(reread);
+    }
+    // A re-read subtree covers everything below it; reading parts of it as well
+    // would race with it (one walk's objects are met once) and waste calls.
+    let subtrees: Vec<String> = widened
+        .iter()
+        .filter(|(_, reread)| **reread == Reread::Subtree)
+        .map(|(path, _)| path.clone())
+        .collect();
+    widened.retain(|path, _| {
+        !subtrees
+            .iter()
+            .any(|top| top != path && is_below(cached, top, path))
+    });
+    widened
+}
+
+/// Whether the object at `path` lies below the object at `top` in `tree`.
+fn is_below(tree: &RawNode, top: &str, path: &str) -> bool {
+    locate(tree, top, None).is_some_and(|(node, _)| {
+        node.children
+            .iter()
+            .any(|child| locate(child, path, None).is_some())
+    })
+}
+
+fn path_of(node: &RawNode) -> String {
+    node.obj
+        .as_ref()
+        .map(|o| o.path.to_string())
+        .unwrap_or_default()
+}
+
+/// The node with object path `path` and its parent.
+fn locate<'t>(
+    tree: &'t RawNode,
+    path: &str,
+    parent: Option<&'t RawNode>,
+) -> Option<(&'t RawNode, Option<&'t RawNode>)> {
+    if tree
+        .obj
+        .as_ref()
+        .is_some_and(|obj| obj.path.as_str() == path)
+    {
+        return Some((tree, parent));
+    }
+    tree.children
+        .iter()
+        .find_map(|child| locate(child, path, Some(tree)))
 }
 
 /// The node with object path `path` in `tree`.
@@ -41,13 +127,6 @@ fn find_mut<'t>(tree: &'t mut RawNode, path: &str) -> Option<&'t mut RawNode> {
         .find_map(|child| find_mut(child, path))
 }
 
-fn contains(tree: &RawNode, path: &str) -> bool {
-    tree.obj
-        .as_ref()
-        .is_some_and(|obj| obj.path.as_str() == path)
-        || tree.children.iter().any(|c| contains(c, path))
-}
-
 /// A fresh reading of one changed object.
 enum Fresh {
     Extents(Option<(i32, i32, i32, i32)>),
@@ -55,53 +134,44 @@ enum Fresh {
     Subtree(RawNode),
 }
 
-/// Applies `plan` to a copy of `cached`, reading each changed object of app `bus`
-/// again. Objects not in the tree are ignored: a change there cannot show. An
-/// error means the patch failed and the caller should walk the window afresh.
+/// Applies `plan` (already [`widen`]ed against `cached`) to a copy of `cached`,
+/// reading each changed object of app `bus` again. An error means the patch failed
+/// and the caller should walk the window afresh.
 pub async fn patch(
     walker: &Walker<'_>,
     conn: &zbus::Connection,
     cached: &RawNode,
     bus: &str,
-    plan: HashMap<String, Change>,
+    plan: HashMap<String, Reread>,
     extent_coords: u32,
 ) -> Result<RawNode, Abort> {
-    let root_path = cached
-        .obj
-        .as_ref()
-        .map(|o| o.path.to_string())
-        .unwrap_or_default();
+    let root_path = path_of(cached);
     let root_path = root_path.as_str();
-    let reads = plan
-        .into_iter()
-        .filter(|(path, _)| contains(cached, path))
-        .map(|(path, change)| async move {
-            let obj = ObjRef {
-                bus: bus.to_string(),
-                path: zbus::zvariant::ObjectPath::try_from(path.as_str())
-                    .map_err(|e| Abort::other("path", e.into()))?
-                    .into(),
-            };
-            let is_root = path == root_path;
-            let fresh = match change {
-                Change::Bounds => Fresh::Extents(
-                    dbus::call::<_, (i32, i32, i32, i32)>(
-                        conn,
-                        &obj,
-                        dbus::COMPONENT,
-                        "GetExtents",
-                        (extent_coords,),
-                    )
-                    .await
-                    .ok(),
-                ),
-                Change::Node if !is_root => Fresh::Node(walker.read_node(obj).await?),
-                Change::Node | Change::Subtree | Change::Windows => {
-                    Fresh::Subtree(walker.read(obj, is_root).await?)
-                }
-            };
-            Ok::<_, Abort>((path, fresh))
-        });
+    let reads = plan.into_iter().map(|(path, reread)| async move {
+        let obj = ObjRef {
+            bus: bus.to_string(),
+            path: zbus::zvariant::ObjectPath::try_from(path.as_str())
+                .map_err(|e| Abort::other("path", e.into()))?
+                .into(),
+        };
+        let is_root = path == root_path;
+        let fresh = match reread {
+            Reread::Bounds => Fresh::Extents(
+                dbus::call::<_, (i32, i32, i32, i32)>(
+                    conn,
+                    &obj,
+                    dbus::COMPONENT,
+                    "GetExtents",
+                    (extent_coords,),
+                )
+                .await
+                .ok(),
+            ),
+            Reread::Node => Fresh::Node(walker.read_node(obj, is_root).await?),
+            Reread::Subtree => Fresh::Subtree(walker.read(obj, is_root).await?),
+        };
+        Ok::<_, Abort>((path, fresh))
+    });
     let mut tree = cached.clone();
     let mut results = join_all(reads).await;
     // Whole subtrees first, so that smaller patches land on the fresh copies.
@@ -115,7 +185,7 @@ pub async fn patch(
             Fresh::Extents(extents) => node.extents = extents,
             Fresh::Subtree(fresh) => *node = fresh,
             Fresh::Node(mut fresh) => {
-                if walker.is_drawn_node(&fresh) != walker.is_drawn_node(node) {
+                if walker.is_drawn_node(&fresh) != walker.is_drawn_node(node) && path != root_path {
                     // It appeared or vanished: its children must be read (or dropped).
                     let obj = fresh.obj.clone().ok_or_else(|| {
                         Abort::other("read", zbus::Error::Failure("no object".into()))
@@ -152,8 +222,73 @@ mod tests {
             event("/b", Change::Bounds),
         ])
         .unwrap();
-        assert_eq!(plan["/a"], Change::Node);
-        assert_eq!(plan["/b"], Change::Bounds);
+        assert_eq!(plan["/a"], Reread::Node);
+        assert_eq!(plan["/b"], Reread::Bounds);
+    }
+
+    fn node(path: &'static str, role: u32, children: Vec<RawNode>) -> RawNode {
+        RawNode {
+            obj: Some(ObjRef::new(":1.2", path)),
+            role,
+            children,
+            ..RawNode::default()
+        }
+    }
+
+    #[test]
+    fn the_tree_widens_the_plan() {
+        // window > (pane > (scroll bar, list > row), leaf)
+        let tree = node(
+            "/w",
+            23,
+            vec![
+                node(
+                    "/pane",
+                    49,
+                    vec![
+                        node("/bar", SCROLL_BAR, vec![]),
+                        node("/list", 31, vec![node("/row", 32, vec![])]),
+                    ],
+                ),
+                node("/leaf", 43, vec![]),
+            ],
+        );
+        let plan = HashMap::from([
+            ("/bar".to_string(), Reread::Node),
+            ("/leaf".to_string(), Reread::Bounds),
+            ("/elsewhere".to_string(), Reread::Subtree),
+        ]);
+        let widened = widen(&tree, plan);
+        assert_eq!(
+            widened.get("/pane"),
+            Some(&Reread::Subtree),
+            "a scroll re-reads the scrolled pane"
+        );
+        assert_eq!(
+            widened.get("/leaf"),
+            Some(&Reread::Bounds),
+            "a moved leaf is one call"
+        );
+        assert!(!widened.contains_key("/bar") && !widened.contains_key("/elsewhere"));
+        let widened = widen(
+            &tree,
+            HashMap::from([("/list".to_string(), Reread::Bounds)]),
+        );
+        assert_eq!(
+            widened.get("/list"),
+            Some(&Reread::Subtree),
+            "a moved container moves its children"
+        );
+
+        // Below a re-read subtree nothing else is read.
+        let plan = HashMap::from([
+            ("/pane".to_string(), Reread::Subtree),
+            ("/row".to_string(), Reread::Node),
+        ]);
+        assert_eq!(
+            widen(&tree, plan),
+            HashMap::from([("/pane".to_string(), Reread::Subtree)])
+        );
     }
 
     #[test]

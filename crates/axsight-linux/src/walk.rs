@@ -9,6 +9,7 @@
 //! and noted as a gap; an app that leaves the bus or stops answering ends the read
 //! with a plain error; each call has its own timeout.
 
+use std::collections::HashSet;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 
@@ -28,6 +29,9 @@ pub const MAX_ELEMENTS: usize = 10_000;
 
 /// Children read at most under one parent (tables can hold millions of cells).
 pub const MAX_CHILDREN: usize = 2_000;
+
+/// Levels read at most below the window: deeper means a broken or cyclic tree.
+pub const MAX_DEPTH: usize = 256;
 
 /// What a tree read fetches.
 #[derive(Debug, Clone, Copy, Default)]
@@ -58,6 +62,8 @@ pub struct RawNode {
     pub extents: Option<(i32, i32, i32, i32)>,
     /// Whether it has the Action interface.
     pub actionable: bool,
+    /// Whether it holds a secret (a password field, or text of mask characters).
+    pub secret: bool,
     pub actions: Vec<String>,
     pub value: Option<String>,
     pub children: Vec<RawNode>,
@@ -74,6 +80,18 @@ pub struct Quirks {
     pub exports_ids: bool,
 }
 
+impl Quirks {
+    /// The AT-SPI `CoordType` extents are asked in: screen (0), or window (1) for
+    /// GTK4, which cannot give screen coordinates.
+    pub fn extent_coords(self) -> u32 {
+        if self.gtk4 {
+            WINDOW
+        } else {
+            SCREEN
+        }
+    }
+}
+
 /// A failed read: the app is gone or hung; everything else becomes a gap.
 #[derive(Debug)]
 pub struct Abort {
@@ -88,7 +106,11 @@ pub struct Walker<'c> {
     quirks: Quirks,
     options: ReadOptions,
     cache: AppCache,
-    read: AtomicUsize,
+    /// Element slots taken so far, against [`MAX_ELEMENTS`].
+    reserved: AtomicUsize,
+    /// Objects met in this read: a toolkit that lists an ancestor as a child
+    /// must not send the walk round in circles.
+    seen: Mutex<HashSet<ObjRef>>,
     gaps: Mutex<Vec<String>>,
 }
 
@@ -98,6 +120,9 @@ const WINDOW: u32 = 1;
 
 /// AT-SPI role number of `password text`, whose text is never read.
 const PASSWORD_TEXT: u32 = 40;
+
+/// AT-SPI role number of `viewport`.
+pub const VIEWPORT: u32 = 68;
 
 /// AT-SPI state bits the walker looks at.
 const EDITABLE: u32 = 7;
@@ -129,7 +154,8 @@ impl<'c> Walker<'c> {
             quirks,
             options,
             cache,
-            read: AtomicUsize::new(0),
+            reserved: AtomicUsize::new(0),
+            seen: Mutex::default(),
             gaps: Mutex::new(Vec::new()),
         }
     }
@@ -149,9 +175,16 @@ impl<'c> Walker<'c> {
             .push(gap);
     }
 
-    /// Whether the element of `mask` is drawn, by its toolkit's rules.
-    fn is_drawn(&self, mask: u64) -> bool {
-        let bit = if self.quirks.gtk4 { VISIBLE } else { SHOWING };
+    /// Whether an element of `role` and `mask` is drawn, by its toolkit's rules:
+    /// VISIBLE for GTK4 (SHOWING is set on toplevels only) and for viewports (GTK3
+    /// drops a scrolled viewport's SHOWING while its content stays on screen),
+    /// SHOWING for everything else.
+    fn is_drawn(&self, role: u32, mask: u64) -> bool {
+        let bit = if self.quirks.gtk4 || role == VIEWPORT {
+            VISIBLE
+        } else {
+            SHOWING
+        };
         states::has_bit(mask, bit)
     }
 
@@ -188,17 +221,31 @@ impl<'c> Walker<'c> {
 
     /// Reads `obj` and everything below it that the options ask for.
     pub fn read(&self, obj: ObjRef, is_root: bool) -> BoxFuture<'_, Result<RawNode, Abort>> {
-        self.read_with(obj, is_root, true)
+        self.reserve(1);
+        self.read_with(obj, is_root, true, 0)
     }
 
     /// Reads `obj` alone, without its children.
-    pub async fn read_node(&self, obj: ObjRef) -> Result<RawNode, Abort> {
-        self.read_with(obj, false, false).await
+    pub async fn read_node(&self, obj: ObjRef, is_root: bool) -> Result<RawNode, Abort> {
+        self.reserve(1);
+        self.read_with(obj, is_root, false, 0).await
+    }
+
+    /// Takes up to `wanted` element slots from the budget; returns how many it got.
+    fn reserve(&self, wanted: usize) -> usize {
+        let mut granted = 0;
+        let _ = self
+            .reserved
+            .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |taken| {
+                granted = wanted.min(MAX_ELEMENTS.saturating_sub(taken));
+                Some(taken + granted)
+            });
+        granted
     }
 
     /// Whether a read node counts as drawn (so its children are read).
     pub fn is_drawn_node(&self, node: &RawNode) -> bool {
-        self.is_drawn(node.state_mask)
+        self.is_drawn(node.role, node.state_mask)
     }
 
     fn read_with(
@@ -206,20 +253,20 @@ impl<'c> Walker<'c> {
         obj: ObjRef,
         is_root: bool,
         with_children: bool,
+        depth: usize,
     ) -> BoxFuture<'_, Result<RawNode, Abort>> {
         async move {
-            self.read.fetch_add(1, Ordering::Relaxed);
             let conn = self.conn;
             let basics = self.basics(&obj).await?;
             let has = |iface: &str| basics.interfaces.iter().any(|i| i == iface);
-            let drawn = is_root || self.is_drawn(basics.state_mask);
+            let drawn = is_root || self.is_drawn(basics.role, basics.state_mask);
             let wanted = drawn || self.options.include_invisible;
 
             let extents = async {
                 if !(wanted && has(dbus::COMPONENT)) {
                     return None;
                 }
-                let coords = if self.quirks.gtk4 { WINDOW } else { SCREEN };
+                let coords = self.quirks.extent_coords();
                 dbus::call::<_, (i32, i32, i32, i32)>(
                     conn,
                     &obj,
@@ -292,6 +339,12 @@ impl<'c> Walker<'c> {
                 if !with_children || !wanted || basics.child_count == Some(0) {
                     return Ok(Vec::new());
                 }
+                if depth >= MAX_DEPTH {
+                    self.note_gap(format!(
+                        "the tree is deeper than {MAX_DEPTH} levels; deeper elements were not read"
+                    ));
+                    return Ok(Vec::new());
+                }
                 let refs = match self.cache.complete_children(&obj) {
                     Some(refs) => refs,
                     None => dbus::call::<_, Vec<ObjRef>>(
@@ -304,11 +357,15 @@ impl<'c> Walker<'c> {
                     .await
                     .map_err(|e| abort("GetChildren", e))?,
                 };
-                self.read_children(refs).await
+                self.read_children(refs, depth + 1).await
             };
             let (extents, actions, accessible_id, value, children) =
                 futures_util::join!(extents, actions, accessible_id, value, children);
             let actionable = has(dbus::ACTION) && !(read_actions && actions.is_empty());
+            // A password field that does not say so (GTK4 has no password role)
+            // still shows only mask characters: its value is a secret too.
+            let secret = basics.role == PASSWORD_TEXT || value.as_deref().is_some_and(looks_masked);
+            let value = if secret { None } else { value };
             Ok(RawNode {
                 obj: Some(obj),
                 role: basics.role,
@@ -320,16 +377,24 @@ impl<'c> Walker<'c> {
                 actionable,
                 actions,
                 value,
+                secret,
                 children: children?,
             })
         }
         .boxed()
     }
 
-    async fn read_children(&self, refs: Vec<ObjRef>) -> Result<Vec<RawNode>, Abort> {
+    async fn read_children(&self, refs: Vec<ObjRef>, depth: usize) -> Result<Vec<RawNode>, Abort> {
+        let refs: Vec<ObjRef> = {
+            let mut seen = self.seen.lock().unwrap_or_else(|e| e.into_inner());
+            let fresh: Vec<ObjRef> = refs
+                .into_iter()
+                .filter(|r| !r.is_null() && seen.insert(r.clone()))
+                .collect();
+            fresh
+        };
         let total = refs.len();
-        let room = MAX_ELEMENTS.saturating_sub(self.read.load(Ordering::Relaxed));
-        let take = total.min(MAX_CHILDREN).min(room);
+        let take = self.reserve(total.min(MAX_CHILDREN));
         if take < total {
             self.note_gap(format!(
                 "an element has {total} children; only {take} were read"
@@ -337,9 +402,8 @@ impl<'c> Walker<'c> {
         }
         let reads = refs
             .into_iter()
-            .filter(|r| !r.is_null())
             .take(take)
-            .map(|child| self.read(child, false));
+            .map(|child| self.read_with(child, false, true, depth));
         let mut children = Vec::with_capacity(take);
         for result in join_all(reads).await {
             match result {
@@ -377,6 +441,15 @@ fn abort(method: &'static str, error: zbus::Error) -> Abort {
     }
 }
 
+/// Whether `text` looks like a masked password: mask characters only, but for
+/// one (GTK shows the last typed character for a moment).
+pub fn looks_masked(text: &str) -> bool {
+    const MASKS: &[char] = &['●', '•', '∗', '*', '·', '⏺'];
+    let total = text.chars().count();
+    let masked = text.chars().filter(|c| MASKS.contains(c)).count();
+    masked > 0 && masked + 1 >= total && (total > 1 || masked == 1)
+}
+
 /// Prints a number without a needless fraction: `42`, `0.5`.
 pub fn format_number(value: f64) -> String {
     if value.is_finite() && value.fract() == 0.0 && value.abs() < 1e15 {
@@ -389,6 +462,18 @@ pub fn format_number(value: f64) -> String {
 #[cfg(test)]
 mod tests {
     use super::format_number;
+
+    #[test]
+    fn masked_text_is_recognised() {
+        use super::looks_masked;
+        assert!(looks_masked("●●●●●●"));
+        assert!(looks_masked("•••••x"));
+        assert!(looks_masked("*"));
+        assert!(!looks_masked(""));
+        assert!(!looks_masked("hello"));
+        assert!(!looks_masked("a*b*c"));
+        assert!(!looks_masked("5 * 3"));
+    }
 
     #[test]
     fn numbers_print_plainly() {

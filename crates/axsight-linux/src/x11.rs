@@ -147,7 +147,8 @@ impl X11 {
         }
         let mut fallback = None;
         for window in candidates {
-            if self.title_of(window, net_wm_name, utf8)? != title {
+            // A window destroyed since the tree query is skipped, not fatal.
+            if self.title_of(window, net_wm_name, utf8).ok().as_deref() != Some(title) {
                 continue;
             }
             let window_pid = self

@@ -21,6 +21,9 @@ pub enum ToolError {
     #[error("{handle} is stale: {why}; call get_window_tree to get fresh handles")]
     StaleHandle { handle: String, why: String },
 
+    #[error("{handle} could not be checked: its window was only partly read ({why}); try again")]
+    Undecided { handle: String, why: String },
+
     #[error("only tree handles (#u…) can be used here; {handle} comes from another source")]
     WrongSource { handle: String },
 

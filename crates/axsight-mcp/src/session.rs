@@ -107,6 +107,11 @@ impl Session {
         request: &TreeRequest,
         json: bool,
     ) -> Result<TreeOutput, ToolError> {
+        if request.from.is_some() && request.selector.is_some() {
+            return Err(ToolError::BadArguments(
+                "give `from` or `selector`, not both: each names the subtree to print".into(),
+            ));
+        }
         let selector = request
             .selector
             .as_deref()
@@ -276,6 +281,12 @@ impl Session {
         };
         self.remember(&snapshot);
         let Some(node) = snapshot.tree.find(&id) else {
+            if snapshot.is_partial() {
+                return Err(ToolError::Undecided {
+                    handle: handle.to_string(),
+                    why: snapshot.gaps.join("; "),
+                });
+            }
             return Ok(None);
         };
         let mut registry = self.registry.lock().unwrap_or_else(|e| e.into_inner());

@@ -61,7 +61,7 @@ pub async fn run() -> anyhow::Result<ExitCode> {
                 );
                 healthy = false;
             }
-            Err(error) => bad(
+            Err(error) => warn(
                 "accessibility enabled",
                 &format!("cannot read IsEnabled: {error}"),
             ),

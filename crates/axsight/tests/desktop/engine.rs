@@ -250,6 +250,7 @@ async fn killed_app_mid_read_leaves_the_engine_working() {
                 Error::AppGone { .. }
                     | Error::Timeout { .. }
                     | Error::AppNotFound { .. }
+                    | Error::NoApplications
                     | Error::WindowNotFound { .. }
                     | Error::Call { .. }
             ),
@@ -342,6 +343,26 @@ fn printed(tree: &Tree) -> String {
         .join("\n")
 }
 
+/// Waits until a fresh walk shows `changed`, then requires the watched engine's very
+/// next read to print the same tree: a stale watched read cannot pass by retrying.
+async fn watched_read_matches_fresh_once_changed(
+    fresh: &LinuxEngine,
+    watching: &LinuxEngine,
+    app: &support::App,
+    changed: impl Fn(&Tree) -> bool,
+) {
+    let after = support::wait_until(Duration::from_secs(5), || async {
+        let snapshot = tree(fresh, app).await;
+        changed(&snapshot.tree).then_some(snapshot)
+    })
+    .await
+    .expect("the change shows in a fresh walk");
+    assert_eq!(
+        printed(&tree(watching, app).await.tree),
+        printed(&after.tree)
+    );
+}
+
 #[tokio::test]
 async fn watched_reads_follow_changes_and_match_fresh_walks() {
     let fresh = LinuxEngine::connect().await.expect("engine connects");
@@ -356,18 +377,68 @@ async fn watched_reads_follow_changes_and_match_fresh_walks() {
     );
     let rename = find(&first.tree, Role::Button, "Rename me").clone();
     do_action(&rename);
-    // The app renames the button some time after the action returns: poll the
-    // watched engine until it sees it, then check it agrees with a fresh walk.
-    let renamed = support::wait_until(Duration::from_secs(5), || async {
-        let snapshot = tree(&watching, &app).await;
-        let node = snapshot.tree.find(&rename.id)?;
-        (snapshot.tree.element(node).name == "Renamed 1").then_some(snapshot)
+    watched_read_matches_fresh_once_changed(&fresh, &watching, &app, |tree| {
+        tree.ids().any(|id| tree.element(id).name == "Renamed 1")
     })
-    .await
-    .expect("the watched read saw the rename");
-    assert_eq!(
-        printed(&renamed.tree),
-        printed(&tree(&fresh, &app).await.tree)
+    .await;
+}
+
+#[tokio::test]
+async fn watched_reads_follow_scrolling() {
+    let fresh = LinuxEngine::connect().await.expect("engine connects");
+    let watching = LinuxEngine::connect_watching()
+        .await
+        .expect("engine watches");
+    let app = support::fixture(&fresh, &support::title("scrolled")).await;
+    let first = tree(&watching, &app).await;
+    let shown = |tree: &Tree, name: &str| {
+        tree.ids()
+            .any(|id| tree.element(id).name == name && tree.element(id).is_shown())
+    };
+    assert!(!shown(&first.tree, "Row item 25"));
+    // Scroll the long list through its scroll bar's Value, outside the engine.
+    let bar = first
+        .tree
+        .ids()
+        .map(|id| first.tree.element(id))
+        .find(|e| e.role == Role::ScrollBar && e.is_shown())
+        .expect("the long list's scroll bar")
+        .clone();
+    set_value(&bar, 400.0);
+    watched_read_matches_fresh_once_changed(&fresh, &watching, &app, |tree| {
+        shown(tree, "Row item 25")
+    })
+    .await;
+}
+
+/// Sets an element's Value through AT-SPI with gdbus, outside the engine.
+fn set_value(element: &axsight_core::Element, value: f64) {
+    let id = &element.id.0;
+    let (bus, path) = id.split_at(id.find('/').expect("ids are bus name + path"));
+    let address = std::env::var("AT_SPI_BUS_ADDRESS").unwrap();
+    let out = Command::new("gdbus")
+        .args([
+            "call",
+            "--address",
+            &address,
+            "-d",
+            bus,
+            "-o",
+            path,
+            "-m",
+            "org.freedesktop.DBus.Properties.Set",
+        ])
+        .args([
+            "org.a11y.atspi.Value",
+            "CurrentValue",
+            &format!("<{value:.1}>"),
+        ])
+        .output()
+        .expect("gdbus runs");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
     );
 }
 
@@ -381,20 +452,12 @@ async fn watched_reads_follow_a_gtk4_app() {
     let before = tree(&watching, &app).await;
     let seven = find(&before.tree, Role::Button, "7").clone();
     do_action(&seven);
-    let after = support::wait_until(Duration::from_secs(5), || async {
-        let snapshot = tree(&watching, &app).await;
-        let shows_seven = snapshot.tree.ids().any(|id| {
-            snapshot.tree.element(id).role == Role::Edit
-                && snapshot.tree.element(id).value.as_deref() == Some("7")
-        });
-        shows_seven.then_some(snapshot)
+    watched_read_matches_fresh_once_changed(&fresh, &watching, &app, |tree| {
+        tree.ids().any(|id| {
+            tree.element(id).role == Role::Edit && tree.element(id).value.as_deref() == Some("7")
+        })
     })
-    .await
-    .expect("the watched read saw 7 in the display");
-    assert_eq!(
-        printed(&after.tree),
-        printed(&tree(&fresh, &app).await.tree)
-    );
+    .await;
 }
 
 #[tokio::test]

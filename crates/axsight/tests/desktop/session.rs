@@ -160,6 +160,18 @@ async fn bad_input_gets_clear_errors() {
         .await
         .unwrap_err();
     assert!(error.to_string().contains("column 15"), "{error}");
+    let error = session
+        .window_tree(
+            &TreeRequest {
+                from: Some("#u1".into()),
+                selector: Some("role:Button".into()),
+                ..TreeRequest::default()
+            },
+            false,
+        )
+        .await
+        .unwrap_err();
+    assert!(error.to_string().contains("not both"), "{error}");
     let error = session.validate_handle("#u9999").await.unwrap_err();
     assert!(error.to_string().contains("never given out"), "{error}");
     let error = session.validate_handle("#x1").await.unwrap_err();

@@ -1,0 +1,351 @@
+//! Listing applications and their windows, and choosing the window a query names.
+
+use axsight_core::{Application, Bounds, Role, Window};
+use futures_util::future::join_all;
+
+use crate::dbus::{self, ObjRef};
+use crate::engine::{LinuxEngine, WindowQuery};
+use crate::normalize::role_name;
+use crate::walk::Quirks;
+use crate::{states, Error, Result};
+
+/// An application as found on the bus, with what reading it needs.
+#[derive(Debug, Clone)]
+pub(crate) struct AppEntry {
+    pub root: ObjRef,
+    pub info: Application,
+    /// The window objects, in the order of `info.windows`.
+    pub windows: Vec<ObjRef>,
+    pub quirks: Quirks,
+}
+
+impl LinuxEngine {
+    pub(crate) async fn list_apps(&self) -> Result<Vec<AppEntry>> {
+        let registry = ObjRef::new(dbus::REGISTRY, dbus::ROOT_PATH);
+        let apps: Vec<ObjRef> =
+            dbus::call(&self.conn, &registry, dbus::ACCESSIBLE, "GetChildren", ())
+                .await
+                .map_err(|source| Error::Call {
+                    method: "GetChildren on the registry",
+                    source: Box::new(source),
+                })?;
+        let reads = apps
+            .iter()
+            .filter(|app| !app.is_null())
+            .map(|app| self.read_app(app));
+        let mut entries = Vec::new();
+        for (result, app) in join_all(reads).await.into_iter().zip(&apps) {
+            match result {
+                Ok(entry) => entries.push(entry),
+                // An app that exits or hangs while listed is left out, not fatal.
+                Err(error) => tracing::warn!(bus = %app.bus, %error, "application skipped"),
+            }
+        }
+        tracing::debug!(apps = entries.len(), "applications listed");
+        Ok(entries)
+    }
+
+    async fn read_app(&self, app: &ObjRef) -> Result<AppEntry> {
+        let conn = &self.conn;
+        let gone = |method| move |e| Error::from_call(&app.bus, method, e);
+        let daemon = ObjRef::new("org.freedesktop.DBus", "/org/freedesktop/DBus");
+        // Properties one by one: at-spi2-atk (GTK3) answers no GetAll on Application.
+        let (props, windows, pid, toolkit_name, version) = futures_util::join!(
+            dbus::all_properties(conn, app, dbus::ACCESSIBLE),
+            dbus::call::<_, Vec<ObjRef>>(conn, app, dbus::ACCESSIBLE, "GetChildren", ()),
+            dbus::call::<_, u32>(
+                conn,
+                &daemon,
+                "org.freedesktop.DBus",
+                "GetConnectionUnixProcessID",
+                (app.bus.as_str(),)
+            ),
+            dbus::property::<String>(conn, app, dbus::APPLICATION, "ToolkitName"),
+            dbus::property::<String>(conn, app, dbus::APPLICATION, "Version"),
+        );
+        let props = props.map_err(gone("GetAll"))?;
+        let windows = windows.map_err(gone("GetChildren"))?;
+        let toolkit_name = toolkit_name.unwrap_or_default();
+        let version = version.unwrap_or_default();
+        let gtk = toolkit_name.eq_ignore_ascii_case("gtk");
+        let quirks = Quirks {
+            gtk4: gtk && version.starts_with("4."),
+            exports_ids: !gtk,
+        };
+        let name = dbus::string_of(&props, "Name");
+        let pid = pid.ok();
+        let window_reads = windows
+            .iter()
+            .map(|w| self.read_window_info(w, quirks, pid));
+        let infos = join_all(window_reads).await;
+        let mut kept = Vec::new();
+        let mut refs = Vec::new();
+        for (info, obj) in infos.into_iter().zip(windows) {
+            if let Some(info) = info {
+                kept.push(info);
+                refs.push(obj);
+            }
+        }
+        Ok(AppEntry {
+            root: app.clone(),
+            info: Application {
+                name,
+                pid,
+                toolkit: format!("{toolkit_name} {version}").trim().to_string(),
+                windows: kept,
+            },
+            windows: refs,
+            quirks,
+        })
+    }
+
+    /// Reads a window's title, role, states and screen bounds; `None` if it vanished.
+    async fn read_window_info(
+        &self,
+        obj: &ObjRef,
+        quirks: Quirks,
+        pid: Option<u32>,
+    ) -> Option<Window> {
+        let conn = &self.conn;
+        let coords = quirks.extent_coords();
+        let (props, role, state, extents) = futures_util::join!(
+            dbus::all_properties(conn, obj, dbus::ACCESSIBLE),
+            dbus::call::<_, u32>(conn, obj, dbus::ACCESSIBLE, "GetRole", ()),
+            dbus::call::<_, Vec<u32>>(conn, obj, dbus::ACCESSIBLE, "GetState", ()),
+            dbus::call::<_, (i32, i32, i32, i32)>(
+                conn,
+                obj,
+                dbus::COMPONENT,
+                "GetExtents",
+                (coords,)
+            ),
+        );
+        // Titles are kept as the app sets them (GTK4 cleaning would eat underscores
+        // in file names), and matched against X11's title as such.
+        let title = dbus::string_of(&props.ok()?, "Name");
+        let mut bounds = extents
+            .ok()
+            .and_then(|(x, y, w, h)| Bounds::from_extents(x, y, w, h));
+        if quirks.gtk4 {
+            bounds = bounds.map(|b| {
+                let (dx, dy) = self.window_origin(pid, &title, b);
+                b.offset(dx, dy)
+            });
+        }
+        Some(Window {
+            id: obj.element_id(),
+            title,
+            role: Role::from_atspi_name(role_name(role.ok()?)),
+            bounds,
+            states: states::state_set(states::mask_of(&state.ok()?)),
+        })
+    }
+}
+
+/// The names of the apps that have windows, quoted, for error messages.
+fn app_names(entries: &[AppEntry]) -> String {
+    let names: Vec<String> = entries
+        .iter()
+        .filter(|e| !e.info.windows.is_empty())
+        .map(|e| format!("'{}'", e.info.name))
+        .collect();
+    if names.is_empty() {
+        "none".to_string()
+    } else {
+        names.join(", ")
+    }
+}
+
+/// The apps `want` names: those named exactly so (ignoring case), else those whose
+/// name contains it, else the one with that pid; an error naming the running apps
+/// when none is.
+pub(crate) fn apps_matching<'e>(entries: &'e [AppEntry], want: &str) -> Result<Vec<&'e AppEntry>> {
+    let want_lower = want.trim().to_lowercase();
+    let exact = |e: &&AppEntry| e.info.name.to_lowercase() == want_lower;
+    let partial = |e: &&AppEntry| e.info.name.to_lowercase().contains(&want_lower);
+    let by_pid = |e: &&AppEntry| e.info.pid.is_some_and(|pid| pid.to_string() == want_lower);
+    let rules: [&dyn Fn(&&AppEntry) -> bool; 3] = [&exact, &partial, &by_pid];
+    rules
+        .iter()
+        .map(|rule| entries.iter().filter(|e| rule(e)).collect::<Vec<_>>())
+        .find(|found| !found.is_empty())
+        .ok_or_else(|| Error::AppNotFound {
+            query: want.to_string(),
+            available: app_names(entries),
+        })
+}
+
+/// Chooses the window `query` names among the listed apps: by app (see
+/// [`apps_matching`]) and title (substring); without either, the active window.
+/// Chooses the window `query` names among the listed apps: by identity, else by app
+/// (see [`apps_matching`]) and title (substring); without either, the active window.
+pub(crate) fn pick_window<'e>(
+    entries: &'e [AppEntry],
+    query: &WindowQuery,
+) -> Result<(&'e AppEntry, usize)> {
+    // A window named by identity is found whatever else is asked, or it is gone.
+    if let Some(id) = &query.window_id {
+        return entries
+            .iter()
+            .flat_map(|e| {
+                e.info
+                    .windows
+                    .iter()
+                    .enumerate()
+                    .map(move |(i, w)| (e, i, w))
+            })
+            .find(|(_, _, w)| &w.id == id)
+            .map(|(e, i, _)| (e, i))
+            .ok_or(Error::WindowGone);
+    }
+    if entries.iter().all(|e| e.info.windows.is_empty()) {
+        return Err(Error::NoApplications);
+    }
+    let candidates: Vec<&AppEntry> = match &query.app {
+        None => entries.iter().collect(),
+        Some(want) => apps_matching(entries, want)?,
+    };
+    let windows = || {
+        candidates.iter().flat_map(|e| {
+            e.info
+                .windows
+                .iter()
+                .enumerate()
+                .map(move |(i, w)| (*e, i, w))
+        })
+    };
+    if let Some(title) = &query.window {
+        let want = title.trim().to_lowercase();
+        return windows()
+            .find(|(_, _, w)| w.title.to_lowercase().contains(&want))
+            .map(|(e, i, _)| (e, i))
+            .ok_or_else(|| Error::WindowNotFound {
+                app: query.app.clone().unwrap_or_else(|| "any app".into()),
+                query: title.clone(),
+                available: windows()
+                    .map(|(_, _, w)| format!("'{}'", w.title))
+                    .collect::<Vec<_>>()
+                    .join(", "),
+            });
+    }
+    if let Some((e, i, _)) = windows().find(|(_, _, w)| w.is_active()) {
+        return Ok((e, i));
+    }
+    match (&query.app, windows().next()) {
+        (Some(_), Some((e, i, _))) => Ok((e, i)),
+        (Some(app), None) => Err(Error::WindowNotFound {
+            app: app.clone(),
+            query: "any window".into(),
+            available: "none".into(),
+        }),
+        (None, _) => Err(Error::NoActiveWindow {
+            available: app_names(entries),
+        }),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use axsight_core::{ElementId, StateSet};
+
+    fn entry(name: &str, pid: u32, titles: &[(&str, bool)]) -> AppEntry {
+        let windows = titles
+            .iter()
+            .map(|(title, active)| Window {
+                id: ElementId(format!("{name}/{title}")),
+                title: title.to_string(),
+                role: Role::Window,
+                bounds: None,
+                states: if *active {
+                    StateSet::from_iter([axsight_core::State::Active])
+                } else {
+                    StateSet::EMPTY
+                },
+            })
+            .collect::<Vec<_>>();
+        AppEntry {
+            root: ObjRef::new(":1.1", "/org/a11y/atspi/accessible/root"),
+            windows: windows.iter().map(|_| ObjRef::new(":1.1", "/w")).collect(),
+            info: Application {
+                name: name.into(),
+                pid: Some(pid),
+                toolkit: String::new(),
+                windows,
+            },
+            quirks: Quirks::default(),
+        }
+    }
+
+    fn query(app: Option<&str>, window: Option<&str>) -> WindowQuery {
+        WindowQuery {
+            app: app.map(str::to_string),
+            window: window.map(str::to_string),
+            window_id: None,
+        }
+    }
+
+    fn picked<'e>(entries: &'e [AppEntry], q: &WindowQuery) -> Result<(&'e str, &'e str)> {
+        pick_window(entries, q)
+            .map(|(e, i)| (e.info.name.as_str(), e.info.windows[i].title.as_str()))
+    }
+
+    #[test]
+    fn windows_are_picked_by_name_then_substring_then_pid() {
+        let entries = [
+            entry("gedit", 10, &[("Doc 1", false), ("Doc 2", true)]),
+            entry("gedit-helper", 11, &[("Helper", false)]),
+            entry("calc", 12, &[("Calculator", false)]),
+        ];
+        assert_eq!(
+            picked(&entries, &query(Some("GEDIT"), None)).unwrap(),
+            ("gedit", "Doc 2")
+        );
+        assert_eq!(
+            picked(&entries, &query(Some("help"), None)).unwrap(),
+            ("gedit-helper", "Helper")
+        );
+        assert_eq!(
+            picked(&entries, &query(Some("12"), None)).unwrap(),
+            ("calc", "Calculator")
+        );
+        assert_eq!(
+            picked(&entries, &query(None, Some("doc 1"))).unwrap(),
+            ("gedit", "Doc 1")
+        );
+        assert_eq!(
+            picked(&entries, &query(None, None)).unwrap(),
+            ("gedit", "Doc 2")
+        );
+        let error = picked(&entries, &query(Some("nope"), None)).unwrap_err();
+        assert!(
+            error
+                .to_string()
+                .contains("running: 'gedit', 'gedit-helper', 'calc'"),
+            "{error}"
+        );
+        let error = picked(&entries, &query(Some("calc"), Some("Doc"))).unwrap_err();
+        assert!(matches!(error, Error::WindowNotFound { .. }), "{error}");
+    }
+
+    #[test]
+    fn no_active_window_and_no_apps_are_told_apart() {
+        let entries = [
+            entry("calc", 12, &[("Calculator", false)]),
+            entry("editor", 13, &[("Notes", false)]),
+        ];
+        assert!(matches!(
+            picked(&entries, &query(None, None)),
+            Err(Error::NoActiveWindow { .. })
+        ));
+        let windowless = [entry("daemon", 14, &[])];
+        assert!(matches!(
+            picked(&windowless, &query(None, None)),
+            Err(Error::NoApplications)
+        ));
+        assert!(matches!(
+            picked(&[], &query(Some("x"), None)),
+            Err(Error::NoApplications)
+        ));
+    }
+}

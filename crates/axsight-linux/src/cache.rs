@@ -23,9 +23,6 @@ pub async fn wake_app_caches(conn: &Connection) {
     }
 }
 
-/// AT-SPI's MANAGES_DESCENDANTS state bit.
-const MANAGES_DESCENDANTS: u32 = 31;
-
 /// What the cache knows of one object.
 #[derive(Debug, Clone)]
 pub struct CachedItem {
@@ -141,7 +138,7 @@ impl AppCache {
     /// descendants (GTK3 caches no children of those, and may count none).
     pub fn complete_children(&self, obj: &ObjRef) -> Option<Vec<ObjRef>> {
         let item = self.item(obj)?;
-        if crate::states::has_bit(item.state_mask, MANAGES_DESCENDANTS) {
+        if crate::states::has_bit(item.state_mask, crate::states::MANAGES_DESCENDANTS) {
             return None;
         }
         let found = self.children.get(&obj.path).map_or(&[][..], Vec::as_slice);

@@ -39,6 +39,13 @@ const BITS: &[(u32, State)] = &[
     (43, State::ReadOnly),
 ];
 
+/// AT-SPI state bits the engine reads by number.
+pub const EDITABLE: u32 = 7;
+pub const SHOWING: u32 = 25;
+pub const VISIBLE: u32 = 30;
+/// Such a container's children are not all exported (nor cached).
+pub const MANAGES_DESCENDANTS: u32 = 31;
+
 /// Joins the two words of a `GetState` reply into one 64-bit mask; extra words and
 /// a short reply are tolerated.
 pub fn mask_of(words: &[u32]) -> u64 {

@@ -124,11 +124,6 @@ const PASSWORD_TEXT: u32 = 40;
 /// AT-SPI role number of `viewport`.
 pub const VIEWPORT: u32 = 68;
 
-/// AT-SPI state bits the walker looks at.
-const EDITABLE: u32 = 7;
-const SHOWING: u32 = 25;
-const VISIBLE: u32 = 30;
-
 /// What one object says about itself, from the cache or from its own calls.
 struct Basics {
     role: u32,
@@ -181,9 +176,9 @@ impl<'c> Walker<'c> {
     /// SHOWING for everything else.
     fn is_drawn(&self, role: u32, mask: u64) -> bool {
         let bit = if self.quirks.gtk4 || role == VIEWPORT {
-            VISIBLE
+            states::VISIBLE
         } else {
-            SHOWING
+            states::SHOWING
         };
         states::has_bit(mask, bit)
     }
@@ -321,7 +316,7 @@ impl<'c> Walker<'c> {
                         .ok()?;
                     return Some(format_number(current));
                 }
-                if has(dbus::TEXT) && states::has_bit(basics.state_mask, EDITABLE) {
+                if has(dbus::TEXT) && states::has_bit(basics.state_mask, states::EDITABLE) {
                     // What the field holds, capped.
                     return dbus::call::<_, String>(
                         conn,

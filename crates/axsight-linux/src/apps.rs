@@ -25,8 +25,7 @@ impl LinuxEngine {
         let apps: Vec<ObjRef> =
             dbus::call(&self.conn, &registry, dbus::ACCESSIBLE, "GetChildren", ())
                 .await
-                .map_err(|source| Error::Call {
-                    method: "GetChildren on the registry",
+                .map_err(|source| Error::BusLost {
                     source: Box::new(source),
                 })?;
         let reads = apps
@@ -126,11 +125,9 @@ impl LinuxEngine {
         let mut bounds = extents
             .ok()
             .and_then(|(x, y, w, h)| Bounds::from_extents(x, y, w, h));
-        if quirks.gtk4 {
-            bounds = bounds.map(|b| {
-                let (dx, dy) = self.window_origin(pid, &title, b);
-                b.offset(dx, dy)
-            });
+        if let (true, Some(b)) = (quirks.gtk4, bounds) {
+            let (dx, dy) = self.window_origin(pid, &title, b).await;
+            bounds = Some(b.offset(dx, dy));
         }
         Some(Window {
             id: obj.element_id(),

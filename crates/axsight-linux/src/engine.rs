@@ -18,11 +18,14 @@ use crate::events::{Change, Event, EventWatch};
 use crate::normalize::build_tree;
 use crate::refresh;
 use crate::walk::{RawNode, ReadOptions, Walker};
-use crate::x11::X11;
+use crate::x11::{self, X11};
 use crate::{Error, Result};
 
 /// The longest one whole window read may take, whatever its calls do.
 pub const READ_DEADLINE: Duration = Duration::from_secs(8);
+
+/// The longest an X11 look-up may take.
+const X11_DEADLINE: Duration = Duration::from_secs(1);
 
 /// The longest connecting to the bus may take.
 const CONNECT_DEADLINE: Duration = Duration::from_secs(5);
@@ -57,7 +60,7 @@ type WindowKey = (ElementId, bool);
 pub struct LinuxEngine {
     pub(crate) conn: Connection,
     discovery: Discovery,
-    x11: Option<Mutex<X11>>,
+    x11: Option<Arc<Mutex<X11>>>,
     /// With a watch, unchanged windows and app lists are served from memory.
     watch: Option<EventWatch>,
     windows: Mutex<HashMap<WindowKey, Arc<CachedWindow>>>,
@@ -80,11 +83,17 @@ impl LinuxEngine {
                 ms: CONNECT_DEADLINE.as_millis() as u64,
             })??;
         crate::cache::wake_app_caches(&conn).await;
-        let x11 = discovery
-            .display
-            .as_deref()
-            .and_then(|display| X11::connect(display).ok())
-            .map(Mutex::new);
+        let x11 = match &discovery.display {
+            Some(display) => {
+                let display = display.clone();
+                x11::off_thread(X11_DEADLINE, move || X11::connect(&display))
+                    .await
+                    .map_err(|error| tracing::warn!(%error, "no X11 connection: GTK4 bounds stay window-relative"))
+                    .ok()
+                    .map(|x11| Arc::new(Mutex::new(x11)))
+            }
+            None => None,
+        };
         tracing::debug!(bus = %discovery.a11y_bus, via = discovery.a11y_bus_source, "connected");
         Ok(LinuxEngine {
             conn,
@@ -169,9 +178,23 @@ impl LinuxEngine {
     }
 
     /// Where a GTK4 window's content starts on screen; (0, 0) when X11 cannot say.
-    pub(crate) fn window_origin(&self, pid: Option<u32>, title: &str, frame: Bounds) -> (i32, i32) {
-        let Some(x11) = &self.x11 else { return (0, 0) };
-        match lock(x11).content_origin(pid, title, (frame.width, frame.height)) {
+    /// X11 replies are waited for off the runtime, within [`X11_DEADLINE`]: a
+    /// stopped X server must not stall the runtime that also serves D-Bus.
+    pub(crate) async fn window_origin(
+        &self,
+        pid: Option<u32>,
+        title: &str,
+        frame: Bounds,
+    ) -> (i32, i32) {
+        let Some(x11) = self.x11.clone() else {
+            return (0, 0);
+        };
+        let wanted = title.to_string();
+        let size = (frame.width, frame.height);
+        let lookup = x11::off_thread(X11_DEADLINE, move || {
+            lock(&x11).content_origin(pid, &wanted, size)
+        });
+        match lookup.await {
             Ok(Some(origin)) => (origin.x, origin.y),
             Ok(None) => {
                 tracing::warn!("no X11 window titled {title:?}: its bounds stay window-relative");
@@ -289,7 +312,10 @@ impl LinuxEngine {
             return None;
         }
         if entry.quirks.gtk4
-            && self.window_origin(entry.info.pid, &window.title, window.bounds?) != cached.origin
+            && self
+                .window_origin(entry.info.pid, &window.title, window.bounds?)
+                .await
+                != cached.origin
         {
             return None;
         }
@@ -352,7 +378,10 @@ impl LinuxEngine {
                 },
             })?;
         let origin = match (entry.quirks.gtk4, window.bounds) {
-            (true, Some(bounds)) => self.window_origin(entry.info.pid, &window.title, bounds),
+            (true, Some(bounds)) => {
+                self.window_origin(entry.info.pid, &window.title, bounds)
+                    .await
+            }
             _ => (0, 0),
         };
         tracing::debug!(app = %entry.info.name, "window walked");

@@ -23,6 +23,15 @@ pub enum Error {
         source: Box<zbus::Error>,
     },
 
+    #[error(
+        "the accessibility bus stopped answering ({source}); the next call connects \
+         again, and if that fails too the desktop session has probably ended"
+    )]
+    BusLost {
+        #[source]
+        source: Box<zbus::Error>,
+    },
+
     #[error("no application matches '{query}'; running: {available}")]
     AppNotFound { query: String, available: String },
 

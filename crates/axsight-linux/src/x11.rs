@@ -167,6 +167,22 @@ impl X11 {
     }
 }
 
+/// Runs blocking X11 work on a blocking thread and waits `deadline` at most: an X
+/// server that accepts connections but never answers must not stall the caller.
+pub async fn off_thread<T: Send + 'static>(
+    deadline: std::time::Duration,
+    work: impl FnOnce() -> Result<T> + Send + 'static,
+) -> Result<T> {
+    match tokio::time::timeout(deadline, tokio::task::spawn_blocking(work)).await {
+        Ok(Ok(result)) => result,
+        Ok(Err(join)) => Err(Error::X11(format!("X11 work failed: {join}"))),
+        Err(_) => Err(Error::X11(format!(
+            "the X server did not answer within {} ms",
+            deadline.as_millis()
+        ))),
+    }
+}
+
 fn x11_error(error: impl std::fmt::Display) -> Error {
     Error::X11(error.to_string())
 }

@@ -86,6 +86,49 @@ impl Session {
         Ok(engine)
     }
 
+    /// The applications and their windows, as text.
+    pub async fn applications(&self) -> Result<String, ToolError> {
+        self.recover(self.list_applications().await).await
+    }
+
+    /// Reads a window and prints it (or the part `from`/`selector` name).
+    pub async fn window_tree(
+        &self,
+        request: &TreeRequest,
+        json: bool,
+    ) -> Result<TreeOutput, ToolError> {
+        self.recover(self.read_window_tree(request, json).await)
+            .await
+    }
+
+    /// Every element matching `selector` in the windows `app`/`window` name (all
+    /// windows when neither is given), at most `limit`, and how many matched.
+    pub async fn find(
+        &self,
+        selector: &str,
+        app: Option<&str>,
+        window: Option<&str>,
+        limit: usize,
+    ) -> Result<(Vec<Found>, usize), ToolError> {
+        self.recover(self.find_in_windows(selector, app, window, limit).await)
+            .await
+    }
+
+    /// Checks that a handle's element still exists and is the same element; `None`
+    /// when it is gone. Unknown or malformed handles are errors.
+    pub async fn validate_handle(&self, handle: &str) -> Result<Option<Found>, ToolError> {
+        self.recover(self.check_handle(handle).await).await
+    }
+
+    /// Passes a result on; when it says the bus connection is lost, forgets the
+    /// engine so the next call connects afresh (the desktop may have restarted).
+    async fn recover<T>(&self, result: Result<T, ToolError>) -> Result<T, ToolError> {
+        if let Err(ToolError::Engine(axsight_linux::Error::BusLost { .. })) = &result {
+            *self.engine.lock().await = None;
+        }
+        result
+    }
+
     /// What to read: action names only where they are printed (JSON), or always in a
     /// watching session, whose reads are reused for every kind of answer.
     fn read_options(&self, include_invisible: bool, json: bool) -> ReadOptions {
@@ -95,14 +138,14 @@ impl Session {
         }
     }
 
-    /// The applications and their windows, as text.
-    pub async fn applications(&self) -> Result<String, ToolError> {
+    /// `applications`' work, before [`Session::recover`].
+    async fn list_applications(&self) -> Result<String, ToolError> {
         let apps = self.engine().await?.applications().await?;
         Ok(format_applications(&apps))
     }
 
-    /// Reads a window and prints it (or the part `from`/`selector` name).
-    pub async fn window_tree(
+    /// `window_tree`'s work, before [`Session::recover`].
+    async fn read_window_tree(
         &self,
         request: &TreeRequest,
         json: bool,
@@ -207,9 +250,8 @@ impl Session {
         Ok(TreeOutput::Text(text))
     }
 
-    /// Every element matching `selector` in the windows `app`/`window` name (all
-    /// windows when neither is given), at most `limit`.
-    pub async fn find(
+    /// `find`'s work, before [`Session::recover`].
+    async fn find_in_windows(
         &self,
         selector: &str,
         app: Option<&str>,
@@ -260,9 +302,8 @@ impl Session {
         Ok((found, total))
     }
 
-    /// Checks that a handle's element still exists and is the same element; `None`
-    /// when it is gone. Unknown or malformed handles are errors.
-    pub async fn validate_handle(&self, handle: &str) -> Result<Option<Found>, ToolError> {
+    /// `validate_handle`'s work, before [`Session::recover`].
+    async fn check_handle(&self, handle: &str) -> Result<Option<Found>, ToolError> {
         let (handle, id, window) = self.tree_handle(handle)?;
         let engine = self.engine().await?;
         let query = WindowQuery {

@@ -8,6 +8,7 @@
 mod compact;
 mod desktop;
 mod element;
+mod engine;
 mod handle;
 mod json;
 mod role;
@@ -18,6 +19,7 @@ mod tree;
 pub use compact::{format_element, render, CompactOptions, Rendered};
 pub use desktop::{format_applications, Application, Window, WindowSnapshot};
 pub use element::{Bounds, Element, ElementId};
+pub use engine::{ConnectOptions, Engine, EngineError, FailureKind, ReadOptions, WindowQuery};
 pub use handle::{Handle, HandleEntry, HandleParseError, HandleRegistry, Source};
 pub use json::{to_json, JsonElement};
 pub use role::Role;

@@ -4,7 +4,9 @@ use axsight_core::{Application, Bounds, Role, Window};
 use futures_util::future::join_all;
 
 use crate::dbus::{self, ObjRef};
-use crate::engine::{LinuxEngine, WindowQuery};
+use axsight_core::WindowQuery;
+
+use crate::engine::LinuxEngine;
 use crate::normalize::role_name;
 use crate::walk::Quirks;
 use crate::{states, Error, Result};

@@ -6,7 +6,10 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use axsight_core::{Application, Bounds, ElementId, WindowSnapshot};
+use axsight_core::{
+    Application, Bounds, ConnectOptions, ElementId, Engine, ReadOptions, WindowQuery,
+    WindowSnapshot,
+};
 use futures_util::future::join_all;
 use zbus::Connection;
 
@@ -17,7 +20,7 @@ use crate::discover::{self, Discovery};
 use crate::events::{Change, Event, EventWatch};
 use crate::normalize::build_tree;
 use crate::refresh;
-use crate::walk::{RawNode, ReadOptions, Walker};
+use crate::walk::{RawNode, Walker};
 use crate::x11::{self, X11};
 use crate::{Error, Result};
 
@@ -29,18 +32,6 @@ const X11_DEADLINE: Duration = Duration::from_secs(1);
 
 /// The longest connecting to the bus may take.
 const CONNECT_DEADLINE: Duration = Duration::from_secs(5);
-
-/// Which window to read. Both parts match case-insensitively by substring; `app` also
-/// matches a process id.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct WindowQuery {
-    /// Application name or pid; `None` means the active window's app.
-    pub app: Option<String>,
-    /// Window title; `None` means the app's active window, else its first.
-    pub window: Option<String>,
-    /// The window's identity, as a snapshot's root element carries it; wins over the rest.
-    pub window_id: Option<ElementId>,
-}
 
 /// A window read kept for reuse while its app reports no change.
 struct CachedWindow {
@@ -414,4 +405,35 @@ fn listing_unchanged(entries: &[AppEntry], events: Option<Vec<Event>>) -> bool {
 /// Locks a mutex, taking the data even if a panic elsewhere poisoned it.
 pub(crate) fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
     mutex.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+impl Engine for LinuxEngine {
+    type Error = Error;
+
+    async fn connect(options: ConnectOptions) -> Result<LinuxEngine> {
+        match options.watch_events {
+            true => LinuxEngine::connect_watching().await,
+            false => LinuxEngine::connect().await,
+        }
+    }
+
+    async fn applications(&self) -> Result<Vec<Application>> {
+        LinuxEngine::applications(self).await
+    }
+
+    async fn window_tree(
+        &self,
+        query: &WindowQuery,
+        options: ReadOptions,
+    ) -> Result<WindowSnapshot> {
+        LinuxEngine::window_tree(self, query, options).await
+    }
+
+    async fn window_trees(
+        &self,
+        app: Option<&str>,
+        options: ReadOptions,
+    ) -> Result<Vec<WindowSnapshot>> {
+        LinuxEngine::window_trees(self, app, options).await
+    }
 }

@@ -101,5 +101,17 @@ impl Error {
     }
 }
 
+impl axsight_core::EngineError for Error {
+    fn kind(&self) -> axsight_core::FailureKind {
+        use axsight_core::FailureKind;
+        match self {
+            Error::WindowGone => FailureKind::WindowGone,
+            Error::AppGone { .. } => FailureKind::AppGone,
+            Error::BusLost { .. } => FailureKind::ConnectionLost,
+            _ => FailureKind::Other,
+        }
+    }
+}
+
 /// Result type of this crate.
 pub type Result<T, E = Error> = std::result::Result<T, E>;

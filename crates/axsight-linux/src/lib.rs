@@ -19,7 +19,10 @@ mod states;
 mod walk;
 mod x11;
 
-pub use engine::{LinuxEngine, WindowQuery, READ_DEADLINE};
+pub use engine::{LinuxEngine, READ_DEADLINE};
+// The query types live in core, where the Engine trait is; re-exported for callers
+// that use this engine directly.
+pub use axsight_core::{ReadOptions, WindowQuery};
 pub use error::{Error, Result};
 pub use normalize::clean_name;
-pub use walk::{ReadOptions, MAX_CHILDREN, MAX_ELEMENTS};
+pub use walk::{MAX_CHILDREN, MAX_DEPTH, MAX_ELEMENTS};

@@ -21,7 +21,7 @@ use crate::cache::AppCache;
 use crate::dbus::{self, Failure, ObjRef};
 use crate::normalize::role_name;
 use crate::states;
-use axsight_core::Role;
+use axsight_core::{ReadOptions, Role};
 
 /// Elements read at most in one window; a tree bigger than this is cut, and the
 /// capture says so.
@@ -32,23 +32,6 @@ pub const MAX_CHILDREN: usize = 2_000;
 
 /// Levels read at most below the window: deeper means a broken or cyclic tree.
 pub const MAX_DEPTH: usize = 256;
-
-/// What a tree read fetches.
-#[derive(Debug, Clone, Copy, Default)]
-pub struct ReadOptions {
-    /// Also read the subtrees of elements that are not showing.
-    pub include_invisible: bool,
-    /// Also read each element's action names (a call per actionable element; the
-    /// compact text does not print them, JSON and actions need them).
-    pub actions: bool,
-}
-
-impl ReadOptions {
-    /// Whether a read made with `self` holds everything a read with `wanted` would.
-    pub fn covers(&self, wanted: &ReadOptions) -> bool {
-        self.include_invisible == wanted.include_invisible && (self.actions || !wanted.actions)
-    }
-}
 
 /// One object as read off the bus, before normalisation.
 #[derive(Debug, Clone, Default)]

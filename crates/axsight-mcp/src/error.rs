@@ -1,13 +1,13 @@
 //! Errors a tool call can end in, each worded for the agent: what went wrong and
 //! which call fixes it.
 
-use axsight_core::{HandleParseError, SelectorError};
+use axsight_core::{EngineError, FailureKind, HandleParseError, SelectorError};
 
 /// A failed tool call.
 #[derive(Debug, thiserror::Error)]
 pub enum ToolError {
-    #[error(transparent)]
-    Engine(#[from] axsight_linux::Error),
+    #[error("{0}")]
+    Engine(Box<dyn EngineError>),
 
     #[error(transparent)]
     Selector(#[from] SelectorError),
@@ -32,4 +32,19 @@ pub enum ToolError {
 
     #[error("{0}")]
     BadArguments(String),
+}
+
+impl ToolError {
+    /// Wraps an engine's error.
+    pub fn engine(error: impl EngineError) -> ToolError {
+        ToolError::Engine(Box::new(error))
+    }
+
+    /// The engine failure's kind, if this is one.
+    pub fn engine_failure(&self) -> Option<FailureKind> {
+        match self {
+            ToolError::Engine(error) => Some(error.kind()),
+            _ => None,
+        }
+    }
 }

@@ -2,7 +2,8 @@
 //! [`Session`].
 //!
 //! This crate is thin on purpose: argument structs, tool descriptions and result
-//! shaping. Accessibility logic lives in `axsight-linux` and `axsight-core`.
+//! shaping. It drives any [`axsight_core::Engine`]; the binary picks the platform's
+//! (`axsight-linux`). Accessibility logic lives in the engines and in `axsight-core`.
 
 mod error;
 mod params;
@@ -13,10 +14,13 @@ pub use error::ToolError;
 pub use server::{AxsightServer, INSTRUCTIONS};
 pub use session::{Found, Session, TreeOutput, TreeRequest};
 
-/// Serves MCP on stdin/stdout until the client disconnects.
-pub async fn serve_stdio() -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
+/// Serves MCP on stdin/stdout over engine `E` until the client disconnects.
+pub async fn serve_stdio<E: axsight_core::Engine>(
+) -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
     use rmcp::ServiceExt;
-    let service = AxsightServer::new().serve(rmcp::transport::stdio()).await?;
+    let service = AxsightServer::<E>::new()
+        .serve(rmcp::transport::stdio())
+        .await?;
     service.waiting().await?;
     Ok(())
 }

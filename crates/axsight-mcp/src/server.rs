@@ -11,6 +11,7 @@ use rmcp::{tool, tool_handler, tool_router, ErrorData, ServerHandler};
 use crate::params::{FindArgs, Format, TreeArgs, ValidateArgs};
 use crate::session::{Session, TreeOutput, TreeRequest};
 use crate::ToolError;
+use axsight_core::Engine;
 
 /// What the server tells an agent once, at connection: handles, selectors, ranks.
 pub const INSTRUCTIONS: &str = "\
@@ -22,16 +23,24 @@ exact, case-insensitive), `text:\"Save as\"` (substring of name/value/descriptio
 parentheses, `A >> B` (B inside A), `nth:0` / `nth:-1`, `visible:true`, `enabled:true`, \
 `state:checked`. Prefer handles and selectors from the tree over screen coordinates.";
 
-/// The axsight MCP server.
-#[derive(Clone)]
-pub struct AxsightServer {
-    session: Arc<Session>,
-    tool_router: ToolRouter<AxsightServer>,
+/// The axsight MCP server, over engine `E`.
+pub struct AxsightServer<E: Engine> {
+    session: Arc<Session<E>>,
+    tool_router: ToolRouter<AxsightServer<E>>,
 }
 
-impl AxsightServer {
-    /// A server over its own session.
-    pub fn new() -> AxsightServer {
+impl<E: Engine> Clone for AxsightServer<E> {
+    fn clone(&self) -> Self {
+        AxsightServer {
+            session: self.session.clone(),
+            tool_router: self.tool_router.clone(),
+        }
+    }
+}
+
+impl<E: Engine> AxsightServer<E> {
+    /// A server over its own session, which watches the desktop's events.
+    pub fn new() -> AxsightServer<E> {
         AxsightServer {
             session: Arc::new(Session::watching()),
             tool_router: Self::tool_router(),
@@ -39,7 +48,7 @@ impl AxsightServer {
     }
 }
 
-impl Default for AxsightServer {
+impl<E: Engine> Default for AxsightServer<E> {
     fn default() -> Self {
         AxsightServer::new()
     }
@@ -55,7 +64,7 @@ fn failure(error: ToolError) -> CallToolResult {
 }
 
 #[tool_router]
-impl AxsightServer {
+impl<E: Engine> AxsightServer<E> {
     #[tool(
         description = "List applications on the desktop and their windows.",
         annotations(read_only_hint = true, open_world_hint = false)
@@ -156,7 +165,10 @@ impl AxsightServer {
     }
 }
 
-async fn validate(session: &Session, args: ValidateArgs) -> Result<String, ToolError> {
+async fn validate<E: Engine>(
+    session: &Session<E>,
+    args: ValidateArgs,
+) -> Result<String, ToolError> {
     match (&args.selector, &args.index) {
         (Some(selector), None) => {
             let (found, _) = session
@@ -185,7 +197,7 @@ async fn validate(session: &Session, args: ValidateArgs) -> Result<String, ToolE
 }
 
 #[tool_handler(router = self.tool_router)]
-impl ServerHandler for AxsightServer {
+impl<E: Engine> ServerHandler for AxsightServer<E> {
     fn get_info(&self) -> ServerConfig {
         ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
             .with_server_info(Implementation::new("axsight", env!("CARGO_PKG_VERSION")))

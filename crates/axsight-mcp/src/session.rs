@@ -6,10 +6,10 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
 use axsight_core::{
-    format_applications, format_element, render, to_json, CompactOptions, ElementId, Handle,
-    HandleRegistry, MatchContext, NodeId, Selector, Source, WindowSnapshot,
+    format_applications, format_element, render, to_json, CompactOptions, ConnectOptions,
+    ElementId, Engine, EngineError, FailureKind, Handle, HandleRegistry, MatchContext, NodeId,
+    ReadOptions, Selector, Source, WindowQuery, WindowSnapshot,
 };
-use axsight_linux::{LinuxEngine, ReadOptions, WindowQuery};
 
 use crate::ToolError;
 
@@ -42,28 +42,38 @@ pub struct Found {
     pub window: String,
 }
 
-/// One agent's (or one command's) view of the desktop.
-#[derive(Default)]
-pub struct Session {
+/// One agent's (or one command's) view of the desktop, through engine `E`.
+pub struct Session<E: Engine> {
     /// Watch events and reuse unchanged reads (long-lived sessions).
     watch_events: bool,
-    engine: tokio::sync::Mutex<Option<Arc<LinuxEngine>>>,
+    engine: tokio::sync::Mutex<Option<Arc<E>>>,
     registry: Mutex<HandleRegistry>,
     /// For every element printed so far: the identity of its window's root, so a
     /// handle can be read again from its own window.
     window_of: Mutex<HashMap<ElementId, ElementId>>,
 }
 
-impl Session {
+impl<E: Engine> Default for Session<E> {
+    fn default() -> Self {
+        Session {
+            watch_events: false,
+            engine: tokio::sync::Mutex::default(),
+            registry: Mutex::default(),
+            window_of: Mutex::default(),
+        }
+    }
+}
+
+impl<E: Engine> Session<E> {
     /// A session that connects to the desktop on first use and reads afresh each
     /// time: right for one-shot commands.
-    pub fn new() -> Session {
+    pub fn new() -> Session<E> {
         Session::default()
     }
 
     /// A session that also watches the desktop's events, so a window nothing changed
     /// in is answered from memory: right for a server.
-    pub fn watching() -> Session {
+    pub fn watching() -> Session<E> {
         Session {
             watch_events: true,
             ..Session::default()
@@ -72,15 +82,15 @@ impl Session {
 
     /// The engine, connecting now if no earlier call did (a failed connection is
     /// retried on the next call: the desktop may come up later).
-    pub async fn engine(&self) -> Result<Arc<LinuxEngine>, ToolError> {
+    pub async fn engine(&self) -> Result<Arc<E>, ToolError> {
         let mut slot = self.engine.lock().await;
         if let Some(engine) = slot.as_ref() {
             return Ok(engine.clone());
         }
-        let engine = match self.watch_events {
-            true => LinuxEngine::connect_watching().await?,
-            false => LinuxEngine::connect().await?,
+        let options = ConnectOptions {
+            watch_events: self.watch_events,
         };
+        let engine = E::connect(options).await.map_err(ToolError::engine)?;
         let engine = Arc::new(engine);
         *slot = Some(engine.clone());
         Ok(engine)
@@ -123,7 +133,9 @@ impl Session {
     /// Passes a result on; when it says the bus connection is lost, forgets the
     /// engine so the next call connects afresh (the desktop may have restarted).
     async fn recover<T>(&self, result: Result<T, ToolError>) -> Result<T, ToolError> {
-        if let Err(ToolError::Engine(axsight_linux::Error::BusLost { .. })) = &result {
+        let lost = result.as_ref().err().and_then(ToolError::engine_failure)
+            == Some(FailureKind::ConnectionLost);
+        if lost {
             *self.engine.lock().await = None;
         }
         result
@@ -140,7 +152,12 @@ impl Session {
 
     /// `applications`' work, before [`Session::recover`].
     async fn list_applications(&self) -> Result<String, ToolError> {
-        let apps = self.engine().await?.applications().await?;
+        let apps = self
+            .engine()
+            .await?
+            .applications()
+            .await
+            .map_err(ToolError::engine)?;
         Ok(format_applications(&apps))
     }
 
@@ -178,19 +195,15 @@ impl Session {
         };
         let options = self.read_options(request.include_invisible, json);
         let engine = self.engine().await?;
-        let snapshot =
-            engine
-                .window_tree(&query, options)
-                .await
-                .map_err(|error| match (&from, error) {
-                    (Some((handle, _, _)), axsight_linux::Error::WindowGone) => {
-                        ToolError::StaleHandle {
-                            handle: handle.to_string(),
-                            why: "its window was closed".into(),
-                        }
-                    }
-                    (_, error) => error.into(),
-                })?;
+        let snapshot = engine.window_tree(&query, options).await.map_err(|error| {
+            match (&from, error.kind()) {
+                (Some((handle, _, _)), FailureKind::WindowGone) => ToolError::StaleHandle {
+                    handle: handle.to_string(),
+                    why: "its window was closed".into(),
+                },
+                _ => ToolError::engine(error),
+            }
+        })?;
         self.remember(&snapshot);
         let top = match (&from, &selector) {
             (Some((handle, id, _)), _) => {
@@ -267,18 +280,16 @@ impl Session {
                     window: Some(title.to_string()),
                     window_id: None,
                 };
-                vec![
-                    engine
-                        .window_tree(&query, self.read_options(false, false))
-                        .await?,
-                ]
+                vec![engine
+                    .window_tree(&query, self.read_options(false, false))
+                    .await
+                    .map_err(ToolError::engine)?]
             }
             // An unknown app is an error, not an empty answer.
-            None => {
-                engine
-                    .window_trees(app, self.read_options(false, false))
-                    .await?
-            }
+            None => engine
+                .window_trees(app, self.read_options(false, false))
+                .await
+                .map_err(ToolError::engine)?,
         };
         let mut found = Vec::new();
         let mut total = 0;
@@ -315,10 +326,12 @@ impl Session {
             .await
         {
             Ok(snapshot) => snapshot,
-            Err(axsight_linux::Error::WindowGone | axsight_linux::Error::AppGone { .. }) => {
+            Err(error)
+                if matches!(error.kind(), FailureKind::WindowGone | FailureKind::AppGone) =>
+            {
                 return Ok(None)
             }
-            Err(error) => return Err(error.into()),
+            Err(error) => return Err(ToolError::engine(error)),
         };
         self.remember(&snapshot);
         let Some(node) = snapshot.tree.find(&id) else {

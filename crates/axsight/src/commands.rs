@@ -6,7 +6,12 @@ mod doctor;
 
 use std::process::ExitCode;
 
-use axsight_mcp::{Session, TreeOutput, TreeRequest};
+use axsight_linux::LinuxEngine;
+use axsight_mcp::{TreeOutput, TreeRequest};
+
+/// The session every command reads through: the Linux engine behind the same code
+/// the MCP server runs.
+type Session = axsight_mcp::Session<LinuxEngine>;
 
 use crate::cli::{BenchCommand, Command};
 
@@ -67,7 +72,7 @@ pub async fn run(command: Command) -> anyhow::Result<ExitCode> {
                     tracing::warn!(%error, "could not turn accessibility on");
                 }
             }
-            axsight_mcp::serve_stdio()
+            axsight_mcp::serve_stdio::<LinuxEngine>()
                 .await
                 .map_err(|e| anyhow::anyhow!(e))?;
         }

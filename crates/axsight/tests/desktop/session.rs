@@ -1,7 +1,9 @@
 //! The session (what the MCP tools and the CLI print) against real apps.
 
 use axsight_linux::LinuxEngine;
-use axsight_mcp::{Session, ToolError, TreeOutput, TreeRequest};
+use axsight_mcp::{ToolError, TreeOutput, TreeRequest};
+
+type Session = axsight_mcp::Session<LinuxEngine>;
 
 use crate::support;
 

@@ -1,0 +1,101 @@
+//! The contract between the tools and a platform backend: what an [`Engine`] must
+//! answer, in the plain types of this crate.
+//!
+//! The Linux AT-SPI2 engine (`axsight-linux`) is the one implementation today; a
+//! Windows (UI Automation) or macOS (AX) backend would implement the same trait.
+//! The MCP server and the CLI drive any engine through it, so they know nothing of
+//! D-Bus or X11.
+
+use std::future::Future;
+
+use crate::{Application, ElementId, WindowSnapshot};
+
+/// Which window to read. Both parts match case-insensitively by substring; `app`
+/// also matches a process id.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct WindowQuery {
+    /// Application name or pid; `None` means the active window's app.
+    pub app: Option<String>,
+    /// Window title; `None` means the app's active window, else its first.
+    pub window: Option<String>,
+    /// The window's identity, as a snapshot's root element carries it; wins over
+    /// the rest.
+    pub window_id: Option<ElementId>,
+}
+
+/// What a tree read fetches.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct ReadOptions {
+    /// Also read the subtrees of elements that are not drawn.
+    pub include_invisible: bool,
+    /// Also read each element's action names (the compact text does not print
+    /// them; JSON and actions need them).
+    pub actions: bool,
+}
+
+impl ReadOptions {
+    /// Whether a read made with `self` holds everything a read with `wanted` would.
+    ///
+    /// ```
+    /// use axsight_core::ReadOptions;
+    /// let full = ReadOptions { include_invisible: false, actions: true };
+    /// assert!(full.covers(&ReadOptions::default()));
+    /// assert!(!ReadOptions::default().covers(&full));
+    /// ```
+    pub fn covers(&self, wanted: &ReadOptions) -> bool {
+        self.include_invisible == wanted.include_invisible && (self.actions || !wanted.actions)
+    }
+}
+
+/// How an engine is to connect.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct ConnectOptions {
+    /// Watch the desktop's events so unchanged windows are answered from memory:
+    /// for long-lived users such as a server.
+    pub watch_events: bool,
+}
+
+/// What kind of failure an engine error is, where the caller acts on it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FailureKind {
+    /// The window asked for no longer exists.
+    WindowGone,
+    /// The application exited.
+    AppGone,
+    /// The connection to the desktop is lost: connect again.
+    ConnectionLost,
+    /// Anything else: the message says what.
+    Other,
+}
+
+/// An engine's error: a plain message, and a kind for the caller to act on.
+pub trait EngineError: std::error::Error + Send + Sync + 'static {
+    /// What kind of failure this is.
+    fn kind(&self) -> FailureKind;
+}
+
+/// A platform backend: applications, windows and their trees.
+pub trait Engine: Send + Sync + Sized + 'static {
+    /// The engine's error.
+    type Error: EngineError;
+
+    /// Finds the desktop and connects to it.
+    fn connect(options: ConnectOptions) -> impl Future<Output = Result<Self, Self::Error>> + Send;
+
+    /// The applications and their top-level windows.
+    fn applications(&self) -> impl Future<Output = Result<Vec<Application>, Self::Error>> + Send;
+
+    /// The tree of the window `query` names.
+    fn window_tree(
+        &self,
+        query: &WindowQuery,
+        options: ReadOptions,
+    ) -> impl Future<Output = Result<WindowSnapshot, Self::Error>> + Send;
+
+    /// The trees of every window of the apps `app` names (all apps when `None`).
+    fn window_trees(
+        &self,
+        app: Option<&str>,
+        options: ReadOptions,
+    ) -> impl Future<Output = Result<Vec<WindowSnapshot>, Self::Error>> + Send;
+}

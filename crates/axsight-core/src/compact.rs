@@ -262,7 +262,7 @@ pub fn format_element(handle: &str, element: &Element, mark_hidden: bool) -> Str
 }
 
 /// The states worth printing: those that differ from what an element usually is.
-const PRINTED_STATES: &[State] = &[
+pub(crate) const PRINTED_STATES: &[State] = &[
     State::Active,
     State::Focused,
     State::Checked,
@@ -311,7 +311,7 @@ fn attributes(element: &Element, mark_hidden: bool) -> Vec<String> {
 }
 
 /// Shortens text to [`MAX_TEXT`] characters and keeps it on one line.
-fn clip(text: &str) -> String {
+pub(crate) fn clip(text: &str) -> String {
     let one_line: String = text
         .chars()
         .map(|c| if c.is_control() { ' ' } else { c })
@@ -323,7 +323,7 @@ fn clip(text: &str) -> String {
 }
 
 /// Quotes text with `"` and escapes `"` and `\`.
-fn quote(text: &str) -> String {
+pub(crate) fn quote(text: &str) -> String {
     format!("\"{}\"", text.replace('\\', "\\\\").replace('"', "\\\""))
 }
 

@@ -7,6 +7,7 @@
 
 mod compact;
 mod desktop;
+mod diff;
 mod element;
 mod engine;
 mod handle;
@@ -18,6 +19,7 @@ mod tree;
 
 pub use compact::{format_element, render, CompactOptions, Rendered};
 pub use desktop::{format_applications, Application, Window, WindowSnapshot};
+pub use diff::{diff, render_diff, Changed, FieldChange, TreeDiff};
 pub use element::{Bounds, Element, ElementId};
 pub use engine::{ConnectOptions, Engine, EngineError, FailureKind, ReadOptions, WindowQuery};
 pub use handle::{Handle, HandleEntry, HandleParseError, HandleRegistry, Source};

@@ -1,0 +1,316 @@
+//! What changed between two captures of one window, by object identity: a renamed
+//! button is a change, not a removal and an addition.
+//!
+//! ```text
+//! added:
+//!   #u31 [Dialog] Save As (active, [800,400,600,420])
+//!     #u32 [Button] Save ([1200,780,80,30])
+//! removed:
+//!   #u7 [MenuItem] Save As...
+//! changed:
+//!   #u9 [Edit]: value "hello" -> "hello world"
+//!   #u14 [Button] Save: focused no -> yes
+//! ```
+//!
+//! "Present" means what the compact tree would print: an element is present when it
+//! and all its ancestors are drawn. An element that scrolls out of view is removed
+//! from the agent's view; one that comes into view is added. Secret values are
+//! never compared, so a diff cannot show them.
+
+use std::collections::{HashMap, HashSet};
+use std::fmt::Write as _;
+
+use crate::compact::{clip, quote, PRINTED_STATES};
+use crate::{render, Bounds, CompactOptions, Element, ElementId, HandleRegistry, NodeId, Tree};
+
+/// One field of an element that changed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum FieldChange {
+    Name {
+        from: String,
+        to: String,
+    },
+    Value {
+        from: Option<String>,
+        to: Option<String>,
+    },
+    Description {
+        from: String,
+        to: String,
+    },
+    /// A printed state turned on (`now: true`) or off.
+    State {
+        state: &'static str,
+        now: bool,
+    },
+    Bounds {
+        from: Option<Bounds>,
+        to: Option<Bounds>,
+    },
+}
+
+/// An element present in both captures whose printed fields differ.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Changed {
+    pub after: NodeId,
+    pub fields: Vec<FieldChange>,
+}
+
+/// The difference between two captures of one window.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct TreeDiff {
+    /// Roots of subtrees that appeared, as nodes of the "after" tree.
+    pub added: Vec<NodeId>,
+    /// Roots of subtrees that went away, as nodes of the "before" tree.
+    pub removed: Vec<NodeId>,
+    pub changed: Vec<Changed>,
+}
+
+impl TreeDiff {
+    /// Whether nothing changed.
+    pub fn is_empty(&self) -> bool {
+        self.added.is_empty() && self.removed.is_empty() && self.changed.is_empty()
+    }
+}
+
+/// The elements a compact tree would print, by identity: drawn, under drawn
+/// ancestors. The root is always present.
+fn present(tree: &Tree) -> HashMap<&ElementId, NodeId> {
+    let mut out = HashMap::new();
+    if tree.is_empty() {
+        return out;
+    }
+    let mut stack = vec![tree.root()];
+    while let Some(id) = stack.pop() {
+        out.insert(&tree.element(id).id, id);
+        stack.extend(
+            tree.node(id)
+                .children
+                .iter()
+                .copied()
+                .filter(|&c| tree.element(c).is_shown()),
+        );
+    }
+    out
+}
+
+/// Compares two captures of one window.
+pub fn diff(before: &Tree, after: &Tree) -> TreeDiff {
+    let was = present(before);
+    let is = present(after);
+    let added_all: HashSet<NodeId> = is
+        .iter()
+        .filter(|(id, _)| !was.contains_key(*id))
+        .map(|(_, n)| *n)
+        .collect();
+    let removed_all: HashSet<NodeId> = was
+        .iter()
+        .filter(|(id, _)| !is.contains_key(*id))
+        .map(|(_, n)| *n)
+        .collect();
+    let roots = |tree: &Tree, all: &HashSet<NodeId>| {
+        let mut roots: Vec<NodeId> = all
+            .iter()
+            .copied()
+            .filter(|&n| tree.node(n).parent.is_none_or(|p| !all.contains(&p)))
+            .collect();
+        roots.sort();
+        roots
+    };
+    // Node ids follow document order, so sorting them lists changes top to bottom.
+    let mut now_present: Vec<NodeId> = is.values().copied().collect();
+    now_present.sort();
+    let changed = now_present
+        .into_iter()
+        .filter_map(|now| {
+            let then = *was.get(&after.element(now).id)?;
+            let fields = compare(before.element(then), after.element(now));
+            (!fields.is_empty()).then_some(Changed { after: now, fields })
+        })
+        .collect();
+    TreeDiff {
+        added: roots(after, &added_all),
+        removed: roots(before, &removed_all),
+        changed,
+    }
+}
+
+/// The printed fields of one element that differ between two captures.
+fn compare(then: &Element, now: &Element) -> Vec<FieldChange> {
+    let mut fields = Vec::new();
+    if then.name != now.name {
+        fields.push(FieldChange::Name {
+            from: then.name.clone(),
+            to: now.name.clone(),
+        });
+    }
+    if !then.is_secret() && !now.is_secret() && then.value != now.value {
+        fields.push(FieldChange::Value {
+            from: then.value.clone(),
+            to: now.value.clone(),
+        });
+    }
+    if then.description != now.description {
+        fields.push(FieldChange::Description {
+            from: then.description.clone(),
+            to: now.description.clone(),
+        });
+    }
+    for state in PRINTED_STATES {
+        let (was, is) = (then.states.contains(*state), now.states.contains(*state));
+        if was != is {
+            fields.push(FieldChange::State {
+                state: state.as_str(),
+                now: is,
+            });
+        }
+    }
+    if then.states.is_enabled() != now.states.is_enabled() {
+        fields.push(FieldChange::State {
+            state: "enabled",
+            now: now.states.is_enabled(),
+        });
+    }
+    if then.bounds != now.bounds {
+        fields.push(FieldChange::Bounds {
+            from: then.bounds,
+            to: now.bounds,
+        });
+    }
+    fields
+}
+
+fn show_bounds(bounds: Option<Bounds>) -> String {
+    bounds.map_or_else(
+        || "none".into(),
+        |b| format!("[{},{},{},{}]", b.x, b.y, b.width, b.height),
+    )
+}
+
+fn show_value(value: &Option<String>) -> String {
+    value
+        .as_deref()
+        .map_or_else(|| "none".into(), |v| quote(&clip(v)))
+}
+
+fn yes_no(on: bool) -> &'static str {
+    if on {
+        "yes"
+    } else {
+        "no"
+    }
+}
+
+impl FieldChange {
+    fn describe(&self) -> String {
+        match self {
+            FieldChange::Name { from, to } => {
+                format!("name {} -> {}", quote(&clip(from)), quote(&clip(to)))
+            }
+            FieldChange::Value { from, to } => {
+                format!("value {} -> {}", show_value(from), show_value(to))
+            }
+            FieldChange::Description { from, to } => {
+                format!("desc {} -> {}", quote(&clip(from)), quote(&clip(to)))
+            }
+            FieldChange::State { state, now } => {
+                format!("{state} {} -> {}", yes_no(!now), yes_no(*now))
+            }
+            FieldChange::Bounds { from, to } => {
+                format!("bounds {} -> {}", show_bounds(*from), show_bounds(*to))
+            }
+        }
+    }
+}
+
+/// Prints a diff, giving every element it names a handle (new elements get theirs
+/// now, so the agent can act on them at once). Past `max_chars` the rest is
+/// summarised in a closing line.
+pub fn render_diff(
+    diff: &TreeDiff,
+    before: &Tree,
+    after: &Tree,
+    registry: &mut HandleRegistry,
+    max_chars: usize,
+) -> String {
+    if diff.is_empty() {
+        return "no change\n".into();
+    }
+    let mut out = String::new();
+    let mut left_out = 0usize;
+    let room = |out: &String, extra: usize| out.chars().count() + extra <= max_chars;
+    if !diff.added.is_empty() {
+        out.push_str("added:\n");
+        for &root in &diff.added {
+            let options = CompactOptions {
+                max_chars: max_chars.saturating_sub(out.chars().count()).max(1),
+                ..CompactOptions::default()
+            };
+            let rendered = render(after, root, registry, &options);
+            if rendered.printed == 0 || !room(&out, 0) {
+                left_out += 1 + rendered.cut;
+                continue;
+            }
+            for line in rendered.text.lines() {
+                let _ = writeln!(out, "  {line}");
+            }
+        }
+    }
+    let section = |out: &mut String, title: &str, lines: Vec<String>, left_out: &mut usize| {
+        if lines.is_empty() {
+            return;
+        }
+        out.push_str(title);
+        for line in lines {
+            if room(out, line.chars().count() + 3) {
+                let _ = writeln!(out, "  {line}");
+            } else {
+                *left_out += 1;
+            }
+        }
+    };
+    let removed = diff
+        .removed
+        .iter()
+        .map(|&n| {
+            let element = before.element(n);
+            let handle = registry.assign(&element.id, element.role, &element.name);
+            let inside = before.descendants(n).len() - 1;
+            let mut line = format!("{handle} [{}]", element.role);
+            if !element.name.is_empty() {
+                let _ = write!(line, " {}", clip(&element.name));
+            }
+            if inside > 0 {
+                let _ = write!(line, " (+{inside} inside)");
+            }
+            line
+        })
+        .collect();
+    section(&mut out, "removed:\n", removed, &mut left_out);
+    let changed = diff
+        .changed
+        .iter()
+        .map(|change| {
+            let element = after.element(change.after);
+            let handle = registry.assign(&element.id, element.role, &element.name);
+            let mut line = format!("{handle} [{}]", element.role);
+            if !element.name.is_empty() {
+                let _ = write!(line, " {}", clip(&element.name));
+            }
+            let fields: Vec<String> = change.fields.iter().map(FieldChange::describe).collect();
+            let _ = write!(line, ": {}", fields.join("; "));
+            line
+        })
+        .collect();
+    section(&mut out, "changed:\n", changed, &mut left_out);
+    if left_out > 0 {
+        let _ = writeln!(
+            out,
+            "[cut: {left_out} more changes past the {max_chars}-character budget; read the window with get_window_tree]"
+        );
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests;

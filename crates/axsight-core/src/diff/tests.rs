@@ -1,0 +1,158 @@
+use super::*;
+use crate::{Role, State, StateSet};
+
+fn shown(id: &str, role: Role, name: &str) -> Element {
+    let mut element = Element::new(id, role, "raw");
+    element.name = name.into();
+    element.states = StateSet::from_iter([State::Showing, State::Visible, State::Enabled]);
+    element.bounds = Some(Bounds {
+        x: 0,
+        y: 0,
+        width: 10,
+        height: 10,
+    });
+    element
+}
+
+/// Window > (Button "Rename me", Edit value "a", Password, List > 2 items)
+fn before() -> Tree {
+    let mut tree = Tree::new(shown("w", Role::Window, "App"));
+    tree.push(tree.root(), shown("b", Role::Button, "Rename me"));
+    let mut edit = shown("e", Role::Edit, "Name");
+    edit.value = Some("a".into());
+    tree.push(tree.root(), edit);
+    let mut secret = shown("p", Role::Edit, "Password");
+    secret.raw_role = "password text".into();
+    tree.push(tree.root(), secret);
+    let list = tree.push(tree.root(), shown("l", Role::List, "Fruits"));
+    tree.push(list, shown("l1", Role::ListItem, "Apple"));
+    tree.push(list, shown("l2", Role::ListItem, "Pear"));
+    tree
+}
+
+#[test]
+fn nothing_changed_says_so() {
+    let tree = before();
+    let d = diff(&tree, &tree);
+    assert!(d.is_empty());
+    assert_eq!(
+        render_diff(&d, &tree, &tree, &mut HandleRegistry::new(), 4000),
+        "no change\n"
+    );
+}
+
+#[test]
+fn a_renamed_element_is_changed_not_removed_and_added() {
+    let then = before();
+    let mut now = before();
+    now.element_mut(NodeId(1)).name = "Renamed 1".into();
+    let d = diff(&then, &now);
+    assert!(d.added.is_empty() && d.removed.is_empty(), "{d:?}");
+    assert_eq!(d.changed.len(), 1);
+    let text = render_diff(&d, &then, &now, &mut HandleRegistry::new(), 4000);
+    assert_eq!(
+        text,
+        "changed:\n  #u1 [Button] Renamed 1: name \"Rename me\" -> \"Renamed 1\"\n"
+    );
+}
+
+#[test]
+fn a_new_subtree_is_added_with_handles_at_once() {
+    let then = before();
+    let mut now = before();
+    let dialog = now.push(now.root(), shown("d", Role::Dialog, "Delayed dialog"));
+    now.push(dialog, shown("ok", Role::Button, "OK"));
+    let d = diff(&then, &now);
+    assert_eq!(d.added, vec![dialog], "only the subtree's root is listed");
+    let mut registry = HandleRegistry::new();
+    let text = render_diff(&d, &then, &now, &mut registry, 4000);
+    assert!(
+        text.starts_with("added:\n  #u1 [Dialog] Delayed dialog ("),
+        "{text}"
+    );
+    assert!(text.contains("\n    #u2 [Button] OK ("), "{text}");
+    let ok = registry.resolve("#u2".parse().unwrap()).unwrap();
+    assert_eq!(ok.id, ElementId("ok".into()));
+}
+
+#[test]
+fn a_removed_subtree_is_one_line_with_a_count() {
+    let then = before();
+    let mut now = Tree::new(shown("w", Role::Window, "App"));
+    now.push(now.root(), shown("b", Role::Button, "Rename me"));
+    let mut edit = shown("e", Role::Edit, "Name");
+    edit.value = Some("a".into());
+    now.push(now.root(), edit);
+    let mut secret = shown("p", Role::Edit, "Password");
+    secret.raw_role = "password text".into();
+    now.push(now.root(), secret);
+    let d = diff(&then, &now);
+    assert_eq!(d.removed.len(), 1);
+    let text = render_diff(&d, &then, &now, &mut HandleRegistry::new(), 4000);
+    assert_eq!(text, "removed:\n  #u1 [List] Fruits (+2 inside)\n");
+}
+
+#[test]
+fn values_states_and_bounds_are_reported_but_never_secrets() {
+    let then = before();
+    let mut now = before();
+    now.element_mut(NodeId(2)).value = Some("ab".into());
+    now.element_mut(NodeId(2)).states.insert(State::Focused);
+    now.element_mut(NodeId(3)).value = Some("hunter2".into());
+    now.element_mut(NodeId(1)).bounds = Some(Bounds {
+        x: 5,
+        y: 0,
+        width: 10,
+        height: 10,
+    });
+    now.element_mut(NodeId(1)).states.remove(State::Enabled);
+    let d = diff(&then, &now);
+    let text = render_diff(&d, &then, &now, &mut HandleRegistry::new(), 4000);
+    assert!(!text.contains("hunter2"), "{text}");
+    assert!(
+        text.contains("[Button] Rename me: enabled yes -> no; bounds [0,0,10,10] -> [5,0,10,10]"),
+        "{text}"
+    );
+    assert!(
+        text.contains("[Edit] Name: value \"a\" -> \"ab\"; focused no -> yes"),
+        "{text}"
+    );
+    assert_eq!(
+        d.changed.len(),
+        2,
+        "the password field's value is not compared"
+    );
+}
+
+#[test]
+fn leaving_or_entering_the_view_is_removal_or_addition() {
+    let then = before();
+    let mut now = before();
+    now.element_mut(NodeId(5)).states.remove(State::Showing);
+    let d = diff(&then, &now);
+    assert_eq!(d.removed, vec![NodeId(5)]);
+    let back = diff(&now, &then);
+    assert_eq!(back.added, vec![NodeId(5)]);
+}
+
+#[test]
+fn a_big_diff_is_cut_with_a_closing_line() {
+    let then = before();
+    let mut now = before();
+    for i in 0..40 {
+        now.push(
+            now.root(),
+            shown(
+                &format!("n{i}"),
+                Role::Button,
+                &format!("New button number {i}"),
+            ),
+        );
+    }
+    let d = diff(&then, &now);
+    assert_eq!(d.added.len(), 40);
+    let text = render_diff(&d, &then, &now, &mut HandleRegistry::new(), 300);
+    let last = text.lines().last().unwrap();
+    assert!(last.starts_with("[cut: "), "{text}");
+    assert!(text.lines().count() < 20, "{text}");
+}

@@ -123,7 +123,7 @@ pub async fn discover() -> Result<Discovery> {
         match &display {
             Some(display) => match x11::off_thread(X11_DEADLINE, {
                 let display = display.clone();
-                move || X11::connect(&display).and_then(|x| x.at_spi_bus())
+                move || X11::connect(&display).and_then(|mut x| x.at_spi_bus())
             })
             .await
             {

@@ -2,6 +2,8 @@
 //! apps find the accessibility bus when the environment does not say) and where a
 //! toplevel window sits on screen (GTK4 reports extents relative to its window).
 
+use std::collections::HashMap;
+
 use x11rb::connection::Connection as _;
 use x11rb::protocol::xproto::{AtomEnum, ConnectionExt as _, Window};
 use x11rb::rust_connection::RustConnection;
@@ -12,6 +14,11 @@ use crate::{Error, Result};
 pub struct X11 {
     conn: RustConnection,
     root: Window,
+    /// Atoms by name: interned once.
+    atoms: HashMap<&'static str, u32>,
+    /// Toplevels found by (pid, title): a search walks every window, a hit is
+    /// checked with one request.
+    toplevels: HashMap<(Option<u32>, String), Window>,
 }
 
 /// A toplevel X window's content origin on screen.
@@ -27,21 +34,31 @@ impl X11 {
         let (conn, screen) = x11rb::connect(Some(display))
             .map_err(|e| Error::X11(format!("cannot open display {display}: {e}")))?;
         let root = conn.setup().roots[screen].root;
-        Ok(X11 { conn, root })
+        Ok(X11 {
+            conn,
+            root,
+            atoms: HashMap::new(),
+            toplevels: HashMap::new(),
+        })
     }
 
-    fn atom(&self, name: &str) -> Result<u32> {
-        Ok(self
+    fn atom(&mut self, name: &'static str) -> Result<u32> {
+        if let Some(atom) = self.atoms.get(name) {
+            return Ok(*atom);
+        }
+        let atom = self
             .conn
             .intern_atom(false, name.as_bytes())
             .map_err(x11_error)?
             .reply()
             .map_err(x11_error)?
-            .atom)
+            .atom;
+        self.atoms.insert(name, atom);
+        Ok(atom)
     }
 
     /// The accessibility bus address the bus launcher published on the root window.
-    pub fn at_spi_bus(&self) -> Result<Option<String>> {
+    pub fn at_spi_bus(&mut self) -> Result<Option<String>> {
         let atom = self.atom("AT_SPI_BUS")?;
         let reply = self
             .conn
@@ -62,20 +79,32 @@ impl X11 {
     /// the accessible frame. `_GTK_FRAME_EXTENTS` gives the margins where a window
     /// manager asked for it; otherwise the margin is split evenly on each side.
     pub fn content_origin(
-        &self,
+        &mut self,
         pid: Option<u32>,
         title: &str,
         frame_size: (i32, i32),
     ) -> Result<Option<WindowOrigin>> {
-        let Some(window) = self.find_toplevel(pid, title)? else {
-            return Ok(None);
+        let key = (pid, title.to_string());
+        let known = self.toplevels.get(&key).copied();
+        let known = known
+            .and_then(|window| Some((window, self.conn.get_geometry(window).ok()?.reply().ok()?)));
+        let (window, geometry) = match known {
+            Some(found) => found,
+            None => {
+                self.toplevels.remove(&key);
+                let Some(window) = self.find_toplevel(pid, title)? else {
+                    return Ok(None);
+                };
+                let geometry = self
+                    .conn
+                    .get_geometry(window)
+                    .map_err(x11_error)?
+                    .reply()
+                    .map_err(x11_error)?;
+                self.toplevels.insert(key, window);
+                (window, geometry)
+            }
         };
-        let geometry = self
-            .conn
-            .get_geometry(window)
-            .map_err(x11_error)?
-            .reply()
-            .map_err(x11_error)?;
         let position = self
             .conn
             .translate_coordinates(window, self.root, 0, 0)
@@ -95,7 +124,7 @@ impl X11 {
         }))
     }
 
-    fn cardinals(&self, window: Window, name: &str) -> Result<Option<Vec<u32>>> {
+    fn cardinals(&mut self, window: Window, name: &'static str) -> Result<Option<Vec<u32>>> {
         let atom = self.atom(name)?;
         let reply = self
             .conn
@@ -126,7 +155,7 @@ impl X11 {
 
     /// Searches the root's children and, under a reparenting window manager, their
     /// children, for a window titled `title`.
-    fn find_toplevel(&self, pid: Option<u32>, title: &str) -> Result<Option<Window>> {
+    fn find_toplevel(&mut self, pid: Option<u32>, title: &str) -> Result<Option<Window>> {
         let net_wm_name = self.atom("_NET_WM_NAME")?;
         let utf8 = self.atom("UTF8_STRING")?;
         let net_wm_pid = self.atom("_NET_WM_PID")?;

@@ -279,16 +279,7 @@ async fn hung_app_costs_one_failed_call() {
         .unwrap();
     assert!(stop.success());
     let started = Instant::now();
-    let error = engine
-        .window_tree(
-            &app.query(),
-            ReadOptions {
-                actions: true,
-                ..ReadOptions::default()
-            },
-        )
-        .await
-        .unwrap_err();
+    let error = support::read(&engine, &app).await.unwrap_err();
     assert!(started.elapsed() < axsight_linux::READ_DEADLINE + Duration::from_secs(1));
     // A stopped app cannot even be listed, so it is not found, or it times out.
     assert!(
@@ -300,32 +291,9 @@ async fn hung_app_costs_one_failed_call() {
     assert!(snapshot.tree.len() > 10);
 }
 
-/// Invokes action 0 of an element through AT-SPI with gdbus, outside the engine.
+/// Invokes action 0 of an element through AT-SPI, outside the engine.
 fn do_action(element: &axsight_core::Element) {
-    let id = &element.id.0;
-    let split = id.find('/').expect("ids are bus name + path");
-    let (bus, path) = id.split_at(split);
-    let address = std::env::var("AT_SPI_BUS_ADDRESS").unwrap();
-    let status = Command::new("gdbus")
-        .args([
-            "call",
-            "--address",
-            &address,
-            "-d",
-            bus,
-            "-o",
-            path,
-            "-m",
-            "org.a11y.atspi.Action.DoAction",
-            "0",
-        ])
-        .output()
-        .expect("gdbus runs");
-    assert!(
-        status.status.success(),
-        "{}",
-        String::from_utf8_lossy(&status.stderr)
-    );
+    support::gdbus_call(element, "org.a11y.atspi.Action.DoAction", &["0"]);
 }
 
 /// The tree printed without handles, to compare reads of two engines.
@@ -411,34 +379,13 @@ async fn watched_reads_follow_scrolling() {
     .await;
 }
 
-/// Sets an element's Value through AT-SPI with gdbus, outside the engine.
+/// Sets an element's Value through AT-SPI, outside the engine.
 fn set_value(element: &axsight_core::Element, value: f64) {
-    let id = &element.id.0;
-    let (bus, path) = id.split_at(id.find('/').expect("ids are bus name + path"));
-    let address = std::env::var("AT_SPI_BUS_ADDRESS").unwrap();
-    let out = Command::new("gdbus")
-        .args([
-            "call",
-            "--address",
-            &address,
-            "-d",
-            bus,
-            "-o",
-            path,
-            "-m",
-            "org.freedesktop.DBus.Properties.Set",
-        ])
-        .args([
-            "org.a11y.atspi.Value",
-            "CurrentValue",
-            &format!("<{value:.1}>"),
-        ])
-        .output()
-        .expect("gdbus runs");
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
+    let value = format!("<{value:.1}>");
+    support::gdbus_call(
+        element,
+        "org.freedesktop.DBus.Properties.Set",
+        &["org.a11y.atspi.Value", "CurrentValue", &value],
     );
 }
 

@@ -147,18 +147,49 @@ where
     }
 }
 
-/// Reads a window's tree.
+/// Reads an app's window, action names included.
+pub async fn read(
+    engine: &LinuxEngine,
+    app: &App,
+) -> axsight_linux::Result<axsight_core::WindowSnapshot> {
+    let options = ReadOptions {
+        actions: true,
+        ..ReadOptions::default()
+    };
+    engine.window_tree(&app.query(), options).await
+}
+
+/// Reads an app's window, which must succeed.
 pub async fn tree(engine: &LinuxEngine, app: &App) -> axsight_core::WindowSnapshot {
-    engine
-        .window_tree(
-            &app.query(),
-            ReadOptions {
-                actions: true,
-                ..ReadOptions::default()
-            },
-        )
-        .await
-        .expect("the tree reads")
+    read(engine, app).await.expect("the tree reads")
+}
+
+/// Calls `method` on an element through AT-SPI with gdbus: a change made outside
+/// the engine, as a user or another tool would.
+pub fn gdbus_call(element: &axsight_core::Element, method: &str, args: &[&str]) {
+    let id = &element.id.0;
+    let (bus, path) = id.split_at(id.find('/').expect("ids are bus name + path"));
+    let address = std::env::var("AT_SPI_BUS_ADDRESS").expect("a desktop");
+    let out = Command::new("gdbus")
+        .args([
+            "call",
+            "--address",
+            &address,
+            "-d",
+            bus,
+            "-o",
+            path,
+            "-m",
+            method,
+        ])
+        .args(args)
+        .output()
+        .expect("gdbus runs");
+    assert!(
+        out.status.success(),
+        "{method}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
 }
 
 /// A unique window title for one test.

@@ -249,16 +249,22 @@ fn count_printable(tree: &Tree, node: NodeId, options: &CompactOptions) -> usize
 /// assert_eq!(format_element("#u14", &save, false), "#u14 [Button] Save (focused, [840,32,68,28])");
 /// ```
 pub fn format_element(handle: &str, element: &Element, mark_hidden: bool) -> String {
-    let mut line = format!("{handle} [{}]", element.role);
-    if !element.name.is_empty() {
-        line.push(' ');
-        line.push_str(&clip(&element.name));
-    }
+    let mut line = element_head(handle, element);
     let attributes = attributes(element, mark_hidden);
     if !attributes.is_empty() {
         let _ = write!(line, " ({})", attributes.join(", "));
     }
     line
+}
+
+/// The start of every line that names an element: `#u14 [Button] Save`.
+pub(crate) fn element_head(handle: &str, element: &Element) -> String {
+    let mut head = format!("{handle} [{}]", element.role);
+    if !element.name.is_empty() {
+        head.push(' ');
+        head.push_str(&clip(&element.name));
+    }
+    head
 }
 
 /// The states worth printing: those that differ from what an element usually is.

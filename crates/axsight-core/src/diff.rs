@@ -20,7 +20,7 @@
 use std::collections::{HashMap, HashSet};
 use std::fmt::Write as _;
 
-use crate::compact::{clip, quote, PRINTED_STATES};
+use crate::compact::{clip, element_head, quote, PRINTED_STATES};
 use crate::{render, Bounds, CompactOptions, Element, ElementId, HandleRegistry, NodeId, Tree};
 
 /// One field of an element that changed.
@@ -276,10 +276,7 @@ pub fn render_diff(
             let element = before.element(n);
             let handle = registry.assign(&element.id, element.role, &element.name);
             let inside = before.descendants(n).len() - 1;
-            let mut line = format!("{handle} [{}]", element.role);
-            if !element.name.is_empty() {
-                let _ = write!(line, " {}", clip(&element.name));
-            }
+            let mut line = element_head(&handle.to_string(), element);
             if inside > 0 {
                 let _ = write!(line, " (+{inside} inside)");
             }
@@ -293,10 +290,7 @@ pub fn render_diff(
         .map(|change| {
             let element = after.element(change.after);
             let handle = registry.assign(&element.id, element.role, &element.name);
-            let mut line = format!("{handle} [{}]", element.role);
-            if !element.name.is_empty() {
-                let _ = write!(line, " {}", clip(&element.name));
-            }
+            let mut line = element_head(&handle.to_string(), element);
             let fields: Vec<String> = change.fields.iter().map(FieldChange::describe).collect();
             let _ = write!(line, ": {}", fields.join("; "));
             line

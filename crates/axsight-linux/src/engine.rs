@@ -15,7 +15,7 @@ use zbus::Connection;
 
 use crate::apps::{apps_matching, pick_window, AppEntry};
 use crate::cache::AppCache;
-use crate::dbus::{self, Failure};
+use crate::dbus;
 use crate::discover::{self, Discovery};
 use crate::events::{Change, Event, EventWatch};
 use crate::normalize::build_tree;
@@ -350,24 +350,17 @@ impl LinuxEngine {
     ) -> Result<CachedWindow> {
         let window = &entry.info.windows[index];
         let obj = entry.windows[index].clone();
-        let app = || entry.info.name.clone();
         let cache = AppCache::fetch(&self.conn, &entry.root).await;
         tracing::debug!(cached = cache.len(), "cache fetched");
         let walker = Walker::new(&self.conn, entry.quirks, options, cache);
-        let raw = walker
-            .read(obj, true)
-            .await
-            .map_err(|aborted| match aborted.failure {
-                Failure::NoReply => Error::Timeout {
-                    app: app(),
-                    ms: dbus::CALL_TIMEOUT.as_millis() as u64,
-                },
-                Failure::PeerGone | Failure::ObjectGone => Error::AppGone { app: app() },
-                Failure::Other => Error::Call {
-                    method: aborted.method,
-                    source: Box::new(aborted.error),
-                },
-            })?;
+        let raw = walker.read(obj, true).await.map_err(|aborted| {
+            Error::from_failure(
+                &entry.info.name,
+                aborted.failure,
+                aborted.method,
+                aborted.error,
+            )
+        })?;
         let origin = match (entry.quirks.gtk4, window.bounds) {
             (true, Some(bounds)) => {
                 self.window_origin(entry.info.pid, &window.title, bounds)

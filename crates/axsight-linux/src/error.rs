@@ -82,18 +82,29 @@ pub enum Error {
 }
 
 impl Error {
-    /// Classifies a failed call: a peer that vanished is [`Error::AppGone`], a call that
-    /// got no reply in time is [`Error::Timeout`].
+    /// Classifies a failed call by the D-Bus error it carries (see [`Error::from_failure`]).
     pub(crate) fn from_call(app: &str, method: &'static str, source: zbus::Error) -> Error {
-        match crate::dbus::failure_kind(&source) {
-            crate::dbus::Failure::PeerGone => Error::AppGone {
+        Error::from_failure(app, crate::dbus::failure_kind(&source), method, source)
+    }
+
+    /// Turns a failed call on an app's root or window object into an error: the
+    /// object or its whole peer gone is the app gone; no reply is a timeout.
+    pub(crate) fn from_failure(
+        app: &str,
+        failure: crate::dbus::Failure,
+        method: &'static str,
+        source: zbus::Error,
+    ) -> Error {
+        use crate::dbus::Failure;
+        match failure {
+            Failure::PeerGone | Failure::ObjectGone => Error::AppGone {
                 app: app.to_string(),
             },
-            crate::dbus::Failure::NoReply => Error::Timeout {
+            Failure::NoReply => Error::Timeout {
                 app: app.to_string(),
                 ms: crate::dbus::CALL_TIMEOUT.as_millis() as u64,
             },
-            crate::dbus::Failure::ObjectGone | crate::dbus::Failure::Other => Error::Call {
+            Failure::Other => Error::Call {
                 method,
                 source: Box::new(source),
             },

@@ -57,6 +57,7 @@ def launch(argv, title):
 
 
 def stop(app):
+    """Stop an app (the signal is skipped if it already exited); return its output."""
     app.proc.terminate()
     try:
         out = app.proc.communicate(timeout=5)[0]

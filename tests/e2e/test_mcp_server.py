@@ -358,10 +358,7 @@ def test_killed_app_gives_a_clear_error_not_a_hang(fixture_app):
 
         run_session(body, deadline=30)
     finally:
-        if doomed.proc.poll() is None:
-            stop(doomed)
-        else:
-            doomed.proc.stdout.close()
+        stop(doomed)
 
 
 def test_handle_of_killed_app_validates_as_gone(fixture_app):
@@ -379,10 +376,7 @@ def test_handle_of_killed_app_validates_as_gone(fixture_app):
 
         run_session(body, deadline=30)
     finally:
-        if doomed.proc.poll() is None:
-            stop(doomed)
-        else:
-            doomed.proc.stdout.close()
+        stop(doomed)
 
 
 def test_server_finds_the_desktop_without_env(fixture_app):

@@ -101,14 +101,7 @@ async fn fixture_tree_is_complete_and_correct() {
         "{} of 40 rows shown; most should be scrolled away",
         rows.len()
     );
-    let hidden = engine
-        .window_tree(
-            &app.query(),
-            ReadOptions {
-                include_invisible: true,
-                actions: true,
-            },
-        )
+    let hidden = support::read(&engine, &app, true)
         .await
         .expect("tree with invisible elements");
     let all_rows = hidden
@@ -123,16 +116,7 @@ async fn fixture_tree_is_complete_and_correct() {
 async fn secret_is_never_read() {
     let engine = LinuxEngine::connect().await.expect("engine connects");
     let app = support::fixture(&engine, &support::title("secret")).await;
-    let snapshot = engine
-        .window_tree(
-            &app.query(),
-            ReadOptions {
-                include_invisible: true,
-                actions: true,
-            },
-        )
-        .await
-        .expect("tree");
+    let snapshot = support::read(&engine, &app, true).await.expect("tree");
     let debug = format!("{snapshot:?}");
     assert!(
         !debug.contains(support::SECRET),
@@ -279,7 +263,7 @@ async fn hung_app_costs_one_failed_call() {
         .unwrap();
     assert!(stop.success());
     let started = Instant::now();
-    let error = support::read(&engine, &app).await.unwrap_err();
+    let error = support::read(&engine, &app, false).await.unwrap_err();
     assert!(started.elapsed() < axsight_linux::READ_DEADLINE + Duration::from_secs(1));
     // A stopped app cannot even be listed, so it is not found, or it times out.
     assert!(

@@ -147,21 +147,22 @@ where
     }
 }
 
-/// Reads an app's window, action names included.
+/// Reads an app's window, action names included, and hidden elements when asked.
 pub async fn read(
     engine: &LinuxEngine,
     app: &App,
+    include_invisible: bool,
 ) -> axsight_linux::Result<axsight_core::WindowSnapshot> {
     let options = ReadOptions {
         actions: true,
-        ..ReadOptions::default()
+        include_invisible,
     };
     engine.window_tree(&app.query(), options).await
 }
 
-/// Reads an app's window, which must succeed.
+/// Reads an app's window (drawn elements only), which must succeed.
 pub async fn tree(engine: &LinuxEngine, app: &App) -> axsight_core::WindowSnapshot {
-    read(engine, app).await.expect("the tree reads")
+    read(engine, app, false).await.expect("the tree reads")
 }
 
 /// Calls `method` on an element through AT-SPI with gdbus: a change made outside

@@ -85,13 +85,22 @@ pub fn find_session_bus() -> Option<String> {
         .then(|| format!("unix:path={}", socket.display()))
 }
 
+/// The session bus's `org.a11y.Bus` object: the launcher that owns the
+/// accessibility bus and its `IsEnabled` switch.
+fn a11y_bus_object() -> dbus::ObjRef {
+    dbus::ObjRef::new("org.a11y.Bus", "/org/a11y/bus")
+}
+
 /// Asks the session bus's `org.a11y.Bus` for the accessibility bus address.
 async fn address_from_session(session: &zbus::Connection) -> zbus::Result<String> {
-    let bus = dbus::ObjRef {
-        bus: "org.a11y.Bus".into(),
-        path: zbus::zvariant::ObjectPath::try_from("/org/a11y/bus")?.into(),
-    };
-    dbus::call(session, &bus, "org.a11y.Bus", "GetAddress", ()).await
+    dbus::call(
+        session,
+        &a11y_bus_object(),
+        "org.a11y.Bus",
+        "GetAddress",
+        (),
+    )
+    .await
 }
 
 /// Opens a connection to the bus at `address`.
@@ -166,15 +175,7 @@ pub async fn discover() -> Result<Discovery> {
 /// session bus: Chromium, Firefox and Qt only expose their trees when it is true.
 pub async fn accessibility_enabled(session_bus: &str, enable: bool) -> Result<bool> {
     let session = connect_to(session_bus).await?;
-    let bus = dbus::ObjRef {
-        bus: "org.a11y.Bus".into(),
-        path: zbus::zvariant::ObjectPath::try_from("/org/a11y/bus")
-            .map_err(|e| Error::Call {
-                method: "IsEnabled",
-                source: Box::new(e.into()),
-            })?
-            .into(),
-    };
+    let bus = a11y_bus_object();
     let get = |source| Error::Call {
         method: "org.a11y.Status.IsEnabled",
         source: Box::new(source),

@@ -223,36 +223,109 @@ impl FieldChange {
     }
 }
 
-/// Prints a diff, giving every element it names a handle (new elements get theirs
-/// now, so the agent can act on them at once). Past `max_chars` the rest is
-/// summarised in a closing line.
+/// What changed in one window: two captures compared, or a window that opened
+/// (everything added) or closed (everything removed).
+#[derive(Debug, Clone)]
+pub struct WindowChange<'a> {
+    pub before: Option<&'a Tree>,
+    pub after: Option<&'a Tree>,
+    pub diff: TreeDiff,
+}
+
+impl<'a> WindowChange<'a> {
+    /// The changes between two captures of one window.
+    pub fn between(before: &'a Tree, after: &'a Tree) -> WindowChange<'a> {
+        WindowChange {
+            before: Some(before),
+            after: Some(after),
+            diff: diff(before, after),
+        }
+    }
+
+    /// A window that appeared.
+    pub fn opened(after: &'a Tree) -> WindowChange<'a> {
+        let added = if after.is_empty() {
+            vec![]
+        } else {
+            vec![after.root()]
+        };
+        WindowChange {
+            before: None,
+            after: Some(after),
+            diff: TreeDiff {
+                added,
+                ..TreeDiff::default()
+            },
+        }
+    }
+
+    /// A window that went away.
+    pub fn closed(before: &'a Tree) -> WindowChange<'a> {
+        let removed = if before.is_empty() {
+            vec![]
+        } else {
+            vec![before.root()]
+        };
+        WindowChange {
+            before: Some(before),
+            after: None,
+            diff: TreeDiff {
+                removed,
+                ..TreeDiff::default()
+            },
+        }
+    }
+}
+
+/// Prints the changes of one or more windows, giving every element they name a
+/// handle (new elements get theirs now, so the agent can act on them at once).
+///
+/// An added subtree that does not fit the `max_chars` budget is summarised as its
+/// first line with a count and the handle to expand; what still does not fit is
+/// counted in a closing line.
 pub fn render_diff(
-    diff: &TreeDiff,
-    before: &Tree,
-    after: &Tree,
+    changes: &[WindowChange<'_>],
     registry: &mut HandleRegistry,
     max_chars: usize,
 ) -> String {
-    if diff.is_empty() {
+    if changes.iter().all(|c| c.diff.is_empty()) {
         return "no change\n".into();
     }
     let mut out = String::new();
     let mut left_out = 0usize;
     let room = |out: &String, extra: usize| out.chars().count() + extra <= max_chars;
-    if !diff.added.is_empty() {
+    let added: Vec<(&Tree, NodeId)> = changes
+        .iter()
+        .filter_map(|c| Some(c.after?).map(|tree| (tree, &c.diff.added)))
+        .flat_map(|(tree, roots)| roots.iter().map(move |&root| (tree, root)))
+        .collect();
+    if !added.is_empty() {
         out.push_str("added:\n");
-        for &root in &diff.added {
+        for (after, root) in added {
             let options = CompactOptions {
                 max_chars: max_chars.saturating_sub(out.chars().count()).max(1),
                 ..CompactOptions::default()
             };
             let rendered = render(after, root, registry, &options);
-            if rendered.printed == 0 || !room(&out, 0) {
-                left_out += 1 + rendered.cut;
+            let indented = rendered.text.chars().count() + 2 * rendered.printed;
+            if rendered.cut == 0 && rendered.printed > 0 && room(&out, indented) {
+                for line in rendered.text.lines() {
+                    let _ = writeln!(out, "  {line}");
+                }
                 continue;
             }
-            for line in rendered.text.lines() {
+            // Too big for what is left: one line, a count and the handle to expand.
+            let element = after.element(root);
+            let handle = registry.assign(&element.id, element.role, &element.name);
+            let inside = after.descendants(root).len() - 1;
+            let line = format!(
+                "{} (+{inside} inside; get_window_tree from: \"{handle}\")",
+                element_head(&handle.to_string(), element)
+            );
+            if room(&out, line.chars().count() + 3) {
                 let _ = writeln!(out, "  {line}");
+            } else {
+                left_out += 1 + inside;
             }
         }
     }
@@ -269,33 +342,33 @@ pub fn render_diff(
             }
         }
     };
-    let removed = diff
-        .removed
-        .iter()
-        .map(|&n| {
-            let element = before.element(n);
-            let handle = registry.assign(&element.id, element.role, &element.name);
-            let inside = before.descendants(n).len() - 1;
-            let mut line = element_head(&handle.to_string(), element);
-            if inside > 0 {
-                let _ = write!(line, " (+{inside} inside)");
+    let mut removed = Vec::new();
+    let mut changed = Vec::new();
+    for change in changes {
+        if let Some(before) = change.before {
+            for &n in &change.diff.removed {
+                let element = before.element(n);
+                let handle = registry.assign(&element.id, element.role, &element.name);
+                let inside = before.descendants(n).len() - 1;
+                let mut line = element_head(&handle.to_string(), element);
+                if inside > 0 {
+                    let _ = write!(line, " (+{inside} inside)");
+                }
+                removed.push(line);
             }
-            line
-        })
-        .collect();
+        }
+        if let Some(after) = change.after {
+            for item in &change.diff.changed {
+                let element = after.element(item.after);
+                let handle = registry.assign(&element.id, element.role, &element.name);
+                let mut line = element_head(&handle.to_string(), element);
+                let fields: Vec<String> = item.fields.iter().map(FieldChange::describe).collect();
+                let _ = write!(line, ": {}", fields.join("; "));
+                changed.push(line);
+            }
+        }
+    }
     section(&mut out, "removed:\n", removed, &mut left_out);
-    let changed = diff
-        .changed
-        .iter()
-        .map(|change| {
-            let element = after.element(change.after);
-            let handle = registry.assign(&element.id, element.role, &element.name);
-            let mut line = element_head(&handle.to_string(), element);
-            let fields: Vec<String> = change.fields.iter().map(FieldChange::describe).collect();
-            let _ = write!(line, ": {}", fields.join("; "));
-            line
-        })
-        .collect();
     section(&mut out, "changed:\n", changed, &mut left_out);
     if left_out > 0 {
         let _ = writeln!(

@@ -57,6 +57,33 @@ impl Bounds {
         }
     }
 
+    /// The pixels both rectangles cover, if any.
+    ///
+    /// ```
+    /// use axsight_core::Bounds;
+    /// let a = Bounds { x: 0, y: 0, width: 10, height: 10 };
+    /// let b = Bounds { x: 5, y: 5, width: 10, height: 10 };
+    /// assert_eq!(a.intersection(&b), Some(Bounds { x: 5, y: 5, width: 5, height: 5 }));
+    /// assert_eq!(a.intersection(&a.offset(20, 0)), None);
+    /// ```
+    pub fn intersection(&self, other: &Bounds) -> Option<Bounds> {
+        let x = self.x.max(other.x);
+        let y = self.y.max(other.y);
+        let right = (self.x + self.width).min(other.x + other.width);
+        let bottom = (self.y + self.height).min(other.y + other.height);
+        (right > x && bottom > y).then_some(Bounds {
+            x,
+            y,
+            width: right - x,
+            height: bottom - y,
+        })
+    }
+
+    /// Whether the point lies inside the rectangle.
+    pub fn contains(&self, x: i32, y: i32) -> bool {
+        x >= self.x && x < self.x + self.width && y >= self.y && y < self.y + self.height
+    }
+
     /// Whether the two rectangles share at least one pixel.
     pub fn intersects(&self, other: &Bounds) -> bool {
         self.x < other.x + other.width

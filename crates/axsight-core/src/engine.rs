@@ -7,8 +7,12 @@
 //! D-Bus or X11.
 
 use std::future::Future;
+use std::time::Duration;
 
-use crate::{Application, ElementId, WindowSnapshot};
+use crate::{
+    Application, ElementId, EventMark, Input, Operation, Performed, Point, SettlePolicy, Settled,
+    WindowSnapshot,
+};
 
 /// Which window to read. Both parts match case-insensitively by substring; `app`
 /// also matches a process id.
@@ -62,6 +66,8 @@ pub enum FailureKind {
     WindowGone,
     /// The application exited.
     AppGone,
+    /// The element acted on no longer exists.
+    ElementGone,
     /// The connection to the desktop is lost: connect again.
     ConnectionLost,
     /// Anything else: the message says what.
@@ -74,7 +80,17 @@ pub trait EngineError: std::error::Error + Send + Sync + 'static {
     fn kind(&self) -> FailureKind;
 }
 
-/// A platform backend: applications, windows and their trees.
+/// An application the engine started.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Launched {
+    /// The process started (a launcher may hand its window to another process).
+    pub pid: u32,
+    /// The command line that ran.
+    pub command: String,
+}
+
+/// A platform backend: applications, windows and their trees; acting on elements
+/// and windows; waiting for the UI to settle.
 pub trait Engine: Send + Sync + Sized + 'static {
     /// The engine's error.
     type Error: EngineError;
@@ -98,4 +114,59 @@ pub trait Engine: Send + Sync + Sized + 'static {
         app: Option<&str>,
         options: ReadOptions,
     ) -> impl Future<Output = Result<Vec<WindowSnapshot>, Self::Error>> + Send;
+
+    /// Does `operation` to the element `element` through its accessible interfaces.
+    /// Never waits long for the application's answer (see [`Performed::Unanswered`]).
+    fn perform(
+        &self,
+        element: &ElementId,
+        operation: &Operation,
+    ) -> impl Future<Output = Result<Performed, Self::Error>> + Send;
+
+    /// Sends real pointer or keyboard input.
+    fn send_input(&self, input: &Input) -> impl Future<Output = Result<(), Self::Error>> + Send;
+
+    /// Whether pointer input at `point` reaches the window `window` (no other window
+    /// covers it there).
+    fn input_reaches(
+        &self,
+        window: &ElementId,
+        point: Point,
+    ) -> impl Future<Output = Result<bool, Self::Error>> + Send;
+
+    /// Raises the window and gives it the keyboard focus.
+    fn activate_window(
+        &self,
+        window: &ElementId,
+    ) -> impl Future<Output = Result<(), Self::Error>> + Send;
+
+    /// Asks the window to close, as its close button would.
+    fn close_window(
+        &self,
+        window: &ElementId,
+    ) -> impl Future<Output = Result<(), Self::Error>> + Send;
+
+    /// Starts an application by name, desktop id or command line, in an environment
+    /// every toolkit accepts.
+    fn launch(&self, app: &str) -> impl Future<Output = Result<Launched, Self::Error>> + Send;
+
+    /// The current place in the event stream.
+    fn mark(&self) -> impl Future<Output = EventMark> + Send;
+
+    /// Waits until the application owning `window` (any application when `None`)
+    /// has settled after `mark`, as `policy` says.
+    fn settle(
+        &self,
+        window: Option<&ElementId>,
+        mark: EventMark,
+        policy: SettlePolicy,
+    ) -> impl Future<Output = Settled> + Send;
+
+    /// Waits until some event arrives after `mark`, or `timeout` passes; returns the
+    /// new mark. Lets a waiter re-check its condition when something happened.
+    fn next_event(
+        &self,
+        mark: EventMark,
+        timeout: Duration,
+    ) -> impl Future<Output = EventMark> + Send;
 }

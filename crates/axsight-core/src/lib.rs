@@ -5,25 +5,36 @@
 //! in it is tested on plain data. Engines (such as `axsight-linux`) build [`Tree`]s;
 //! the MCP server and the CLI format them and resolve handles and selectors here.
 
+mod aim;
 mod compact;
 mod desktop;
 mod diff;
 mod element;
 mod engine;
 mod handle;
+mod input;
 mod json;
+mod operation;
 mod role;
 mod selector;
 mod state;
 mod tree;
 
+pub use aim::{click_action, clickable_point, element_at, visible_box};
 pub use compact::{format_element, render, CompactOptions, Rendered};
 pub use desktop::{format_applications, Application, Window, WindowSnapshot};
-pub use diff::{diff, render_diff, Changed, FieldChange, TreeDiff};
+pub use diff::{diff, render_diff, Changed, FieldChange, TreeDiff, WindowChange};
 pub use element::{Bounds, Element, ElementId};
-pub use engine::{ConnectOptions, Engine, EngineError, FailureKind, ReadOptions, WindowQuery};
+pub use engine::{
+    ConnectOptions, Engine, EngineError, FailureKind, Launched, ReadOptions, WindowQuery,
+};
 pub use handle::{Handle, HandleEntry, HandleParseError, HandleRegistry, Source};
+pub use input::{
+    parse_keys, split_trailing_keys, Input, Key, KeyChord, KeyError, Modifier, MouseButton, Point,
+    ScrollDirection,
+};
 pub use json::{to_json, JsonElement};
+pub use operation::{EventMark, Operation, Performed, SettleEnd, SettlePolicy, Settled};
 pub use role::Role;
 pub use selector::{Atom, Expr, MatchContext, RoleMatch, Selector, SelectorError, Step};
 pub use state::{State, StateSet};

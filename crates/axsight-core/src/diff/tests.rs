@@ -36,7 +36,15 @@ fn nothing_changed_says_so() {
     let d = diff(&tree, &tree);
     assert!(d.is_empty());
     assert_eq!(
-        render_diff(&d, &tree, &tree, &mut HandleRegistry::new(), 4000),
+        render_diff(
+            &[WindowChange {
+                before: Some(&tree),
+                after: Some(&tree),
+                diff: d.clone()
+            }],
+            &mut HandleRegistry::new(),
+            4000
+        ),
         "no change\n"
     );
 }
@@ -49,7 +57,15 @@ fn a_renamed_element_is_changed_not_removed_and_added() {
     let d = diff(&then, &now);
     assert!(d.added.is_empty() && d.removed.is_empty(), "{d:?}");
     assert_eq!(d.changed.len(), 1);
-    let text = render_diff(&d, &then, &now, &mut HandleRegistry::new(), 4000);
+    let text = render_diff(
+        &[WindowChange {
+            before: Some(&then),
+            after: Some(&now),
+            diff: d.clone(),
+        }],
+        &mut HandleRegistry::new(),
+        4000,
+    );
     assert_eq!(
         text,
         "changed:\n  #u1 [Button] Renamed 1: name \"Rename me\" -> \"Renamed 1\"\n"
@@ -65,7 +81,15 @@ fn a_new_subtree_is_added_with_handles_at_once() {
     let d = diff(&then, &now);
     assert_eq!(d.added, vec![dialog], "only the subtree's root is listed");
     let mut registry = HandleRegistry::new();
-    let text = render_diff(&d, &then, &now, &mut registry, 4000);
+    let text = render_diff(
+        &[WindowChange {
+            before: Some(&then),
+            after: Some(&now),
+            diff: d.clone(),
+        }],
+        &mut registry,
+        4000,
+    );
     assert!(
         text.starts_with("added:\n  #u1 [Dialog] Delayed dialog ("),
         "{text}"
@@ -88,7 +112,15 @@ fn a_removed_subtree_is_one_line_with_a_count() {
     now.push(now.root(), secret);
     let d = diff(&then, &now);
     assert_eq!(d.removed.len(), 1);
-    let text = render_diff(&d, &then, &now, &mut HandleRegistry::new(), 4000);
+    let text = render_diff(
+        &[WindowChange {
+            before: Some(&then),
+            after: Some(&now),
+            diff: d.clone(),
+        }],
+        &mut HandleRegistry::new(),
+        4000,
+    );
     assert_eq!(text, "removed:\n  #u1 [List] Fruits (+2 inside)\n");
 }
 
@@ -107,7 +139,15 @@ fn values_states_and_bounds_are_reported_but_never_secrets() {
     });
     now.element_mut(NodeId(1)).states.remove(State::Enabled);
     let d = diff(&then, &now);
-    let text = render_diff(&d, &then, &now, &mut HandleRegistry::new(), 4000);
+    let text = render_diff(
+        &[WindowChange {
+            before: Some(&then),
+            after: Some(&now),
+            diff: d.clone(),
+        }],
+        &mut HandleRegistry::new(),
+        4000,
+    );
     assert!(!text.contains("hunter2"), "{text}");
     assert!(
         text.contains("[Button] Rename me: enabled yes -> no; bounds [0,0,10,10] -> [5,0,10,10]"),
@@ -151,8 +191,60 @@ fn a_big_diff_is_cut_with_a_closing_line() {
     }
     let d = diff(&then, &now);
     assert_eq!(d.added.len(), 40);
-    let text = render_diff(&d, &then, &now, &mut HandleRegistry::new(), 300);
+    let text = render_diff(
+        &[WindowChange {
+            before: Some(&then),
+            after: Some(&now),
+            diff: d.clone(),
+        }],
+        &mut HandleRegistry::new(),
+        300,
+    );
     let last = text.lines().last().unwrap();
     assert!(last.starts_with("[cut: "), "{text}");
     assert!(text.lines().count() < 20, "{text}");
+}
+
+#[test]
+fn windows_that_open_and_close_are_whole_subtrees() {
+    let old = before();
+    let mut dialog = Tree::new(shown("d", Role::Dialog, "Ask name"));
+    dialog.push(dialog.root(), shown("ok", Role::Button, "OK"));
+    let mut registry = HandleRegistry::new();
+    let text = render_diff(
+        &[WindowChange::opened(&dialog), WindowChange::closed(&old)],
+        &mut registry,
+        4000,
+    );
+    assert!(
+        text.starts_with("added:\n  #u1 [Dialog] Ask name ("),
+        "{text}"
+    );
+    assert!(text.contains("\n    #u2 [Button] OK ("), "{text}");
+    assert!(
+        text.contains("removed:\n  #u3 [Window] App (+6 inside)"),
+        "{text}"
+    );
+}
+
+#[test]
+fn an_added_subtree_too_big_for_the_budget_is_summarised_with_its_handle() {
+    let then = before();
+    let mut now = before();
+    let panel = now.push(now.root(), shown("panel", Role::Pane, "Results"));
+    for i in 0..50 {
+        now.push(
+            panel,
+            shown(&format!("r{i}"), Role::Button, &format!("Result {i}")),
+        );
+    }
+    let text = render_diff(
+        &[WindowChange::between(&then, &now)],
+        &mut HandleRegistry::new(),
+        400,
+    );
+    assert_eq!(
+        text,
+        "added:\n  #u1 [Pane] Results (+50 inside; get_window_tree from: \"#u1\")\n"
+    );
 }

@@ -1,0 +1,95 @@
+//! Input an engine sends as a person would: pointer clicks, wheel turns, drags, key
+//! chords and typed text, in screen pixels. The key grammar agents write
+//! (`ctrl+s`, `alt+F4`, `shift+Tab Return`, `{Enter}`) is parsed here, once.
+//!
+//! Platform key codes are not this module's business: an engine maps [`Key`]
+//! names and characters onto its own keyboard (X11 keysyms on Linux).
+
+mod keys;
+
+pub use keys::{parse_keys, split_trailing_keys, Key, KeyChord, KeyError, Modifier};
+
+/// A point on screen, in pixels.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+pub struct Point {
+    pub x: i32,
+    pub y: i32,
+}
+
+/// A pointer button.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum MouseButton {
+    #[default]
+    Left,
+    Middle,
+    Right,
+}
+
+impl std::str::FromStr for MouseButton {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<MouseButton, String> {
+        match text.trim().to_ascii_lowercase().as_str() {
+            "left" | "" => Ok(MouseButton::Left),
+            "middle" => Ok(MouseButton::Middle),
+            "right" => Ok(MouseButton::Right),
+            other => Err(format!(
+                "unknown button '{other}'; use left, right or middle"
+            )),
+        }
+    }
+}
+
+/// Which way to scroll.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ScrollDirection {
+    Up,
+    Down,
+    Left,
+    Right,
+}
+
+impl std::str::FromStr for ScrollDirection {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<ScrollDirection, String> {
+        match text.trim().to_ascii_lowercase().as_str() {
+            "up" => Ok(ScrollDirection::Up),
+            "down" => Ok(ScrollDirection::Down),
+            "left" => Ok(ScrollDirection::Left),
+            "right" => Ok(ScrollDirection::Right),
+            other => Err(format!(
+                "unknown direction '{other}'; use up, down, left or right"
+            )),
+        }
+    }
+}
+
+/// One piece of input, as a person would give it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Input {
+    /// Move the pointer to `at` and click `count` times (2: a double click), with
+    /// `modifiers` held.
+    Click {
+        at: Point,
+        button: MouseButton,
+        count: u8,
+        modifiers: Vec<Modifier>,
+    },
+    /// Turn the wheel `amount` notches over `at`.
+    Scroll {
+        at: Point,
+        direction: ScrollDirection,
+        amount: u32,
+    },
+    /// Press at `from`, move to `to` in steps, release.
+    Drag {
+        from: Point,
+        to: Point,
+        button: MouseButton,
+    },
+    /// Press the chords one after another.
+    Keys(Vec<KeyChord>),
+    /// Type the text, character by character, whatever the keyboard map holds.
+    Text(String),
+}

@@ -1,0 +1,122 @@
+//! What an engine does to one element through its accessible interfaces, and how an
+//! engine reports that the UI has settled after an action.
+//!
+//! These are the "background" ways of acting: they need no pointer, no keyboard and
+//! no raised window. Real input is [`crate::Input`].
+
+use std::time::Duration;
+
+/// An operation on one element through its accessible interfaces.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Operation {
+    /// Run the element's action of this name (`click`, `press`, `activate`,
+    /// `toggle`…), as the element lists it.
+    Action(String),
+    /// Move the keyboard focus to the element.
+    Focus,
+    /// Replace the element's whole text.
+    SetText(String),
+    /// Insert text at the caret (or the end).
+    InsertText(String),
+    /// Set the element's numeric value; out of its range is an error.
+    SetValue(f64),
+    /// Select the element's child at this index (combo boxes, lists, tabs).
+    SelectChild(usize),
+    /// Scroll the element into view inside its scrolled parents.
+    ScrollIntoView,
+}
+
+/// How an operation went.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Performed {
+    /// The application carried it out and answered.
+    Done,
+    /// The request was delivered but the application did not answer within the
+    /// short deadline. GTK3 runs a modal dialog opened by an action inside the
+    /// action's call, so this is often a dialog waiting for the user.
+    Unanswered,
+}
+
+/// A place in the desktop's event stream: what happened after it can be waited
+/// for. Engines that do not watch events hand out `EventMark(0)`.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, PartialOrd, Ord)]
+pub struct EventMark(pub u64);
+
+/// How long to wait for the UI to settle after an action.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SettlePolicy {
+    /// How long to wait for a change beyond focus and press feedback to begin
+    /// (GTK buttons fire about 250 ms after an accessible click; dialogs later).
+    pub expect: Duration,
+    /// How long events must stay quiet, once changes began, to count as settled.
+    pub quiet: Duration,
+    /// The longest the whole wait may take.
+    pub cap: Duration,
+}
+
+impl Default for SettlePolicy {
+    fn default() -> SettlePolicy {
+        SettlePolicy {
+            expect: Duration::from_millis(1000),
+            quiet: Duration::from_millis(150),
+            cap: Duration::from_millis(3000),
+        }
+    }
+}
+
+impl SettlePolicy {
+    /// The policy held to `timeout` at most.
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// use axsight_core::SettlePolicy;
+    /// let p = SettlePolicy::default().within(Duration::from_millis(400));
+    /// assert_eq!(p.cap, Duration::from_millis(400));
+    /// assert!(p.expect <= p.cap && p.quiet <= p.cap);
+    /// ```
+    pub fn within(self, timeout: Duration) -> SettlePolicy {
+        SettlePolicy {
+            expect: self.expect.min(timeout),
+            quiet: self.quiet.min(timeout),
+            cap: self.cap.min(timeout),
+        }
+    }
+}
+
+/// Why waiting for the UI to settle ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SettleEnd {
+    /// Changes came and then stayed quiet for the quiet window.
+    Quiet,
+    /// Nothing beyond focus or press feedback happened within the expect window.
+    NoChange,
+    /// Events were still coming when the cap was reached.
+    Cap,
+    /// The engine does not watch events; the "after" was read at once.
+    NotWatched,
+}
+
+/// How waiting for the UI to settle went.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Settled {
+    pub waited: Duration,
+    /// Events seen from the application in that time.
+    pub events: usize,
+    pub end: SettleEnd,
+}
+
+impl std::fmt::Display for Settled {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let ms = self.waited.as_millis();
+        match self.end {
+            SettleEnd::Quiet => write!(f, "settled in {ms} ms ({} events)", self.events),
+            SettleEnd::NoChange => write!(f, "no change seen within {ms} ms"),
+            SettleEnd::Cap => write!(
+                f,
+                "still changing after {ms} ms ({} events); read again to see the rest",
+                self.events
+            ),
+            SettleEnd::NotWatched => f.write_str("read at once (events not watched)"),
+        }
+    }
+}

@@ -258,7 +258,7 @@ pub fn format_element(handle: &str, element: &Element, mark_hidden: bool) -> Str
 }
 
 /// The start of every line that names an element: `#u14 [Button] Save`.
-pub(crate) fn element_head(handle: &str, element: &Element) -> String {
+pub fn element_head(handle: &str, element: &Element) -> String {
     let mut head = format!("{handle} [{}]", element.role);
     if !element.name.is_empty() {
         head.push(' ');

@@ -49,6 +49,17 @@ pub enum ScrollDirection {
     Right,
 }
 
+impl std::fmt::Display for ScrollDirection {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            ScrollDirection::Up => "up",
+            ScrollDirection::Down => "down",
+            ScrollDirection::Left => "left",
+            ScrollDirection::Right => "right",
+        })
+    }
+}
+
 impl std::str::FromStr for ScrollDirection {
     type Err = String;
 

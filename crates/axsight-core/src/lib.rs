@@ -21,7 +21,7 @@ mod state;
 mod tree;
 
 pub use aim::{click_action, clickable_point, element_at, visible_box};
-pub use compact::{format_element, render, CompactOptions, Rendered};
+pub use compact::{element_head, format_element, render, CompactOptions, Rendered};
 pub use desktop::{format_applications, Application, Window, WindowSnapshot};
 pub use diff::{diff, render_diff, Changed, FieldChange, TreeDiff, WindowChange};
 pub use element::{Bounds, Element, ElementId};

@@ -20,6 +20,9 @@ pub enum Operation {
     InsertText(String),
     /// Set the element's numeric value; out of its range is an error.
     SetValue(f64),
+    /// Move the element's numeric value by this much, stopping at its range's ends
+    /// (how a scroll bar is scrolled without a pointer).
+    AdjustValue(f64),
     /// Select the element's child at this index (combo boxes, lists, tabs).
     SelectChild(usize),
     /// Scroll the element into view inside its scrolled parents.

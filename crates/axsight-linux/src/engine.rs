@@ -7,8 +7,8 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use axsight_core::{
-    Application, Bounds, ConnectOptions, ElementId, Engine, ReadOptions, WindowQuery,
-    WindowSnapshot,
+    Application, Bounds, ConnectOptions, ElementId, Engine, EventMark, Input, Launched, Operation,
+    Performed, Point, ReadOptions, SettlePolicy, Settled, WindowQuery, WindowSnapshot,
 };
 use futures_util::future::join_all;
 use zbus::Connection;
@@ -51,9 +51,10 @@ type WindowKey = (ElementId, bool);
 pub struct LinuxEngine {
     pub(crate) conn: Connection,
     discovery: Discovery,
-    x11: Option<Arc<Mutex<X11>>>,
-    /// With a watch, unchanged windows and app lists are served from memory.
-    watch: Option<EventWatch>,
+    pub(crate) x11: Option<Arc<Mutex<X11>>>,
+    /// With a watch, unchanged windows and app lists are served from memory, and
+    /// actions wait for the UI to settle.
+    pub(crate) watch: Option<EventWatch>,
     windows: Mutex<HashMap<WindowKey, Arc<CachedWindow>>>,
     /// The last app listing and the event bookmark taken before it.
     listing: Mutex<Option<(u64, Vec<AppEntry>)>>,
@@ -200,7 +201,7 @@ impl LinuxEngine {
 
     /// The app listing: fresh, or the last one when no event since touched an app
     /// or window root and no app came or went.
-    async fn app_entries(&self) -> Result<Vec<AppEntry>> {
+    pub(crate) async fn app_entries(&self) -> Result<Vec<AppEntry>> {
         let Some(watch) = &self.watch else {
             return self.list_apps().await;
         };
@@ -428,5 +429,46 @@ impl Engine for LinuxEngine {
         options: ReadOptions,
     ) -> Result<Vec<WindowSnapshot>> {
         LinuxEngine::window_trees(self, app, options).await
+    }
+
+    async fn perform(&self, element: &ElementId, operation: &Operation) -> Result<Performed> {
+        LinuxEngine::perform(self, element, operation).await
+    }
+
+    async fn send_input(&self, input: &Input) -> Result<()> {
+        LinuxEngine::send_input(self, input).await
+    }
+
+    async fn input_reaches(&self, window: &ElementId, point: Point) -> Result<bool> {
+        LinuxEngine::input_reaches(self, window, point).await
+    }
+
+    async fn activate_window(&self, window: &ElementId) -> Result<()> {
+        LinuxEngine::activate_window(self, window).await
+    }
+
+    async fn close_window(&self, window: &ElementId) -> Result<()> {
+        LinuxEngine::close_window(self, window).await
+    }
+
+    async fn launch(&self, app: &str) -> Result<Launched> {
+        LinuxEngine::launch(self, app)
+    }
+
+    async fn mark(&self) -> EventMark {
+        LinuxEngine::mark(self).await
+    }
+
+    async fn settle(
+        &self,
+        window: Option<&ElementId>,
+        mark: EventMark,
+        policy: SettlePolicy,
+    ) -> Settled {
+        LinuxEngine::settle(self, window, mark, policy).await
+    }
+
+    async fn next_event(&self, mark: EventMark, timeout: Duration) -> EventMark {
+        LinuxEngine::next_event(self, mark, timeout).await
     }
 }

@@ -79,6 +79,30 @@ pub enum Error {
 
     #[error("X11 request failed: {0}")]
     X11(String),
+
+    #[error("'{0}' is not an element identity this engine gave out")]
+    BadElement(String),
+
+    #[error("the element is gone: it was removed or its app exited")]
+    ElementGone,
+
+    #[error("the element does not support {interface}: try another way to act on it")]
+    Unsupported { interface: String },
+
+    #[error("the element has no action '{action}'; its actions: {available}")]
+    NoSuchAction { action: String, available: String },
+
+    #[error("the element would not {what}")]
+    Refused { what: String },
+
+    #[error(
+        "the app did not answer within {} ms: it may be hung or stopped; other apps can \
+         still be used", crate::dbus::CALL_TIMEOUT.as_millis()
+    )]
+    NotAnswering,
+
+    #[error("cannot start '{command}': {why}")]
+    Launch { command: String, why: String },
 }
 
 impl Error {
@@ -117,6 +141,7 @@ impl axsight_core::EngineError for Error {
         use axsight_core::FailureKind;
         match self {
             Error::WindowGone => FailureKind::WindowGone,
+            Error::ElementGone => FailureKind::ElementGone,
             Error::AppGone { .. } => FailureKind::AppGone,
             Error::BusLost { .. } => FailureKind::ConnectionLost,
             _ => FailureKind::Other,

@@ -1,6 +1,5 @@
 //! Watching AT-SPI events, so that a window read twice with nothing changed in
-//! between is served from memory, and (later) so that actions can wait for the UI to
-//! settle.
+//! between is served from memory, and so that actions can wait for the UI to settle.
 //!
 //! GTK3 sends events only for kinds some client registered with the registry
 //! (`Registry.RegisterEvent`); a match rule alone receives nothing. So the watch
@@ -9,7 +8,9 @@
 //! objects changed since.
 
 use std::sync::{Arc, Mutex};
-use std::time::Instant;
+use std::time::{Duration, Instant};
+
+use axsight_core::{SettleEnd, SettlePolicy, Settled};
 
 use futures_util::StreamExt;
 use zbus::message::Type as MessageType;
@@ -81,6 +82,10 @@ pub struct Event {
     pub sender: String,
     pub path: String,
     pub change: Change,
+    /// Whether the event is only feedback of input itself (focus moving, a button
+    /// looking pressed, a window becoming active), not an effect of it.
+    pub incidental: bool,
+    pub at: Instant,
 }
 
 /// The most events remembered; a reader further behind than this re-reads.
@@ -97,6 +102,8 @@ struct Log {
 /// A running event watch; dropping it stops the watch.
 pub struct EventWatch {
     log: Arc<Mutex<Log>>,
+    /// The sequence number the next event will get, for waiters.
+    newest: tokio::sync::watch::Receiver<u64>,
     task: tokio::task::JoinHandle<()>,
 }
 
@@ -136,11 +143,13 @@ impl EventWatch {
                 })?;
         }
         let log = Arc::new(Mutex::new(Log::default()));
+        let (tell, newest) = tokio::sync::watch::channel(0);
         let task = tokio::spawn(record_events(
             futures_util::stream::select_all(streams),
             log.clone(),
+            tell,
         ));
-        Ok(EventWatch { log, task })
+        Ok(EventWatch { log, newest, task })
     }
 
     /// The sequence number the next event will get, after letting queued ones in:
@@ -181,6 +190,99 @@ impl EventWatch {
     pub fn last_event(&self) -> Option<Instant> {
         self.log.lock().unwrap_or_else(|e| e.into_inner()).last
     }
+
+    /// Waits until an event numbered `mark` or later arrives, or `timeout` passes;
+    /// returns the next bookmark.
+    pub async fn next_event(&self, mark: u64, timeout: Duration) -> u64 {
+        let mut newest = self.newest.clone();
+        let arrived = newest.wait_for(|&next| next > mark);
+        let _ = tokio::time::timeout(timeout, arrived).await;
+        self.bookmark().await
+    }
+
+    /// Waits for the UI to settle after `mark`, counting the events of `sender`
+    /// (every sender when `None`): first for a change beyond input feedback (up
+    /// to `policy.expect`), then until events stay quiet for `policy.quiet`; never
+    /// longer than `policy.cap`.
+    pub async fn settle_after(
+        &self,
+        mark: u64,
+        sender: Option<&str>,
+        policy: SettlePolicy,
+    ) -> Settled {
+        let start = Instant::now();
+        loop {
+            self.settle().await;
+            let events = self.since(mark, sender).unwrap_or_default();
+            let now = Instant::now();
+            let waited = now - start;
+            let settled = |end| Settled {
+                waited,
+                events: events.len(),
+                end,
+            };
+            let effect = events.iter().any(|e| !e.incidental);
+            let wake_at = if effect {
+                let last = events.iter().map(|e| e.at).max().unwrap_or(start);
+                if now >= last + policy.quiet {
+                    return settled(SettleEnd::Quiet);
+                }
+                last + policy.quiet
+            } else {
+                if waited >= policy.expect {
+                    return settled(SettleEnd::NoChange);
+                }
+                start + policy.expect
+            };
+            if waited >= policy.cap {
+                return settled(SettleEnd::Cap);
+            }
+            let wake_at = wake_at.min(start + policy.cap);
+            let seen = events.last().map_or(mark, |e| e.sequence + 1);
+            let mut newest = self.newest.clone();
+            let arrived = newest.wait_for(|&next| next > seen);
+            let _ = tokio::time::timeout_at(wake_at.into(), arrived).await;
+        }
+    }
+}
+
+/// Whether an event of `member` with `detail` is only feedback of input: focus and
+/// press states, and windows turning active.
+fn is_incidental(interface: &str, member: &str, detail: &str) -> bool {
+    match (interface, member) {
+        ("org.a11y.atspi.Event.Window", "Activate" | "Deactivate") => true,
+        (_, "StateChanged") => matches!(
+            detail,
+            "focused" | "armed" | "pressed" | "active" | "focusable"
+        ),
+        _ => false,
+    }
+}
+
+/// The first string of an AT-SPI event's body: the event's detail (`focused` of
+/// `state-changed:focused`). Empty when the body has another shape.
+fn detail_of(message: &zbus::Message) -> String {
+    type Current = (
+        String,
+        i32,
+        i32,
+        zbus::zvariant::OwnedValue,
+        std::collections::HashMap<String, zbus::zvariant::OwnedValue>,
+    );
+    let body = message.body();
+    if let Ok(full) = body.deserialize::<Current>() {
+        return full.0;
+    }
+    // Older bridges send (siiv(so)).
+    body.deserialize::<(
+        String,
+        i32,
+        i32,
+        zbus::zvariant::OwnedValue,
+        (String, zbus::zvariant::OwnedObjectPath),
+    )>()
+    .map(|old| old.0)
+    .unwrap_or_default()
 }
 
 /// Asks the registry to have apps send `event` to this connection's listeners; the
@@ -207,6 +309,7 @@ pub async fn register_event(conn: &Connection, event: &str) -> zbus::Result<()> 
 async fn record_events(
     mut events: impl futures_util::Stream<Item = zbus::Result<zbus::Message>> + Unpin,
     log: Arc<Mutex<Log>>,
+    tell: tokio::sync::watch::Sender<u64>,
 ) {
     while let Some(message) = events.next().await {
         let Ok(message) = message else { continue };
@@ -215,11 +318,17 @@ async fn record_events(
             continue;
         };
         let change = Change::of(interface.as_str(), member.as_str());
+        let detail = match member.as_str() {
+            "StateChanged" => detail_of(&message),
+            _ => String::new(),
+        };
         let event = Event {
             sequence: 0,
             sender: header.sender().map(|s| s.to_string()).unwrap_or_default(),
             path: header.path().map(|p| p.to_string()).unwrap_or_default(),
             change,
+            incidental: is_incidental(interface.as_str(), member.as_str(), &detail),
+            at: Instant::now(),
         };
         tracing::trace!(?event, %member, "event");
         let mut log = log.lock().unwrap_or_else(|e| e.into_inner());
@@ -230,12 +339,28 @@ async fn record_events(
             log.events.pop_front();
         }
         log.last = Some(Instant::now());
+        let next = log.next;
+        drop(log);
+        tell.send_replace(next);
     }
 }
 
 #[cfg(test)]
 mod tests {
-    use super::Change;
+    use super::{is_incidental, Change};
+
+    #[test]
+    fn input_feedback_is_incidental() {
+        let object = "org.a11y.atspi.Event.Object";
+        assert!(is_incidental(object, "StateChanged", "focused"));
+        assert!(is_incidental(object, "StateChanged", "armed"));
+        assert!(!is_incidental(object, "StateChanged", "checked"));
+        assert!(!is_incidental(object, "StateChanged", "showing"));
+        assert!(!is_incidental(object, "PropertyChange", "accessible-name"));
+        assert!(!is_incidental(object, "ChildrenChanged", "add"));
+        assert!(is_incidental("org.a11y.atspi.Event.Window", "Activate", ""));
+        assert!(!is_incidental("org.a11y.atspi.Event.Window", "Create", ""));
+    }
 
     #[test]
     fn events_map_to_changes() {

@@ -6,6 +6,7 @@
 //! calls into an [`axsight_core::Tree`]. It owns every D-Bus and X11 detail; it does
 //! not format, match selectors or know about MCP.
 
+mod acting;
 mod apps;
 mod cache;
 mod dbus;
@@ -13,7 +14,9 @@ pub mod discover;
 mod engine;
 mod error;
 mod events;
+mod launch;
 mod normalize;
+mod operate;
 mod refresh;
 mod states;
 mod walk;

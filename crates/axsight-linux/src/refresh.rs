@@ -211,6 +211,8 @@ mod tests {
             sender: ":1.2".into(),
             path: path.into(),
             change,
+            incidental: false,
+            at: std::time::Instant::now(),
         }
     }
 

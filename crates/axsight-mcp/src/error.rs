@@ -32,6 +32,12 @@ pub enum ToolError {
 
     #[error("{0}")]
     BadArguments(String),
+
+    #[error("{0}")]
+    CannotAct(String),
+
+    #[error("timed out: {0}")]
+    TimedOut(String),
 }
 
 impl ToolError {

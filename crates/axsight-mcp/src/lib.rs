@@ -5,14 +5,18 @@
 //! shaping. It drives any [`axsight_core::Engine`]; the binary picks the platform's
 //! (`axsight-linux`). Accessibility logic lives in the engines and in `axsight-core`.
 
+mod acting;
 mod error;
 mod params;
 mod server;
 mod session;
+mod target;
 
+pub use acting::{ActOptions, ClickOptions, Condition, NewValue};
 pub use error::ToolError;
 pub use server::{AxsightServer, INSTRUCTIONS};
 pub use session::{Found, Session, TreeOutput, TreeRequest};
+pub use target::Target;
 
 /// Serves MCP on stdin/stdout over engine `E` until the client disconnects.
 pub async fn serve_stdio<E: axsight_core::Engine>(

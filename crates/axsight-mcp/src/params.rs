@@ -2,6 +2,10 @@
 //! also as `process`, `window` also as `title`), and descriptions stay short: every
 //! client sends them to its model on every turn.
 
+mod acting;
+
+pub use acting::*;
+
 use schemars::JsonSchema;
 use serde::Deserialize;
 

@@ -1,5 +1,7 @@
 //! The MCP tool server: argument handling and result shaping only. What a tool does
-//! lives in [`Session`].
+//! lives in [`Session`]. The reading tools are here, the acting ones in [`acting`].
+
+mod acting;
 
 use std::sync::Arc;
 
@@ -21,7 +23,9 @@ element for the whole session; pass it as `from` or `index`. `…+N` marks N dee
 a closing `[cut: …]` line says how to read the rest. Selectors: `role:Button && name:Save` (name is \
 exact, case-insensitive), `text:\"Save as\"` (substring of name/value/description), `||`, `!`, \
 parentheses, `A >> B` (B inside A), `nth:0` / `nth:-1`, `visible:true`, `enabled:true`, \
-`state:checked`. Prefer handles and selectors from the tree over screen coordinates.";
+`state:checked`. Prefer handles and selectors from the tree over screen coordinates. Actions \
+(click_element, type_into_element, press_key…) answer with what changed once the UI settled: \
+added/removed/changed lines with handles usable at once, so a new screenshot or tree is rarely needed.";
 
 /// The axsight MCP server, over engine `E`.
 pub struct AxsightServer<E: Engine> {
@@ -43,7 +47,7 @@ impl<E: Engine> AxsightServer<E> {
     pub fn new() -> AxsightServer<E> {
         AxsightServer {
             session: Arc::new(Session::watching()),
-            tool_router: Self::tool_router(),
+            tool_router: Self::tool_router() + Self::acting_router(),
         }
     }
 }
@@ -61,6 +65,11 @@ fn text(text: String) -> CallToolResult {
 /// A failed call as a tool result the agent reads (not a protocol error).
 fn failure(error: ToolError) -> CallToolResult {
     CallToolResult::error(vec![ContentBlock::text(error.to_string())])
+}
+
+/// A text answer or a failure, as a tool result.
+fn answer(result: Result<String, ToolError>) -> CallToolResult {
+    result.map_or_else(failure, text)
 }
 
 #[tool_router]

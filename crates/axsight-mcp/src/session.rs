@@ -47,7 +47,7 @@ pub struct Session<E: Engine> {
     /// Watch events and reuse unchanged reads (long-lived sessions).
     watch_events: bool,
     engine: tokio::sync::Mutex<Option<Arc<E>>>,
-    registry: Mutex<HandleRegistry>,
+    pub(crate) registry: Mutex<HandleRegistry>,
     /// For every element printed so far: the identity of its window's root, so a
     /// handle can be read again from its own window.
     window_of: Mutex<HashMap<ElementId, ElementId>>,
@@ -132,7 +132,7 @@ impl<E: Engine> Session<E> {
 
     /// Passes a result on; when it says the bus connection is lost, forgets the
     /// engine so the next call connects afresh (the desktop may have restarted).
-    async fn recover<T>(&self, result: Result<T, ToolError>) -> Result<T, ToolError> {
+    pub(crate) async fn recover<T>(&self, result: Result<T, ToolError>) -> Result<T, ToolError> {
         let lost = result.as_ref().err().and_then(ToolError::engine_failure)
             == Some(FailureKind::ConnectionLost);
         if lost {
@@ -143,7 +143,7 @@ impl<E: Engine> Session<E> {
 
     /// What to read: action names only where they are printed (JSON), or always in a
     /// watching session, whose reads are reused for every kind of answer.
-    fn read_options(&self, include_invisible: bool, json: bool) -> ReadOptions {
+    pub(crate) fn read_options(&self, include_invisible: bool, json: bool) -> ReadOptions {
         ReadOptions {
             include_invisible,
             actions: json || self.watch_events,
@@ -247,6 +247,7 @@ impl<E: Engine> Session<E> {
             });
             return Ok(TreeOutput::Json(value));
         }
+        drop(registry);
         let options = CompactOptions {
             max_depth: request.max_depth,
             max_chars: request
@@ -254,13 +255,31 @@ impl<E: Engine> Session<E> {
                 .unwrap_or(CompactOptions::default().max_chars),
             include_invisible: request.include_invisible,
         };
-        let rendered = render(&snapshot.tree, top, &mut registry, &options);
-        let mut text = header(&snapshot);
+        Ok(TreeOutput::Text(self.tree_text(
+            &snapshot,
+            top,
+            Some(&options),
+        )))
+    }
+
+    /// A captured window printed from `top`: the app line, the compact tree, and
+    /// what could not be read.
+    pub(crate) fn tree_text(
+        &self,
+        snapshot: &WindowSnapshot,
+        top: NodeId,
+        options: Option<&CompactOptions>,
+    ) -> String {
+        let default = CompactOptions::default();
+        let options = options.unwrap_or(&default);
+        let mut registry = self.registry.lock().unwrap_or_else(|e| e.into_inner());
+        let rendered = render(&snapshot.tree, top, &mut registry, options);
+        let mut text = header(snapshot);
         text.push_str(&rendered.text);
         for gap in &snapshot.gaps {
             text.push_str(&format!("[partial: {gap}]\n"));
         }
-        Ok(TreeOutput::Text(text))
+        text
     }
 
     /// `find`'s work, before [`Session::recover`].
@@ -357,7 +376,10 @@ impl<E: Engine> Session<E> {
     }
 
     /// Parses and resolves a tree handle to its element and window.
-    fn tree_handle(&self, text: &str) -> Result<(Handle, ElementId, ElementId), ToolError> {
+    pub(crate) fn tree_handle(
+        &self,
+        text: &str,
+    ) -> Result<(Handle, ElementId, ElementId), ToolError> {
         let handle: Handle = text.parse()?;
         if handle.source != Source::Tree {
             return Err(ToolError::WrongSource {
@@ -381,7 +403,7 @@ impl<E: Engine> Session<E> {
     }
 
     /// Notes which window each element of a snapshot belongs to.
-    fn remember(&self, snapshot: &WindowSnapshot) {
+    pub(crate) fn remember(&self, snapshot: &WindowSnapshot) {
         let tree = &snapshot.tree;
         let window = tree.element(tree.root()).id.clone();
         let mut windows = self.window_of.lock().unwrap_or_else(|e| e.into_inner());
@@ -391,7 +413,11 @@ impl<E: Engine> Session<E> {
     }
 }
 
-fn line_of(tree: &axsight_core::Tree, id: NodeId, registry: &mut HandleRegistry) -> String {
+pub(crate) fn line_of(
+    tree: &axsight_core::Tree,
+    id: NodeId,
+    registry: &mut HandleRegistry,
+) -> String {
     let element = tree.element(id);
     let handle = registry.assign(&element.id, element.role, &element.name);
     format_element(&handle.to_string(), element, true)

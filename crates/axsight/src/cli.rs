@@ -52,6 +52,53 @@ pub enum Command {
         #[arg(long)]
         window: Option<String>,
     },
+    /// Click an element and print what changed.
+    ///
+    /// TARGET is a selector ('role:Button && name:Save'), a point ('120,340'), or a
+    /// handle ('#u14') as `axsight tree` with the same --app/--window printed it.
+    Click {
+        target: String,
+        #[command(flatten)]
+        scope: Scope,
+        /// left, right or middle.
+        #[arg(long, default_value = "left")]
+        button: String,
+        /// Double-click.
+        #[arg(long)]
+        double: bool,
+        /// Keys held while clicking, e.g. ctrl+shift.
+        #[arg(long)]
+        modifiers: Option<String>,
+        /// Use the element's accessible action; leave the pointer alone.
+        #[arg(long)]
+        background: bool,
+        #[command(flatten)]
+        act: ActFlags,
+    },
+    /// Type text into an element and print what changed; trailing {Enter} is pressed.
+    Type {
+        /// Selector, point or handle (see `axsight click --help`).
+        target: String,
+        text: String,
+        #[command(flatten)]
+        scope: Scope,
+        /// Keep what the field holds and add to it.
+        #[arg(long)]
+        append: bool,
+        #[command(flatten)]
+        act: ActFlags,
+    },
+    /// Press keys ('ctrl+s', 'alt+F4', 'shift+Tab Return') and print what changed.
+    Key {
+        keys: String,
+        /// Focus this element first (selector, point or handle).
+        #[arg(long)]
+        target: Option<String>,
+        #[command(flatten)]
+        scope: Scope,
+        #[command(flatten)]
+        act: ActFlags,
+    },
     /// Check the display, the buses and accessibility, and say how to fix what is wrong.
     Doctor,
     /// Serve MCP over stdio.
@@ -74,4 +121,26 @@ pub enum BenchCommand {
         #[arg(long, default_value_t = 20)]
         runs: usize,
     },
+}
+
+/// Which window a target is looked for in.
+#[derive(Debug, Clone, clap::Args)]
+pub struct Scope {
+    /// Application name (substring) or pid.
+    #[arg(long)]
+    pub app: Option<String>,
+    /// Window title (substring).
+    #[arg(long)]
+    pub window: Option<String>,
+}
+
+/// What every acting command takes.
+#[derive(Debug, Clone, clap::Args)]
+pub struct ActFlags {
+    /// Print only what was done, not what changed.
+    #[arg(long)]
+    pub no_diff: bool,
+    /// Longest wait for the UI to settle, in milliseconds.
+    #[arg(long, default_value_t = 5000)]
+    pub timeout_ms: u64,
 }

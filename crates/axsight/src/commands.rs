@@ -1,6 +1,7 @@
 //! What each command does. Reading goes through the same [`Session`] the MCP server
 //! uses, so `axsight tree` prints exactly what an agent sees.
 
+mod acting;
 mod bench;
 mod doctor;
 
@@ -63,6 +64,36 @@ pub async fn run(command: Command) -> anyhow::Result<ExitCode> {
                 return Ok(ExitCode::from(1));
             }
         }
+        Command::Click {
+            target,
+            scope,
+            button,
+            double,
+            modifiers,
+            background,
+            act,
+        } => {
+            let click = acting::Click {
+                button,
+                double,
+                modifiers,
+                background,
+            };
+            return acting::click(&target, &scope, click, &act).await;
+        }
+        Command::Type {
+            target,
+            text,
+            scope,
+            append,
+            act,
+        } => return acting::type_text(&target, &text, &scope, append, &act).await,
+        Command::Key {
+            keys,
+            target,
+            scope,
+            act,
+        } => return acting::key(&keys, target.as_deref(), &scope, &act).await,
         Command::Doctor => return doctor::run().await,
         Command::Serve => {
             // Chromium, Firefox and Qt expose their trees only while IsEnabled is true.

@@ -1,0 +1,179 @@
+//! Starting applications the way a desktop launcher would, in an environment every
+//! toolkit accepts.
+//!
+//! An app is named by its desktop id (`org.gnome.Calculator`, with or without
+//! `.desktop`), by the `Name=` of a desktop file, or by a command line. The child
+//! gets the display and session bus axsight found, and loses `AT_SPI_BUS_ADDRESS`:
+//! Qt 6 apps never register on the accessibility bus when it is set, while every
+//! toolkit finds the bus through the session bus or the X root window without it.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+use axsight_core::Launched;
+
+use crate::discover::Discovery;
+use crate::{Error, Result};
+
+/// Variables that would hide the child from the accessibility bus.
+const HIDING: &[&str] = &["AT_SPI_BUS_ADDRESS", "NO_AT_BRIDGE", "GTK_A11Y"];
+
+/// Starts `app` detached from axsight (its own session, output discarded), so it
+/// outlives the server and never writes into the MCP stream.
+pub(crate) fn launch(app: &str, discovery: &Discovery) -> Result<Launched> {
+    let app = app.trim();
+    if app.is_empty() {
+        return Err(Error::Launch {
+            command: String::new(),
+            why: "no application named".into(),
+        });
+    }
+    let command = desktop_exec(app).unwrap_or_else(|| app.to_string());
+    let mut child = Command::new("/bin/sh");
+    // `exec` so the pid we report is the app's, not the shell's.
+    child
+        .arg("-c")
+        .arg(format!("exec {command}"))
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null());
+    for name in HIDING {
+        child.env_remove(name);
+    }
+    if let Some(display) = &discovery.display {
+        child.env("DISPLAY", display);
+    }
+    if let Some(bus) = &discovery.session_bus {
+        child.env("DBUS_SESSION_BUS_ADDRESS", bus);
+    }
+    // Qt and Java apps switch their bridge on only when asked.
+    child.env("QT_LINUX_ACCESSIBILITY_ALWAYS_ON", "1");
+    child.env("GNOME_ACCESSIBILITY", "1");
+    // Its own process group: a signal to axsight's group must not take it down.
+    std::os::unix::process::CommandExt::process_group(&mut child, 0);
+    let spawned = child.spawn().map_err(|error| Error::Launch {
+        command: command.clone(),
+        why: error.to_string(),
+    })?;
+    let pid = spawned.id();
+    // Reap it in the background so it never lingers as a zombie.
+    std::thread::spawn(move || {
+        let mut spawned = spawned;
+        let _ = spawned.wait();
+    });
+    Ok(Launched { pid, command })
+}
+
+/// The command line of the desktop file `app` names, if one does.
+fn desktop_exec(app: &str) -> Option<String> {
+    let dirs = application_dirs();
+    let id = app.strip_suffix(".desktop").unwrap_or(app);
+    let by_id = dirs
+        .iter()
+        .map(|dir| dir.join(format!("{id}.desktop")))
+        .find(|path| path.is_file());
+    let file = match by_id {
+        Some(path) => path,
+        None => by_name(&dirs, app)?,
+    };
+    let text = std::fs::read_to_string(file).ok()?;
+    exec_line(&text)
+}
+
+/// The first desktop file whose `Name=` is `name` (any case).
+fn by_name(dirs: &[PathBuf], name: &str) -> Option<PathBuf> {
+    dirs.iter()
+        .filter_map(|dir| std::fs::read_dir(dir).ok())
+        .flatten()
+        .filter_map(|entry| entry.ok().map(|e| e.path()))
+        .filter(|path| path.extension().is_some_and(|e| e == "desktop"))
+        .find(|path| {
+            std::fs::read_to_string(path).is_ok_and(|text| {
+                entry_fields(&text)
+                    .any(|(key, value)| key == "Name" && value.eq_ignore_ascii_case(name))
+            })
+        })
+}
+
+/// Where desktop files live, most specific first.
+fn application_dirs() -> Vec<PathBuf> {
+    let home = std::env::var("XDG_DATA_HOME")
+        .ok()
+        .filter(|v| !v.is_empty())
+        .map(PathBuf::from)
+        .or_else(|| {
+            std::env::var("HOME")
+                .ok()
+                .map(|h| Path::new(&h).join(".local/share"))
+        });
+    let system = std::env::var("XDG_DATA_DIRS")
+        .ok()
+        .filter(|v| !v.is_empty())
+        .unwrap_or_else(|| "/usr/local/share:/usr/share".into());
+    home.into_iter()
+        .chain(system.split(':').map(PathBuf::from))
+        .map(|dir| dir.join("applications"))
+        .collect()
+}
+
+/// The `key=value` lines of a desktop file's `[Desktop Entry]` group.
+fn entry_fields(text: &str) -> impl Iterator<Item = (&str, &str)> {
+    let mut in_entry = false;
+    text.lines().filter_map(move |line| {
+        let line = line.trim();
+        if line.starts_with('[') {
+            in_entry = line == "[Desktop Entry]";
+            return None;
+        }
+        if !in_entry {
+            return None;
+        }
+        let (key, value) = line.split_once('=')?;
+        Some((key.trim(), value.trim()))
+    })
+}
+
+/// The `Exec=` command with its field codes (`%U`, `%f`…) removed.
+fn exec_line(text: &str) -> Option<String> {
+    let (_, exec) = entry_fields(text).find(|(key, _)| *key == "Exec")?;
+    let mut out = String::new();
+    let mut chars = exec.chars().peekable();
+    while let Some(c) = chars.next() {
+        match (c, chars.peek()) {
+            ('%', Some('%')) => {
+                out.push('%');
+                chars.next();
+            }
+            ('%', Some(_)) => {
+                chars.next();
+            }
+            _ => out.push(c),
+        }
+    }
+    let command = out.split_whitespace().collect::<Vec<_>>().join(" ");
+    (!command.is_empty()).then_some(command)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const CALCULATOR: &str = "[Desktop Entry]\nName=Calculator\nExec=gnome-calculator %U\n\n[Desktop Action new]\nExec=other\n";
+
+    #[test]
+    fn exec_lines_lose_field_codes() {
+        assert_eq!(exec_line(CALCULATOR).as_deref(), Some("gnome-calculator"));
+        let text = "[Desktop Entry]\nExec=app --rate 50%% %f\n";
+        assert_eq!(exec_line(text).as_deref(), Some("app --rate 50%"));
+        assert_eq!(exec_line("[Other]\nExec=x\n"), None);
+    }
+
+    #[test]
+    fn only_the_desktop_entry_group_counts() {
+        let fields: Vec<_> = entry_fields(CALCULATOR).collect();
+        assert_eq!(
+            fields,
+            [("Name", "Calculator"), ("Exec", "gnome-calculator %U")]
+        );
+    }
+}

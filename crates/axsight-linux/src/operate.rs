@@ -1,0 +1,256 @@
+//! Operations on one element through its accessible interfaces: actions, focus,
+//! text, values, selection, scrolling into view.
+//!
+//! Every call here is held to a short deadline. An application may run a modal
+//! dialog inside an action's call (GTK3 does), so an unanswered action is reported as
+//! [`Performed::Unanswered`], never waited for; the reply, if it ever comes, is
+//! dropped.
+
+use std::time::Duration;
+
+use axsight_core::{ElementId, Operation, Performed};
+use zbus::zvariant::Value;
+use zbus::Connection;
+
+use crate::dbus::{self, Failure, ObjRef};
+use crate::{Error, Result};
+
+/// How long an action call may take before it counts as running a modal loop.
+const ACTION_DEADLINE: Duration = Duration::from_millis(400);
+
+const EDITABLE_TEXT: &str = "org.a11y.atspi.EditableText";
+const SELECTION: &str = "org.a11y.atspi.Selection";
+
+/// `ATSPI_SCROLL_ANYWHERE`: scroll as little as needed to show the object.
+const SCROLL_ANYWHERE: u32 = 6;
+
+impl ObjRef {
+    /// The object an element identity names (`:1.42/org/a11y/atspi/accessible/7`).
+    pub fn from_element_id(id: &ElementId) -> Result<ObjRef> {
+        let text = id.0.as_str();
+        let bad = || Error::BadElement(text.to_string());
+        let slash = text.find('/').ok_or_else(bad)?;
+        let path = zbus::zvariant::OwnedObjectPath::try_from(&text[slash..]).map_err(|_| bad())?;
+        Ok(ObjRef {
+            bus: text[..slash].to_string(),
+            path,
+        })
+    }
+}
+
+/// Does `operation` to the element `id`.
+pub(crate) async fn perform(
+    conn: &Connection,
+    id: &ElementId,
+    operation: &Operation,
+) -> Result<Performed> {
+    let obj = ObjRef::from_element_id(id)?;
+    match operation {
+        Operation::Action(name) => do_action(conn, &obj, name).await,
+        Operation::Focus => {
+            let focused: bool = call(conn, &obj, dbus::COMPONENT, "GrabFocus", ()).await?;
+            done_if(focused, "take the keyboard focus")
+        }
+        Operation::SetText(text) => {
+            let done: bool = call(
+                conn,
+                &obj,
+                EDITABLE_TEXT,
+                "SetTextContents",
+                (text.as_str(),),
+            )
+            .await?;
+            done_if(done, "take the text")
+        }
+        Operation::InsertText(text) => {
+            let caret: i32 = dbus::property(conn, &obj, dbus::TEXT, "CaretOffset")
+                .await
+                .unwrap_or(-1);
+            let position = if caret >= 0 {
+                caret
+            } else {
+                dbus::property(conn, &obj, dbus::TEXT, "CharacterCount")
+                    .await
+                    .unwrap_or(0)
+            };
+            // ATK counts the length in bytes of UTF-8, not in characters.
+            let length = i32::try_from(text.len()).map_err(|_| Error::Refused {
+                what: "take that much text at once".into(),
+            })?;
+            let done: bool = call(
+                conn,
+                &obj,
+                EDITABLE_TEXT,
+                "InsertText",
+                (position, text.as_str(), length),
+            )
+            .await?;
+            done_if(done, "take the text")
+        }
+        Operation::SetValue(value) => set_value(conn, &obj, Change::To(*value)).await,
+        Operation::AdjustValue(delta) => set_value(conn, &obj, Change::By(*delta)).await,
+        Operation::SelectChild(index) => {
+            let index = i32::try_from(*index).map_err(|_| Error::Refused {
+                what: format!("select child {index}: no such child"),
+            })?;
+            let done: bool = call(conn, &obj, SELECTION, "SelectChild", (index,)).await?;
+            done_if(done, "select that child")
+        }
+        Operation::ScrollIntoView => {
+            let done: bool =
+                call(conn, &obj, dbus::COMPONENT, "ScrollTo", (SCROLL_ANYWHERE,)).await?;
+            done_if(done, "scroll itself into view")
+        }
+    }
+}
+
+/// Runs the action called `name` (case-insensitively), without waiting long.
+async fn do_action(conn: &Connection, obj: &ObjRef, name: &str) -> Result<Performed> {
+    let actions: Vec<(String, String, String)> =
+        call(conn, obj, dbus::ACTION, "GetActions", ()).await?;
+    let index = actions
+        .iter()
+        .position(|(n, _, _)| n.eq_ignore_ascii_case(name))
+        .ok_or_else(|| Error::NoSuchAction {
+            action: name.to_string(),
+            available: actions
+                .iter()
+                .map(|(n, _, _)| n.to_lowercase())
+                .collect::<Vec<_>>()
+                .join(", "),
+        })?;
+    let call = dbus::call::<_, bool>(conn, obj, dbus::ACTION, "DoAction", (index as i32,));
+    match tokio::time::timeout(ACTION_DEADLINE, call).await {
+        Err(_) => Ok(Performed::Unanswered),
+        Ok(Ok(_)) => Ok(Performed::Done),
+        Ok(Err(error)) => Err(call_error(error, "DoAction")),
+    }
+}
+
+/// A new value: absolute, or relative to the current one.
+#[derive(Debug, Clone, Copy)]
+enum Change {
+    To(f64),
+    By(f64),
+}
+
+/// Sets a Value element. An absolute value outside the range is refused (toolkits
+/// clamp or ignore it silently); a relative move stops at the range's ends.
+async fn set_value(conn: &Connection, obj: &ObjRef, change: Change) -> Result<Performed> {
+    let read = |name: &'static str| dbus::property::<f64>(conn, obj, dbus::VALUE, name);
+    let (min, max, current) = tokio::time::timeout(
+        dbus::CALL_TIMEOUT,
+        futures_util::future::join3(
+            read("MinimumValue"),
+            read("MaximumValue"),
+            read("CurrentValue"),
+        ),
+    )
+    .await
+    .map_err(|_| Error::NotAnswering)?;
+    let (min, max, current) = match (min, max, current) {
+        (Ok(min), Ok(max), Ok(current)) => (min, max, current),
+        (Err(error), _, _) | (_, Err(error), _) | (_, _, Err(error)) => {
+            return Err(match dbus::failure_kind(&error) {
+                Failure::ObjectGone if is_missing_interface(&error) => Error::Unsupported {
+                    interface: "Value".into(),
+                },
+                _ => call_error(error, "Value"),
+            })
+        }
+    };
+    let value = match change {
+        Change::To(value) => value,
+        Change::By(delta) => (current + delta).clamp(min, max.max(min)),
+    };
+    if !(min..=max).contains(&value) {
+        return Err(Error::Refused {
+            what: format!(
+                "set the value {}: it must lie between {} and {}",
+                crate::walk::format_number(value),
+                crate::walk::format_number(min),
+                crate::walk::format_number(max)
+            ),
+        });
+    }
+    let set = dbus::call::<_, ()>(
+        conn,
+        obj,
+        dbus::PROPERTIES,
+        "Set",
+        (dbus::VALUE, "CurrentValue", Value::from(value)),
+    );
+    tokio::time::timeout(dbus::CALL_TIMEOUT, set)
+        .await
+        .map_err(|_| Error::NotAnswering)?
+        .map_err(|error| call_error(error, "Set CurrentValue"))?;
+    Ok(Performed::Done)
+}
+
+/// One call with the per-call deadline, its failure worded for the agent.
+async fn call<B, R>(
+    conn: &Connection,
+    obj: &ObjRef,
+    iface: &'static str,
+    method: &'static str,
+    body: B,
+) -> Result<R>
+where
+    B: serde::Serialize + zbus::zvariant::DynamicType,
+    R: serde::de::DeserializeOwned + zbus::zvariant::Type,
+{
+    tokio::time::timeout(
+        dbus::CALL_TIMEOUT,
+        dbus::call(conn, obj, iface, method, body),
+    )
+    .await
+    .map_err(|_| Error::NotAnswering)?
+    .map_err(|error| match dbus::failure_kind(&error) {
+        Failure::ObjectGone if is_missing_interface(&error) => Error::Unsupported {
+            interface: iface.rsplit('.').next().unwrap_or(iface).to_string(),
+        },
+        _ => call_error(error, method),
+    })
+}
+
+fn is_missing_interface(error: &zbus::Error) -> bool {
+    matches!(error, zbus::Error::MethodError(name, _, _)
+        if matches!(name.as_str(), "org.freedesktop.DBus.Error.UnknownMethod" | "org.freedesktop.DBus.Error.UnknownInterface"))
+}
+
+fn call_error(error: zbus::Error, method: &'static str) -> Error {
+    match dbus::failure_kind(&error) {
+        Failure::PeerGone | Failure::ObjectGone => Error::ElementGone,
+        Failure::NoReply => Error::NotAnswering,
+        Failure::Other => Error::Call {
+            method,
+            source: Box::new(error),
+        },
+    }
+}
+
+fn done_if(done: bool, what: &str) -> Result<Performed> {
+    if done {
+        Ok(Performed::Done)
+    } else {
+        Err(Error::Refused {
+            what: what.to_string(),
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn element_ids_name_their_object() {
+        let id = ElementId(":1.42/org/a11y/atspi/accessible/7".into());
+        let obj = ObjRef::from_element_id(&id).unwrap();
+        assert_eq!(obj.bus, ":1.42");
+        assert_eq!(obj.path.as_str(), "/org/a11y/atspi/accessible/7");
+        assert_eq!(obj.element_id(), id);
+        assert!(ObjRef::from_element_id(&ElementId("no-path".into())).is_err());
+        assert!(ObjRef::from_element_id(&ElementId(":1.2/bad path".into())).is_err());
+    }
+}

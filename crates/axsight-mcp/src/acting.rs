@@ -1,0 +1,250 @@
+//! Acting on the desktop and answering with what changed.
+//!
+//! Every action runs the same way: find the target afresh ([`crate::target`]), note
+//! the app's windows and a mark in the event stream, act, wait for the UI to settle
+//! (events, never a fixed sleep), read again and print the diff, with handles for
+//! everything new. The tools differ only in how they act; that lives in the
+//! submodules.
+
+mod pointer;
+mod text;
+mod values;
+mod wait;
+mod windows;
+
+use std::time::Duration;
+
+use axsight_core::{
+    element_head, render_diff, Element, ElementId, Engine, EngineError, EventMark, FailureKind,
+    Role, SettlePolicy, State, Tree, Window, WindowChange, WindowQuery, WindowSnapshot,
+};
+
+pub use pointer::ClickOptions;
+pub use values::NewValue;
+pub use wait::Condition;
+
+use crate::session::Session;
+use crate::target::Aimed;
+use crate::ToolError;
+
+/// What every action tool takes besides its target.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ActOptions {
+    /// Answer with the diff of the UI (on by default).
+    pub diff: bool,
+    /// The longest the action and the wait for the UI may take together.
+    pub timeout: Duration,
+    /// Characters of diff at most.
+    pub max_chars: usize,
+}
+
+impl Default for ActOptions {
+    fn default() -> ActOptions {
+        ActOptions {
+            diff: true,
+            timeout: Duration::from_millis(5000),
+            max_chars: 6000,
+        }
+    }
+}
+
+/// An action's answer: what was done, how the wait went, what changed.
+pub(crate) struct Answered {
+    /// What was done and how, with how settling went.
+    pub head: String,
+    /// Lines checking the result (typed text read back, a toggle's state).
+    pub checks: Vec<String>,
+    pub diff: String,
+    /// The acted-in window as read after settling; `None` when it closed or no
+    /// diff was asked for.
+    pub after: Option<WindowSnapshot>,
+}
+
+impl Answered {
+    /// The answer as the agent reads it.
+    pub fn text(&self) -> String {
+        let mut out = format!("{}\n", self.head);
+        for check in &self.checks {
+            out.push_str(check);
+            out.push('\n');
+        }
+        out.push_str(&self.diff);
+        out
+    }
+}
+
+/// The state of things just before acting, to diff against.
+pub(crate) struct Before {
+    /// The window acted in, as read just before.
+    window: Option<WindowSnapshot>,
+    /// The pid of the app acted on, and its windows then.
+    pid: Option<u32>,
+    windows: Vec<Window>,
+    /// Where settling starts counting: just before the last input.
+    pub mark: EventMark,
+}
+
+impl<E: Engine> Session<E> {
+    /// Notes what is there before acting in `aimed`'s window: its app's windows and
+    /// the event mark. Take it after the last read and before acting.
+    pub(crate) async fn before(&self, engine: &E, window: Option<WindowSnapshot>) -> Before {
+        let pid = window.as_ref().and_then(|w| w.pid);
+        let windows = self.app_windows(engine, pid).await;
+        Before {
+            window,
+            pid,
+            windows,
+            mark: engine.mark().await,
+        }
+    }
+
+    /// The windows of the app with `pid` (none when unknown or unreadable).
+    async fn app_windows(&self, engine: &E, pid: Option<u32>) -> Vec<Window> {
+        let Some(pid) = pid else { return Vec::new() };
+        match engine.applications().await {
+            Ok(apps) => apps
+                .into_iter()
+                .filter(|app| app.pid == Some(pid))
+                .flat_map(|app| app.windows)
+                .collect(),
+            Err(_) => Vec::new(),
+        }
+    }
+
+    /// Waits for the UI to settle after an action and prints what changed after
+    /// `what` (the line that says what was done and how).
+    pub(crate) async fn answer(
+        &self,
+        engine: &E,
+        what: String,
+        before: Before,
+        options: &ActOptions,
+    ) -> Result<Answered, ToolError> {
+        let window_id = before.window.as_ref().map(window_id_of);
+        let policy = SettlePolicy::default().within(options.timeout);
+        let settled = engine.settle(window_id.as_ref(), before.mark, policy).await;
+        if !options.diff {
+            return Ok(Answered {
+                head: format!("{what}; {settled}"),
+                checks: Vec::new(),
+                diff: String::new(),
+                after: None,
+            });
+        }
+        let after = match &window_id {
+            Some(id) => self.reread(engine, id).await?,
+            None => None,
+        };
+        let windows_now = self.app_windows(engine, before.pid).await;
+        // Windows of the app that appeared: dialogs, menus, new documents.
+        let mut opened = Vec::new();
+        for window in windows_now.iter().filter(|w| {
+            !before.windows.iter().any(|b| b.id == w.id) && Some(&w.id) != window_id.as_ref()
+        }) {
+            if let Ok(Some(snapshot)) = self.reread(engine, &window.id).await {
+                opened.push(snapshot);
+            }
+        }
+        let closed: Vec<Tree> = before
+            .windows
+            .iter()
+            .filter(|b| {
+                !windows_now.iter().any(|w| w.id == b.id) && Some(&b.id) != window_id.as_ref()
+            })
+            .map(window_stub)
+            .collect();
+        let mut changes = Vec::new();
+        match (&before.window, &after) {
+            (Some(then), Some(now)) => changes.push(WindowChange::between(&then.tree, &now.tree)),
+            (Some(then), None) => changes.push(WindowChange::closed(&then.tree)),
+            _ => {}
+        }
+        changes.extend(opened.iter().map(|s| WindowChange::opened(&s.tree)));
+        changes.extend(closed.iter().map(WindowChange::closed));
+        let diff = {
+            let mut registry = self.registry.lock().unwrap_or_else(|e| e.into_inner());
+            render_diff(&changes, &mut registry, options.max_chars)
+        };
+        Ok(Answered {
+            head: format!("{what}; {settled}"),
+            checks: Vec::new(),
+            diff,
+            after,
+        })
+    }
+
+    /// Reads a window again after acting; `None` when it is gone.
+    async fn reread(
+        &self,
+        engine: &E,
+        window: &ElementId,
+    ) -> Result<Option<WindowSnapshot>, ToolError> {
+        let query = WindowQuery {
+            window_id: Some(window.clone()),
+            ..WindowQuery::default()
+        };
+        match engine
+            .window_tree(&query, self.read_options(false, false))
+            .await
+        {
+            Ok(snapshot) => {
+                self.remember(&snapshot);
+                Ok(Some(snapshot))
+            }
+            Err(error)
+                if matches!(error.kind(), FailureKind::WindowGone | FailureKind::AppGone) =>
+            {
+                Ok(None)
+            }
+            Err(error) => Err(ToolError::engine(error)),
+        }
+    }
+
+    /// The aimed element's line with its handle, for saying what was acted on.
+    pub(crate) fn describe(&self, aimed: &Aimed) -> String {
+        match (aimed.node, aimed.point) {
+            (Some(node), _) => {
+                let element = aimed.snapshot.tree.element(node);
+                let mut registry = self.registry.lock().unwrap_or_else(|e| e.into_inner());
+                let handle = registry.assign(&element.id, element.role, &element.name);
+                element_head(&handle.to_string(), element)
+            }
+            (None, Some(point)) => format!("({}, {})", point.x, point.y),
+            (None, None) => "the window".into(),
+        }
+    }
+
+    /// Makes the aimed element's window the active one, if it is not already.
+    pub(crate) async fn bring_forward(&self, engine: &E, aimed: &Aimed) -> Result<bool, ToolError> {
+        let root = aimed.snapshot.tree.element(aimed.snapshot.tree.root());
+        if root.states.contains(State::Active) {
+            return Ok(false);
+        }
+        engine
+            .activate_window(&aimed.window_id())
+            .await
+            .map_err(ToolError::engine)?;
+        Ok(true)
+    }
+}
+
+/// The identity of a snapshot's window.
+pub(crate) fn window_id_of(snapshot: &WindowSnapshot) -> ElementId {
+    snapshot.tree.element(snapshot.tree.root()).id.clone()
+}
+
+/// A one-element tree standing for a window that closed before it was read.
+fn window_stub(window: &Window) -> Tree {
+    let mut element = Element::new(window.id.0.clone(), window.role, "frame");
+    element.name = window.title.clone();
+    element.states = window.states;
+    element.bounds = window.bounds;
+    Tree::new(element)
+}
+
+/// Whether an element takes typed text.
+pub(crate) fn is_editable(element: &Element) -> bool {
+    element.states.contains(State::Editable)
+        || matches!(element.role, Role::Edit)
+        || element.is_secret()
+}

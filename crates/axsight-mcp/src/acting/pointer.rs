@@ -1,0 +1,365 @@
+//! Clicks, drags and scrolls: real pointer input where it reaches the element, the
+//! element's accessible way where it does not (a covered window, no box on screen,
+//! or a caller who asks for the background).
+
+use axsight_core::{
+    click_action, clickable_point, Engine, Input, Modifier, MouseButton, NodeId, Operation,
+    Performed, Point, Role, ScrollDirection, State,
+};
+
+use super::{ActOptions, Session};
+use crate::target::{Aimed, Target};
+use crate::ToolError;
+
+/// How to click.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ClickOptions {
+    pub button: MouseButton,
+    /// 1 for a single click, 2 for a double click.
+    pub count: u8,
+    pub modifiers: Vec<Modifier>,
+    /// Use the accessible action even where the pointer could click.
+    pub background: bool,
+}
+
+impl ClickOptions {
+    /// Whether only a real pointer can give this click.
+    fn needs_pointer(&self) -> bool {
+        self.button != MouseButton::Left || self.count > 1 || !self.modifiers.is_empty()
+    }
+
+    fn verb(&self) -> String {
+        let mut verb = String::new();
+        for modifier in &self.modifiers {
+            verb.push_str(&format!("{modifier}+"));
+        }
+        verb.push_str(match (self.count > 1, self.button) {
+            (true, _) => "double-clicked",
+            (false, MouseButton::Right) => "right-clicked",
+            (false, MouseButton::Middle) => "middle-clicked",
+            (false, MouseButton::Left) => "clicked",
+        });
+        verb
+    }
+}
+
+/// Where real pointer input can go, or why it cannot.
+pub(crate) type PointerWay = Result<Point, String>;
+
+impl<E: Engine> Session<E> {
+    /// `click_element`: clicks the target and answers with what changed.
+    pub async fn click(
+        &self,
+        target: &Target,
+        click: &ClickOptions,
+        options: &ActOptions,
+    ) -> Result<String, ToolError> {
+        self.recover(self.do_click(target, click, options).await)
+            .await
+    }
+
+    async fn do_click(
+        &self,
+        target: &Target,
+        click: &ClickOptions,
+        options: &ActOptions,
+    ) -> Result<String, ToolError> {
+        let engine = self.engine().await?;
+        let mut aimed = self.aim(&engine, target).await?;
+        let way = self
+            .pointer_way(&engine, &mut aimed, click.background)
+            .await?;
+        let before = self.before(&engine, Some(aimed.snapshot.clone())).await;
+        let what = self.click_aimed(&engine, &aimed, way, click).await?;
+        Ok(self.answer(&engine, what, before, options).await?.text())
+    }
+
+    /// Clicks an element already aimed at, the way `way` allows; says how.
+    pub(crate) async fn click_aimed(
+        &self,
+        engine: &E,
+        aimed: &Aimed,
+        way: PointerWay,
+        click: &ClickOptions,
+    ) -> Result<String, ToolError> {
+        let name = self.describe(aimed);
+        let verb = click.verb();
+        match way {
+            Ok(at) => {
+                self.bring_forward(engine, aimed).await?;
+                engine
+                    .send_input(&Input::Click {
+                        at,
+                        button: click.button,
+                        count: click.count.max(1),
+                        modifiers: click.modifiers.clone(),
+                    })
+                    .await
+                    .map_err(ToolError::engine)?;
+                Ok(format!(
+                    "{verb} {name} with the pointer at ({}, {})",
+                    at.x, at.y
+                ))
+            }
+            Err(why) => {
+                if click.needs_pointer() {
+                    return Err(ToolError::CannotAct(format!(
+                        "cannot have {verb} {name}: only the pointer can, and {why}"
+                    )));
+                }
+                let element = aimed
+                    .element()
+                    .ok_or_else(|| ToolError::CannotAct(format!("cannot click {name}: {why}")))?;
+                let action = click_action(element).ok_or_else(|| {
+                    ToolError::CannotAct(format!(
+                        "cannot click {name}: {why}, and it has no action to click with (actions: {})",
+                        list_or_none(&element.actions)
+                    ))
+                })?;
+                let action = action.to_string();
+                let performed = engine
+                    .perform(&element.id, &Operation::Action(action.clone()))
+                    .await
+                    .map_err(ToolError::engine)?;
+                Ok(format!(
+                    "{verb} {name} through its accessible action '{action}' ({why}){}",
+                    unanswered_note(performed)
+                ))
+            }
+        }
+    }
+
+    /// Where the pointer can click the aimed element, scrolling it into view first
+    /// if needed; or why it cannot (then the accessible way is used).
+    pub(crate) async fn pointer_way(
+        &self,
+        engine: &E,
+        aimed: &mut Aimed,
+        background: bool,
+    ) -> Result<PointerWay, ToolError> {
+        if background {
+            return Ok(Err("the background way was asked for".into()));
+        }
+        let point = match (aimed.point, aimed.node) {
+            (Some(point), _) => Some(point),
+            (None, Some(node)) => self.visible_point(engine, aimed, node).await?,
+            (None, None) => None,
+        };
+        let Some(point) = point else {
+            return Ok(Err("it has no visible box on screen".into()));
+        };
+        let reaches = engine
+            .input_reaches(&aimed.window_id(), point)
+            .await
+            .unwrap_or(false);
+        if !reaches {
+            return Ok(Err("another window covers it there".into()));
+        }
+        Ok(Ok(point))
+    }
+
+    /// The element's visible centre, after scrolling it into view when it is
+    /// out of sight.
+    async fn visible_point(
+        &self,
+        engine: &E,
+        aimed: &mut Aimed,
+        node: NodeId,
+    ) -> Result<Option<Point>, ToolError> {
+        if let Some(point) = clickable_point(&aimed.snapshot.tree, node) {
+            return Ok(Some(point));
+        }
+        let id = aimed.snapshot.tree.element(node).id.clone();
+        // Only a hidden element inside a drawn window can come into view.
+        if engine
+            .perform(&id, &Operation::ScrollIntoView)
+            .await
+            .is_err()
+        {
+            return Ok(None);
+        }
+        let mark = engine.mark().await;
+        let policy = axsight_core::SettlePolicy {
+            expect: std::time::Duration::from_millis(300),
+            ..axsight_core::SettlePolicy::default()
+        };
+        engine.settle(Some(&aimed.window_id()), mark, policy).await;
+        let snapshot = self
+            .read_for_acting(engine, &aimed.window_id(), false, None)
+            .await?;
+        let Some(node) = snapshot.tree.find(&id) else {
+            return Ok(None);
+        };
+        let point = clickable_point(&snapshot.tree, node);
+        aimed.snapshot = snapshot;
+        aimed.node = Some(node);
+        Ok(point)
+    }
+
+    /// `mouse_drag`: presses at `from`, moves to `to`, releases.
+    pub async fn drag(
+        &self,
+        from: &Target,
+        to: &Target,
+        options: &ActOptions,
+    ) -> Result<String, ToolError> {
+        self.recover(self.do_drag(from, to, options).await).await
+    }
+
+    async fn do_drag(
+        &self,
+        from: &Target,
+        to: &Target,
+        options: &ActOptions,
+    ) -> Result<String, ToolError> {
+        let engine = self.engine().await?;
+        let mut start = self.aim(&engine, from).await?;
+        let mut end = self.aim(&engine, to).await?;
+        let from_point = self
+            .pointer_way(&engine, &mut start, false)
+            .await?
+            .map_err(|why| ToolError::CannotAct(format!("cannot drag from there: {why}")))?;
+        let to_point = match end.point {
+            Some(point) => point,
+            None => self
+                .pointer_way(&engine, &mut end, false)
+                .await?
+                .map_err(|why| ToolError::CannotAct(format!("cannot drag to there: {why}")))?,
+        };
+        let before = self.before(&engine, Some(start.snapshot.clone())).await;
+        self.bring_forward(&engine, &start).await?;
+        engine
+            .send_input(&Input::Drag {
+                from: from_point,
+                to: to_point,
+                button: axsight_core::MouseButton::Left,
+            })
+            .await
+            .map_err(ToolError::engine)?;
+        let what = format!(
+            "dragged from {} ({}, {}) to {} ({}, {})",
+            self.describe(&start),
+            from_point.x,
+            from_point.y,
+            self.describe(&end),
+            to_point.x,
+            to_point.y
+        );
+        Ok(self.answer(&engine, what, before, options).await?.text())
+    }
+
+    /// `scroll_element`: wheel notches over the element, or its scroll bar moved
+    /// through the accessible Value where the pointer cannot reach.
+    pub async fn scroll(
+        &self,
+        target: &Target,
+        direction: ScrollDirection,
+        amount: u32,
+        background: bool,
+        options: &ActOptions,
+    ) -> Result<String, ToolError> {
+        self.recover(
+            self.do_scroll(target, direction, amount, background, options)
+                .await,
+        )
+        .await
+    }
+
+    async fn do_scroll(
+        &self,
+        target: &Target,
+        direction: ScrollDirection,
+        amount: u32,
+        background: bool,
+        options: &ActOptions,
+    ) -> Result<String, ToolError> {
+        let engine = self.engine().await?;
+        let mut aimed = self.aim(&engine, target).await?;
+        let amount = amount.clamp(1, 100);
+        let name = self.describe(&aimed);
+        let way = self.pointer_way(&engine, &mut aimed, background).await?;
+        let before = self.before(&engine, Some(aimed.snapshot.clone())).await;
+        let what = match way {
+            Ok(at) => {
+                self.bring_forward(&engine, &aimed).await?;
+                engine
+                    .send_input(&Input::Scroll {
+                        at,
+                        direction,
+                        amount,
+                    })
+                    .await
+                    .map_err(ToolError::engine)?;
+                format!("scrolled {name} {direction} by {amount} with the wheel")
+            }
+            Err(why) => {
+                let bar = scroll_bar_for(&aimed, direction).ok_or_else(|| {
+                    ToolError::CannotAct(format!(
+                        "cannot scroll {name}: {why}, and it has no scroll bar to move"
+                    ))
+                })?;
+                let sign = match direction {
+                    ScrollDirection::Up | ScrollDirection::Left => -1.0,
+                    ScrollDirection::Down | ScrollDirection::Right => 1.0,
+                };
+                let bar_id = aimed.snapshot.tree.element(bar).id.clone();
+                engine
+                    .perform(
+                        &bar_id,
+                        &Operation::AdjustValue(sign * WHEEL_STEP * f64::from(amount)),
+                    )
+                    .await
+                    .map_err(ToolError::engine)?;
+                format!("scrolled {name} {direction} by {amount} through its scroll bar's value ({why})")
+            }
+        };
+        Ok(self.answer(&engine, what, before, options).await?.text())
+    }
+}
+
+/// How far one wheel notch moves a scroll bar's value when set directly (GTK's
+/// scroll bars count pixels; a notch scrolls about this much of a typical list).
+const WHEEL_STEP: f64 = 50.0;
+
+/// The scroll bar that scrolls the aimed element in `direction`: inside it, or in
+/// the nearest ancestor that has one.
+fn scroll_bar_for(aimed: &Aimed, direction: ScrollDirection) -> Option<NodeId> {
+    let tree = &aimed.snapshot.tree;
+    let node = aimed.node?;
+    let vertical = matches!(direction, ScrollDirection::Up | ScrollDirection::Down);
+    let fits = |n: NodeId| {
+        let e = tree.element(n);
+        e.role == Role::ScrollBar
+            && e.value.is_some()
+            && match (
+                e.states.contains(State::Vertical),
+                e.states.contains(State::Horizontal),
+            ) {
+                (true, _) => vertical,
+                (_, true) => !vertical,
+                // No orientation state: guess from the shape.
+                _ => e.bounds.is_some_and(|b| (b.height > b.width) == vertical),
+            }
+    };
+    std::iter::once(node)
+        .chain(tree.ancestors(node))
+        .find_map(|scope| tree.descendants(scope).into_iter().find(|&n| fits(n)))
+}
+
+fn list_or_none(items: &[String]) -> String {
+    if items.is_empty() {
+        "none".into()
+    } else {
+        items.join(", ")
+    }
+}
+
+/// What to add when an accessible call went unanswered.
+pub(crate) fn unanswered_note(performed: Performed) -> &'static str {
+    match performed {
+        Performed::Done => "",
+        Performed::Unanswered => {
+            "; the app has not answered the call yet: it may be showing a modal dialog, which the diff lists"
+        }
+    }
+}

@@ -1,0 +1,263 @@
+//! Typing and key presses. Text goes in through the element's EditableText where it
+//! has one (no focus or raised window needed), else as real key events; what the
+//! field holds afterwards is read back and a mismatch reported. Secrets are typed
+//! but never read back or echoed.
+
+use std::time::Duration;
+
+use axsight_core::{
+    parse_keys, split_trailing_keys, Engine, EngineError, Input, KeyChord, Operation, Performed,
+    SettlePolicy, State, WindowQuery,
+};
+
+use super::{is_editable, ActOptions, Session};
+use crate::target::{Aimed, Target};
+use crate::ToolError;
+
+impl<E: Engine> Session<E> {
+    /// `type_into_element`: focuses the element, optionally clears it, types
+    /// `text` (then presses trailing `{Enter}`-style keys) and checks the result.
+    pub async fn type_into(
+        &self,
+        target: &Target,
+        text: &str,
+        clear: bool,
+        options: &ActOptions,
+    ) -> Result<String, ToolError> {
+        self.recover(self.do_type(target, text, clear, options).await)
+            .await
+    }
+
+    async fn do_type(
+        &self,
+        target: &Target,
+        text: &str,
+        clear: bool,
+        options: &ActOptions,
+    ) -> Result<String, ToolError> {
+        let engine = self.engine().await?;
+        let mut aimed = self.aim(&engine, target).await?;
+        let name = self.describe(&aimed);
+        let element = aimed
+            .element()
+            .ok_or_else(|| ToolError::CannotAct(format!("no element at {name} to type into")))?
+            .clone();
+        if !is_editable(&element) {
+            return Err(ToolError::CannotAct(format!(
+                "{name} does not take text (it is not editable); aim at an Edit, or use press_key"
+            )));
+        }
+        if !element.states.is_enabled() {
+            return Err(ToolError::CannotAct(format!("{name} is disabled")));
+        }
+        let (text, keys) = split_trailing_keys(text);
+        let secret = element.is_secret();
+        let mut before = self.before(&engine, Some(aimed.snapshot.clone())).await;
+        let focused = engine.perform(&element.id, &Operation::Focus).await.is_ok();
+        let mut ways = Vec::new();
+        let mut keyboard_ready = false;
+        if clear {
+            match engine
+                .perform(&element.id, &Operation::SetText(String::new()))
+                .await
+            {
+                Ok(_) => ways.push("cleared it through EditableText"),
+                Err(_) => {
+                    self.ready_keyboard(&engine, &mut aimed, focused).await?;
+                    keyboard_ready = true;
+                    let select_all = parse_keys("ctrl+a BackSpace").unwrap_or_default();
+                    self.send(&engine, Input::Keys(select_all)).await?;
+                    ways.push("cleared it with ctrl+a, BackSpace");
+                }
+            }
+        }
+        if !text.is_empty() {
+            match engine
+                .perform(&element.id, &Operation::InsertText(text.to_string()))
+                .await
+            {
+                Ok(Performed::Done) => ways.push("typed through EditableText"),
+                _ => {
+                    if !keyboard_ready {
+                        self.ready_keyboard(&engine, &mut aimed, focused).await?;
+                        keyboard_ready = true;
+                    }
+                    self.send(&engine, Input::Text(text.to_string())).await?;
+                    ways.push("typed with key events");
+                }
+            }
+        }
+        // Read back before trailing keys: Enter may submit and clear the field.
+        let check = self
+            .read_back(&engine, &aimed, &element.id, text, clear, secret)
+            .await;
+        if !keys.is_empty() {
+            if !keyboard_ready {
+                self.ready_keyboard(&engine, &mut aimed, focused).await?;
+            }
+            // Settling counts from the keys: what they cause comes last.
+            before.mark = engine.mark().await;
+            self.send(&engine, Input::Keys(keys.clone())).await?;
+            ways.push("pressed the trailing keys");
+        }
+        let shown = if secret {
+            format!("{} characters", text.chars().count())
+        } else {
+            format!("{text:?}")
+        };
+        let mut what = format!("typed {shown} into {name} ({})", ways.join(", "));
+        if !keys.is_empty() {
+            what.push_str(&format!(", then pressed {}", chords_text(&keys)));
+        }
+        let mut answered = self.answer(&engine, what, before, options).await?;
+        answered.checks.push(check);
+        Ok(answered.text())
+    }
+
+    /// Makes real key events reach the element: its window active, and the
+    /// element focused (a pointer click on it when focusing failed).
+    async fn ready_keyboard(
+        &self,
+        engine: &E,
+        aimed: &mut Aimed,
+        focused: bool,
+    ) -> Result<(), ToolError> {
+        self.bring_forward(engine, aimed).await?;
+        let has_focus = aimed
+            .element()
+            .is_some_and(|e| e.states.contains(State::Focused));
+        if focused || has_focus {
+            return Ok(());
+        }
+        match self.pointer_way(engine, aimed, false).await? {
+            Ok(at) => {
+                self.send(
+                    engine,
+                    Input::Click {
+                        at,
+                        button: axsight_core::MouseButton::Left,
+                        count: 1,
+                        modifiers: Vec::new(),
+                    },
+                )
+                .await
+            }
+            Err(why) => Err(ToolError::CannotAct(format!(
+                "cannot give the element the keyboard focus: it refused, and {why}"
+            ))),
+        }
+    }
+
+    async fn send(&self, engine: &E, input: Input) -> Result<(), ToolError> {
+        engine.send_input(&input).await.map_err(ToolError::engine)
+    }
+
+    /// Reads the field after typing and says whether it holds what was typed.
+    async fn read_back(
+        &self,
+        engine: &E,
+        aimed: &Aimed,
+        id: &axsight_core::ElementId,
+        typed: &str,
+        cleared: bool,
+        secret: bool,
+    ) -> String {
+        if secret {
+            return "check: not read back (a secret field's content is never read)".into();
+        }
+        // Key events arrive asynchronously: let the text-changed events come in.
+        let mark = engine.mark().await;
+        let policy = SettlePolicy {
+            expect: Duration::from_millis(300),
+            ..SettlePolicy::default()
+        };
+        engine.settle(Some(&aimed.window_id()), mark, policy).await;
+        let holds = match self
+            .read_for_acting(engine, &aimed.window_id(), false, None)
+            .await
+        {
+            Ok(snapshot) => snapshot
+                .tree
+                .find(id)
+                .map(|n| snapshot.tree.element(n).value.clone().unwrap_or_default()),
+            Err(_) => None,
+        };
+        let Some(holds) = holds else {
+            return "check: could not read the field back (it is gone)".into();
+        };
+        let ok = if cleared {
+            holds == typed
+        } else {
+            holds.contains(typed)
+        };
+        if ok {
+            format!("check: the field holds {holds:?}")
+        } else {
+            format!(
+                "check: MISMATCH: the field holds {holds:?}, expected {} {typed:?}",
+                if cleared { "exactly" } else { "it to contain" }
+            )
+        }
+    }
+
+    /// `press_key`: presses keys, in the target after focusing it, or wherever the
+    /// keyboard focus is.
+    pub async fn press_key(
+        &self,
+        keys: &str,
+        target: Option<&Target>,
+        options: &ActOptions,
+    ) -> Result<String, ToolError> {
+        self.recover(self.do_press_key(keys, target, options).await)
+            .await
+    }
+
+    async fn do_press_key(
+        &self,
+        keys: &str,
+        target: Option<&Target>,
+        options: &ActOptions,
+    ) -> Result<String, ToolError> {
+        let chords = parse_keys(keys).map_err(|e| ToolError::BadArguments(e.to_string()))?;
+        let engine = self.engine().await?;
+        let (window, place) = match target {
+            Some(target) => {
+                let mut aimed = self.aim(&engine, target).await?;
+                let name = self.describe(&aimed);
+                let focused = match aimed.element() {
+                    Some(element) => engine.perform(&element.id, &Operation::Focus).await.is_ok(),
+                    None => false,
+                };
+                self.ready_keyboard(&engine, &mut aimed, focused).await?;
+                (Some(aimed.snapshot), format!(" in {name}"))
+            }
+            None => {
+                let active = engine
+                    .window_tree(&WindowQuery::default(), self.read_options(false, false))
+                    .await;
+                match active {
+                    Ok(snapshot) => {
+                        let place = format!(" in the active window '{}'", snapshot.title);
+                        (Some(snapshot), place)
+                    }
+                    Err(error) if error.kind() == axsight_core::FailureKind::ConnectionLost => {
+                        return Err(ToolError::engine(error))
+                    }
+                    Err(_) => (None, " (no window is active)".into()),
+                }
+            }
+        };
+        let before = self.before(&engine, window).await;
+        self.send(&engine, Input::Keys(chords.clone())).await?;
+        let what = format!("pressed {}{place}", chords_text(&chords));
+        Ok(self.answer(&engine, what, before, options).await?.text())
+    }
+}
+
+fn chords_text(chords: &[KeyChord]) -> String {
+    chords
+        .iter()
+        .map(ToString::to_string)
+        .collect::<Vec<_>>()
+        .join(" ")
+}

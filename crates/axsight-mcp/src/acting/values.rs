@@ -1,0 +1,371 @@
+//! Setting what an element holds: values, options, toggles, and any named action.
+//! These go through the accessible interfaces (Value, EditableText, Selection,
+//! Action) and so work in background windows too; toggles are clicked like a
+//! person would.
+
+use axsight_core::{Engine, NodeId, Operation, Role, State, Tree};
+
+use super::pointer::{unanswered_note, ClickOptions};
+use super::{is_editable, ActOptions, Session};
+use crate::target::Target;
+use crate::ToolError;
+
+/// A value to set: text, or a number.
+#[derive(Debug, Clone, PartialEq)]
+pub enum NewValue {
+    Text(String),
+    Number(f64),
+}
+
+impl NewValue {
+    fn number(&self) -> Option<f64> {
+        match self {
+            NewValue::Number(n) => Some(*n),
+            NewValue::Text(t) => t.trim().parse().ok(),
+        }
+    }
+
+    fn text(&self) -> String {
+        match self {
+            NewValue::Number(n) => {
+                if n.fract() == 0.0 && n.abs() < 1e15 {
+                    format!("{}", *n as i64)
+                } else {
+                    n.to_string()
+                }
+            }
+            NewValue::Text(t) => t.clone(),
+        }
+    }
+}
+
+/// Roles whose value is a number on a range.
+fn takes_number(role: Role) -> bool {
+    matches!(
+        role,
+        Role::Slider | Role::SpinButton | Role::ScrollBar | Role::ProgressBar
+    )
+}
+
+impl<E: Engine> Session<E> {
+    /// `set_value`: a number through the element's Value, or text through its
+    /// EditableText.
+    pub async fn set_value(
+        &self,
+        target: &Target,
+        value: &NewValue,
+        options: &ActOptions,
+    ) -> Result<String, ToolError> {
+        self.recover(self.do_set_value(target, value, options).await)
+            .await
+    }
+
+    async fn do_set_value(
+        &self,
+        target: &Target,
+        value: &NewValue,
+        options: &ActOptions,
+    ) -> Result<String, ToolError> {
+        let engine = self.engine().await?;
+        let aimed = self.aim(&engine, target).await?;
+        let name = self.describe(&aimed);
+        let element = aimed
+            .element()
+            .ok_or_else(|| ToolError::CannotAct(format!("no element at {name}")))?
+            .clone();
+        let before = self.before(&engine, Some(aimed.snapshot.clone())).await;
+        let numeric = takes_number(element.role)
+            || element
+                .value
+                .as_deref()
+                .is_some_and(|v| v.parse::<f64>().is_ok())
+                && !is_editable(&element);
+        let how = match (numeric, value.number()) {
+            (true, Some(number)) => {
+                engine
+                    .perform(&element.id, &Operation::SetValue(number))
+                    .await
+                    .map_err(ToolError::engine)?;
+                "through its accessible value"
+            }
+            (true, None) => {
+                return Err(ToolError::BadArguments(format!(
+                    "{name} takes a number; '{}' is not one",
+                    value.text()
+                )))
+            }
+            (false, _) if is_editable(&element) => {
+                engine
+                    .perform(&element.id, &Operation::SetText(value.text()))
+                    .await
+                    .map_err(ToolError::engine)?;
+                "through its editable text"
+            }
+            (false, _) => {
+                return Err(ToolError::CannotAct(format!(
+                    "{name} holds no value to set; set_value works on sliders, spin buttons, scroll bars and text fields (use select_option for combo boxes and lists)"
+                )))
+            }
+        };
+        let shown = if element.is_secret() {
+            "the secret".to_string()
+        } else {
+            format!("{:?}", value.text())
+        };
+        let what = format!("set {name} to {shown} {how}");
+        Ok(self.answer(&engine, what, before, options).await?.text())
+    }
+
+    /// `select_option`: selects the item named `option` in a combo box, list, tab
+    /// list or tree.
+    pub async fn select_option(
+        &self,
+        target: &Target,
+        option: &str,
+        options: &ActOptions,
+    ) -> Result<String, ToolError> {
+        self.recover(self.do_select_option(target, option, options).await)
+            .await
+    }
+
+    async fn do_select_option(
+        &self,
+        target: &Target,
+        option: &str,
+        options: &ActOptions,
+    ) -> Result<String, ToolError> {
+        let engine = self.engine().await?;
+        let aimed = self.aim(&engine, target).await?;
+        let name = self.describe(&aimed);
+        let Some(node) = aimed.node else {
+            return Err(ToolError::CannotAct(format!("no element at {name}")));
+        };
+        let id = aimed.snapshot.tree.element(node).id.clone();
+        // A closed combo box's items are hidden: read them too.
+        let full = self
+            .read_for_acting(&engine, &aimed.window_id(), true, None)
+            .await?;
+        let container = full
+            .tree
+            .find(&id)
+            .ok_or_else(|| ToolError::CannotAct(format!("{name} went away")))?;
+        let found = find_option(&full.tree, container, option).ok_or_else(|| {
+            ToolError::CannotAct(format!(
+                "{name} has no option '{option}'; its options: {}",
+                option_names(&full.tree, container)
+            ))
+        })?;
+        let before = self.before(&engine, Some(aimed.snapshot.clone())).await;
+        let item = full.tree.element(found);
+        let parent = full.tree.node(found).parent.unwrap_or(container);
+        let index_in_parent = full
+            .tree
+            .node(parent)
+            .children
+            .iter()
+            .position(|&c| c == found)
+            .unwrap_or(0);
+        let mut tries: Vec<(axsight_core::ElementId, Operation, &str)> = Vec::new();
+        if full.tree.element(container).role == Role::ComboBox {
+            // A combo box selects by its item's index in its popup.
+            tries.push((
+                id.clone(),
+                Operation::SelectChild(index_in_parent),
+                "the combo box's selection",
+            ));
+        }
+        if parent != container || tries.is_empty() {
+            tries.push((
+                full.tree.element(parent).id.clone(),
+                Operation::SelectChild(index_in_parent),
+                "its list's selection",
+            ));
+        }
+        if let Some(action) = axsight_core::click_action(item) {
+            tries.push((
+                item.id.clone(),
+                Operation::Action(action.to_string()),
+                "the option's action",
+            ));
+        }
+        let mut failures = Vec::new();
+        for (element, operation, how) in tries {
+            match engine.perform(&element, &operation).await {
+                Ok(performed) => {
+                    let what = format!(
+                        "selected '{}' in {name} through {how}{}",
+                        item.name,
+                        unanswered_note(performed)
+                    );
+                    return Ok(self.answer(&engine, what, before, options).await?.text());
+                }
+                Err(error) => failures.push(format!("{how}: {error}")),
+            }
+        }
+        Err(ToolError::CannotAct(format!(
+            "could not select '{}' in {name} ({}); try click_element on the combo box, then on the option",
+            item.name,
+            failures.join("; ")
+        )))
+    }
+
+    /// `set_toggled`: checks or unchecks a check box or toggle button, pressing
+    /// nothing when it already is as wanted.
+    pub async fn set_toggled(
+        &self,
+        target: &Target,
+        wanted: bool,
+        options: &ActOptions,
+    ) -> Result<String, ToolError> {
+        self.recover(self.do_set_toggled(target, wanted, options).await)
+            .await
+    }
+
+    async fn do_set_toggled(
+        &self,
+        target: &Target,
+        wanted: bool,
+        options: &ActOptions,
+    ) -> Result<String, ToolError> {
+        let engine = self.engine().await?;
+        let mut aimed = self.aim(&engine, target).await?;
+        let name = self.describe(&aimed);
+        let element = aimed
+            .element()
+            .ok_or_else(|| ToolError::CannotAct(format!("no element at {name}")))?
+            .clone();
+        let word = |on: bool| if on { "on" } else { "off" };
+        if is_on(&element.states) == wanted {
+            return Ok(format!(
+                "{name} is already {}: pressed nothing\nno change\n",
+                word(wanted)
+            ));
+        }
+        let way = self.pointer_way(&engine, &mut aimed, false).await?;
+        let before = self.before(&engine, Some(aimed.snapshot.clone())).await;
+        let click = ClickOptions {
+            count: 1,
+            ..ClickOptions::default()
+        };
+        let what = self.click_aimed(&engine, &aimed, way, &click).await?;
+        let what = format!("turned {name} {} ({what})", word(wanted));
+        let mut answered = self.answer(&engine, what, before, options).await?;
+        let now = answered.after.as_ref().and_then(|s| {
+            s.tree
+                .find(&element.id)
+                .map(|n| is_on(&s.tree.element(n).states))
+        });
+        answered.checks.push(match now {
+            Some(now) if now == wanted => format!("check: it is {}", word(now)),
+            Some(now) => format!("check: MISMATCH: it is still {}", word(now)),
+            None => "check: could not read it back".into(),
+        });
+        Ok(answered.text())
+    }
+
+    /// `invoke_action`: runs any action the element lists, by name.
+    pub async fn invoke_action(
+        &self,
+        target: &Target,
+        action: &str,
+        options: &ActOptions,
+    ) -> Result<String, ToolError> {
+        self.recover(self.do_invoke_action(target, action, options).await)
+            .await
+    }
+
+    async fn do_invoke_action(
+        &self,
+        target: &Target,
+        action: &str,
+        options: &ActOptions,
+    ) -> Result<String, ToolError> {
+        let engine = self.engine().await?;
+        let aimed = self.aim(&engine, target).await?;
+        let name = self.describe(&aimed);
+        let element = aimed
+            .element()
+            .ok_or_else(|| ToolError::CannotAct(format!("no element at {name}")))?
+            .clone();
+        let before = self.before(&engine, Some(aimed.snapshot.clone())).await;
+        let performed = engine
+            .perform(&element.id, &Operation::Action(action.trim().to_string()))
+            .await
+            .map_err(ToolError::engine)?;
+        let what = format!(
+            "invoked '{}' on {name}{}",
+            action.trim(),
+            unanswered_note(performed)
+        );
+        Ok(self.answer(&engine, what, before, options).await?.text())
+    }
+}
+
+/// Whether a toggle is on: checked, or pressed for toggle buttons.
+fn is_on(states: &axsight_core::StateSet) -> bool {
+    states.contains(State::Checked) || states.contains(State::Pressed)
+}
+
+/// The item under `container` named `option`: an exact name first (any case),
+/// then one that contains it.
+fn find_option(tree: &Tree, container: NodeId, option: &str) -> Option<NodeId> {
+    let want = option.trim().to_lowercase();
+    let items: Vec<NodeId> = tree
+        .descendants(container)
+        .into_iter()
+        .filter(|&n| n != container && !tree.element(n).name.trim().is_empty())
+        .collect();
+    let name = |n: NodeId| tree.element(n).name.trim().to_lowercase();
+    items
+        .iter()
+        .copied()
+        .find(|&n| name(n) == want)
+        .or_else(|| items.iter().copied().find(|&n| name(n).contains(&want)))
+}
+
+/// The names of the items under `container`, for an error message.
+fn option_names(tree: &Tree, container: NodeId) -> String {
+    let names: Vec<String> = tree
+        .descendants(container)
+        .into_iter()
+        .filter(|&n| n != container)
+        .map(|n| tree.element(n).name.trim().to_string())
+        .filter(|n| !n.is_empty())
+        .take(30)
+        .collect();
+    if names.is_empty() {
+        "none".into()
+    } else {
+        names.join(", ")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use axsight_core::Element;
+
+    #[test]
+    fn options_match_exactly_before_by_substring() {
+        let mut tree = Tree::new(Element::new("c", Role::ComboBox, "combo box"));
+        let menu = tree.push(tree.root(), Element::new("m", Role::Menu, "menu"));
+        for (id, name) in [("a", "Dark red"), ("b", "Red"), ("g", "Green")] {
+            let mut item = Element::new(id, Role::MenuItem, "menu item");
+            item.name = name.into();
+            tree.push(menu, item);
+        }
+        let found =
+            |want| find_option(&tree, tree.root(), want).map(|n| tree.element(n).name.clone());
+        assert_eq!(found("red").as_deref(), Some("Red"));
+        assert_eq!(found("GRE").as_deref(), Some("Green"));
+        assert_eq!(found("blue"), None);
+        assert_eq!(option_names(&tree, tree.root()), "Dark red, Red, Green");
+    }
+
+    #[test]
+    fn new_values_read_as_numbers_or_text() {
+        assert_eq!(NewValue::Text(" 42.5 ".into()).number(), Some(42.5));
+        assert_eq!(NewValue::Number(30.0).text(), "30");
+        assert_eq!(NewValue::Text("abc".into()).number(), None);
+    }
+}

@@ -1,0 +1,181 @@
+//! `wait_for_element`: waits until an element exists, goes, shows, is enabled, has
+//! the focus or holds a value. It re-checks whenever the desktop sends an event,
+//! and at least every half second (events can be missed), until the deadline.
+
+use std::time::{Duration, Instant};
+
+use axsight_core::{Element, Engine, State};
+
+use super::Session;
+use crate::target::Target;
+use crate::ToolError;
+
+/// What to wait for.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Condition {
+    Exists,
+    Gone,
+    Visible,
+    Enabled,
+    Focused,
+    /// Its value (or name, for elements without one) contains this text.
+    HasValue(String),
+}
+
+impl Condition {
+    /// Parses `condition` (with `value` for `has_value`).
+    pub fn parse(condition: Option<&str>, value: Option<&str>) -> Result<Condition, String> {
+        let word = condition.unwrap_or(if value.is_some() {
+            "has_value"
+        } else {
+            "exists"
+        });
+        match word.trim().to_ascii_lowercase().replace('-', "_").as_str() {
+            "exists" | "exist" | "present" => Ok(Condition::Exists),
+            "gone" | "not_exists" | "removed" | "hidden" => Ok(Condition::Gone),
+            "visible" | "shown" => Ok(Condition::Visible),
+            "enabled" => Ok(Condition::Enabled),
+            "focused" => Ok(Condition::Focused),
+            "has_value" | "value" => value
+                .map(|v| Condition::HasValue(v.to_string()))
+                .ok_or_else(|| "condition has_value needs `value`".to_string()),
+            other => Err(format!(
+                "unknown condition '{other}'; use exists, gone, visible, enabled, focused or has_value"
+            )),
+        }
+    }
+
+    /// Whether the element (or its absence) meets the condition.
+    fn met_by(&self, element: Option<&Element>) -> bool {
+        match (self, element) {
+            (Condition::Gone, found) => found.is_none(),
+            (_, None) => false,
+            (Condition::Exists, Some(_)) => true,
+            (Condition::Visible, Some(e)) => e.is_shown() && e.bounds.is_some(),
+            (Condition::Enabled, Some(e)) => e.states.is_enabled(),
+            (Condition::Focused, Some(e)) => e.states.contains(State::Focused),
+            (Condition::HasValue(want), Some(e)) => {
+                !e.is_secret()
+                    && e.value
+                        .as_deref()
+                        .unwrap_or(&e.name)
+                        .to_lowercase()
+                        .contains(&want.to_lowercase())
+            }
+        }
+    }
+}
+
+impl std::fmt::Display for Condition {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Condition::Exists => f.write_str("exists"),
+            Condition::Gone => f.write_str("is gone"),
+            Condition::Visible => f.write_str("is visible"),
+            Condition::Enabled => f.write_str("is enabled"),
+            Condition::Focused => f.write_str("is focused"),
+            Condition::HasValue(v) => write!(f, "has value {v:?}"),
+        }
+    }
+}
+
+/// How often the condition is checked when no event comes.
+const POLL: Duration = Duration::from_millis(500);
+
+impl<E: Engine> Session<E> {
+    /// Waits until `target` meets `condition`, at most `timeout`.
+    pub async fn wait_for(
+        &self,
+        target: &Target,
+        condition: &Condition,
+        timeout: Duration,
+    ) -> Result<String, ToolError> {
+        self.recover(self.do_wait_for(target, condition, timeout).await)
+            .await
+    }
+
+    async fn do_wait_for(
+        &self,
+        target: &Target,
+        condition: &Condition,
+        timeout: Duration,
+    ) -> Result<String, ToolError> {
+        if matches!(target, Target::Point(_)) {
+            return Err(ToolError::BadArguments(
+                "wait_for_element needs a selector or a handle, not a point".into(),
+            ));
+        }
+        let engine = self.engine().await?;
+        let start = Instant::now();
+        let deadline = start + timeout;
+        loop {
+            let mark = engine.mark().await;
+            let (element, line) = match self.aim(&engine, target).await {
+                Ok(aimed) => {
+                    let line = self.describe(&aimed);
+                    (aimed.element().cloned(), Some(line))
+                }
+                Err(ToolError::NoMatch { .. } | ToolError::StaleHandle { .. }) => (None, None),
+                Err(error) => return Err(error),
+            };
+            let waited = start.elapsed().as_millis();
+            if condition.met_by(element.as_ref()) {
+                return Ok(match line {
+                    Some(line) => format!("{line} {condition} (after {waited} ms)\n"),
+                    None => format!("the element {condition} (after {waited} ms)\n"),
+                });
+            }
+            let now = Instant::now();
+            if now >= deadline {
+                let seen = match line {
+                    Some(line) => format!("last seen: {line}"),
+                    None => "it was not found".into(),
+                };
+                return Err(ToolError::TimedOut(format!(
+                    "waited {waited} ms and the element never {condition}; {seen}"
+                )));
+            }
+            engine.next_event(mark, POLL.min(deadline - now)).await;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use axsight_core::{Role, StateSet};
+
+    #[test]
+    fn conditions_parse_with_their_value() {
+        assert_eq!(Condition::parse(None, None), Ok(Condition::Exists));
+        assert_eq!(
+            Condition::parse(None, Some("84")),
+            Ok(Condition::HasValue("84".into()))
+        );
+        assert_eq!(
+            Condition::parse(Some("Not-Exists"), None),
+            Ok(Condition::Gone)
+        );
+        assert!(Condition::parse(Some("has_value"), None).is_err());
+        assert!(Condition::parse(Some("blue"), None)
+            .unwrap_err()
+            .contains("unknown condition"));
+    }
+
+    #[test]
+    fn conditions_judge_elements_and_absence() {
+        let mut e = Element::new("x", Role::Edit, "text");
+        e.states = StateSet::from_iter([State::Enabled]);
+        e.value = Some("Total: 84".into());
+        assert!(Condition::Enabled.met_by(Some(&e)));
+        assert!(!Condition::Focused.met_by(Some(&e)));
+        assert!(Condition::HasValue("84".into()).met_by(Some(&e)));
+        assert!(Condition::Gone.met_by(None));
+        assert!(!Condition::Exists.met_by(None));
+        e.raw_role = "password text".into();
+        assert!(
+            !Condition::HasValue("84".into()).met_by(Some(&e)),
+            "secrets never match"
+        );
+    }
+}

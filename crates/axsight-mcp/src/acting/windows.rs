@@ -1,0 +1,189 @@
+//! Windows as a whole: bring one forward, close one, start an app and wait for its
+//! window.
+
+use std::collections::HashSet;
+use std::time::{Duration, Instant};
+
+use axsight_core::{Engine, State, WindowQuery};
+
+use super::{window_id_of, ActOptions, Session};
+use crate::ToolError;
+
+impl<E: Engine> Session<E> {
+    /// `activate_window`: raises the window and gives it the keyboard focus.
+    pub async fn activate_window(
+        &self,
+        app: Option<&str>,
+        window: Option<&str>,
+        options: &ActOptions,
+    ) -> Result<String, ToolError> {
+        self.recover(self.do_activate(app, window, options).await)
+            .await
+    }
+
+    async fn do_activate(
+        &self,
+        app: Option<&str>,
+        window: Option<&str>,
+        options: &ActOptions,
+    ) -> Result<String, ToolError> {
+        let engine = self.engine().await?;
+        let snapshot = self.named_window(&engine, app, window).await?;
+        let id = window_id_of(&snapshot);
+        let title = snapshot.title.clone();
+        let was_active = snapshot
+            .tree
+            .element(snapshot.tree.root())
+            .states
+            .contains(State::Active);
+        let before = self.before(&engine, Some(snapshot)).await;
+        engine
+            .activate_window(&id)
+            .await
+            .map_err(ToolError::engine)?;
+        let what = format!("activated '{title}'");
+        let mut answered = self.answer(&engine, what, before, options).await?;
+        let active = answered
+            .after
+            .as_ref()
+            .map(|s| s.tree.element(s.tree.root()).states.contains(State::Active));
+        answered.checks.push(match (active, was_active) {
+            (Some(true), true) => "check: it was already active".into(),
+            (Some(true), false) => "check: it is active now".into(),
+            (Some(false), _) => "check: it does not report itself active yet (a window manager may refuse to give it the focus)".into(),
+            (None, _) => "check: it could not be read back".into(),
+        });
+        Ok(answered.text())
+    }
+
+    /// `close_window`: asks the window to close, as its close button would, and
+    /// reports what happened (a confirmation dialog shows in the diff).
+    pub async fn close_window(
+        &self,
+        app: Option<&str>,
+        window: Option<&str>,
+        options: &ActOptions,
+    ) -> Result<String, ToolError> {
+        self.recover(self.do_close(app, window, options).await)
+            .await
+    }
+
+    async fn do_close(
+        &self,
+        app: Option<&str>,
+        window: Option<&str>,
+        options: &ActOptions,
+    ) -> Result<String, ToolError> {
+        if app.is_none() && window.is_none() {
+            return Err(ToolError::BadArguments(
+                "name the window to close with `app` and/or `window`".into(),
+            ));
+        }
+        let engine = self.engine().await?;
+        let snapshot = self.named_window(&engine, app, window).await?;
+        let id = window_id_of(&snapshot);
+        let title = snapshot.title.clone();
+        let before = self.before(&engine, Some(snapshot)).await;
+        engine.close_window(&id).await.map_err(ToolError::engine)?;
+        let what = format!("asked '{title}' to close");
+        Ok(self.answer(&engine, what, before, options).await?.text())
+    }
+
+    /// `open_application`: starts an app and waits for a new window of it; answers
+    /// with that window's tree.
+    pub async fn open_application(
+        &self,
+        app: &str,
+        timeout: Duration,
+    ) -> Result<String, ToolError> {
+        self.recover(self.do_open(app, timeout).await).await
+    }
+
+    async fn do_open(&self, app: &str, timeout: Duration) -> Result<String, ToolError> {
+        let engine = self.engine().await?;
+        let known: HashSet<_> = engine
+            .applications()
+            .await
+            .map(|apps| {
+                apps.into_iter()
+                    .flat_map(|a| a.windows.into_iter().map(|w| w.id))
+                    .collect()
+            })
+            .unwrap_or_default();
+        let mut mark = engine.mark().await;
+        let launched = engine.launch(app).await.map_err(ToolError::engine)?;
+        let start = Instant::now();
+        let deadline = start + timeout;
+        loop {
+            // Any new window will do, but the launched process's own comes first:
+            // single-instance apps hand the request to a running process.
+            if let Ok(apps) = engine.applications().await {
+                let mut fresh: Vec<_> = apps
+                    .iter()
+                    .flat_map(|a| a.windows.iter().map(move |w| (a, w)))
+                    .filter(|(_, w)| !known.contains(&w.id))
+                    .collect();
+                fresh.sort_by_key(|(a, _)| a.pid != Some(launched.pid));
+                if let Some((found, window)) = fresh.first() {
+                    let query = WindowQuery {
+                        window_id: Some(window.id.clone()),
+                        ..WindowQuery::default()
+                    };
+                    let snapshot = engine
+                        .window_tree(&query, self.read_options(false, false))
+                        .await
+                        .map_err(ToolError::engine)?;
+                    self.remember(&snapshot);
+                    let mut out = format!(
+                        "opened {} (`{}`, pid {}): window '{}' after {} ms\n",
+                        found.name,
+                        launched.command,
+                        found.pid.unwrap_or(launched.pid),
+                        window.title,
+                        start.elapsed().as_millis()
+                    );
+                    out.push_str(&self.tree_text(&snapshot, snapshot.tree.root(), None));
+                    return Ok(out);
+                }
+            }
+            let now = Instant::now();
+            if now >= deadline {
+                let alive = std::path::Path::new(&format!("/proc/{}", launched.pid)).exists();
+                return Err(ToolError::TimedOut(format!(
+                    "started `{}` (pid {}) but no new window appeared on the accessibility bus within {} ms; {}",
+                    launched.command,
+                    launched.pid,
+                    timeout.as_millis(),
+                    if alive {
+                        "it is still running: it may hide from accessibility (run `axsight doctor`) or be slow to start"
+                    } else {
+                        "it has exited: check the command"
+                    }
+                )));
+            }
+            mark = engine
+                .next_event(mark, Duration::from_millis(250).min(deadline - now))
+                .await;
+        }
+    }
+
+    /// The window `app`/`window` name (the active window when neither does), read.
+    async fn named_window(
+        &self,
+        engine: &E,
+        app: Option<&str>,
+        window: Option<&str>,
+    ) -> Result<axsight_core::WindowSnapshot, ToolError> {
+        let query = WindowQuery {
+            app: app.map(str::to_string),
+            window: window.map(str::to_string),
+            window_id: None,
+        };
+        let snapshot = engine
+            .window_tree(&query, self.read_options(false, false))
+            .await
+            .map_err(ToolError::engine)?;
+        self.remember(&snapshot);
+        Ok(snapshot)
+    }
+}

@@ -1,0 +1,389 @@
+//! Arguments of the acting tools. Names follow the Windows-era tools (`index` with
+//! `vision_type`, `text_to_type`, `ui_diff_before_after`), so agents written for
+//! them work unchanged.
+
+use std::time::Duration;
+
+use axsight_core::{Modifier, Point};
+use schemars::JsonSchema;
+use serde::Deserialize;
+
+use super::IndexArg;
+use crate::{ActOptions, NewValue, Target, ToolError};
+
+/// Which element an action aims at: exactly one of `selector`, `index`, or `x`+`y`.
+#[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
+pub struct TargetArgs {
+    /// Selector, e.g. "role:Button && name:Save".
+    #[serde(default)]
+    pub selector: Option<String>,
+    /// Handle as printed ("#u14" or "u14"), or a number with vision_type.
+    #[serde(default)]
+    pub index: Option<IndexArg>,
+    /// With a numeric index: its source ("ui_tree").
+    #[serde(default)]
+    pub vision_type: Option<String>,
+    /// Screen x (with y).
+    #[serde(default)]
+    pub x: Option<i32>,
+    /// Screen y (with x).
+    #[serde(default)]
+    pub y: Option<i32>,
+    /// Limit a selector to one app (name substring or pid).
+    #[serde(default, alias = "process")]
+    pub app: Option<String>,
+    /// Limit a selector to one window (title substring).
+    #[serde(default, alias = "title")]
+    pub window: Option<String>,
+}
+
+impl TargetArgs {
+    /// The one target these arguments name.
+    pub fn target(&self) -> Result<Target, ToolError> {
+        self.target_if_any()?.ok_or_else(|| {
+            ToolError::BadArguments(
+                "name the element: give `selector`, `index` (a handle such as \"#u14\"), or `x` and `y`".into(),
+            )
+        })
+    }
+
+    /// The target, or `None` when no target is given at all.
+    pub fn target_if_any(&self) -> Result<Option<Target>, ToolError> {
+        let point = match (self.x, self.y) {
+            (Some(x), Some(y)) => Some(Point { x, y }),
+            (None, None) => None,
+            _ => {
+                return Err(ToolError::BadArguments(
+                    "a point needs both `x` and `y`".into(),
+                ))
+            }
+        };
+        let given = [
+            self.selector.is_some(),
+            self.index.is_some(),
+            point.is_some(),
+        ];
+        if given.iter().filter(|g| **g).count() > 1 {
+            return Err(ToolError::BadArguments(
+                "give exactly one target: `selector`, `index`, or `x` and `y`".into(),
+            ));
+        }
+        if let Some(selector) = &self.selector {
+            return Ok(Some(Target::Selector {
+                selector: selector.clone(),
+                app: self.app.clone(),
+                window: self.window.clone(),
+            }));
+        }
+        if let Some(index) = &self.index {
+            let handle = index
+                .handle_text(self.vision_type.as_deref())
+                .map_err(ToolError::BadArguments)?;
+            return Ok(Some(Target::Handle(handle)));
+        }
+        Ok(point.map(Target::Point))
+    }
+}
+
+/// What every action takes besides its target.
+#[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
+pub struct ActArgs {
+    /// Answer with what changed in the UI (default true).
+    #[serde(default)]
+    pub ui_diff_before_after: Option<bool>,
+    /// Longest wait for the UI to settle, in ms (default 5000).
+    #[serde(default)]
+    pub timeout_ms: Option<u64>,
+}
+
+impl ActArgs {
+    pub fn options(&self) -> ActOptions {
+        let default = ActOptions::default();
+        ActOptions {
+            diff: self.ui_diff_before_after.unwrap_or(true),
+            timeout: self.timeout_ms.map_or(default.timeout, |ms| {
+                Duration::from_millis(ms.clamp(50, 120_000))
+            }),
+            ..default
+        }
+    }
+}
+
+/// Modifier keys, as "ctrl+shift" or ["ctrl", "shift"].
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+#[serde(untagged)]
+pub enum ModifiersArg {
+    Text(String),
+    List(Vec<String>),
+}
+
+impl ModifiersArg {
+    pub fn modifiers(&self) -> Result<Vec<Modifier>, ToolError> {
+        let words: Vec<String> = match self {
+            ModifiersArg::Text(text) => vec![text.clone()],
+            ModifiersArg::List(list) => list.clone(),
+        };
+        let mut out = Vec::new();
+        for word in words
+            .iter()
+            .flat_map(|w| w.split(['+', ',', ' ']))
+            .filter(|w| !w.is_empty())
+        {
+            let modifier = Modifier::from_name(word).ok_or_else(|| {
+                ToolError::BadArguments(format!(
+                    "unknown modifier '{word}'; use ctrl, alt, shift or super"
+                ))
+            })?;
+            if !out.contains(&modifier) {
+                out.push(modifier);
+            }
+        }
+        Ok(out)
+    }
+}
+
+#[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
+pub struct ClickArgs {
+    #[serde(flatten)]
+    pub target: TargetArgs,
+    /// left (default), right or middle.
+    #[serde(default)]
+    pub button: Option<String>,
+    /// single (default) or double.
+    #[serde(default)]
+    pub click_type: Option<String>,
+    /// Keys held while clicking, e.g. "ctrl+shift".
+    #[serde(default)]
+    pub modifiers: Option<ModifiersArg>,
+    /// Use the element's accessible action, without moving the pointer.
+    #[serde(default)]
+    pub background: bool,
+    #[serde(flatten)]
+    pub act: ActArgs,
+}
+
+#[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
+pub struct TypeArgs {
+    #[serde(flatten)]
+    pub target: TargetArgs,
+    /// Text to type; trailing {Enter}, {Tab} or {Escape} are pressed after it.
+    #[serde(alias = "text_to_type")]
+    pub text: String,
+    /// Empty the field first (default true).
+    #[serde(default)]
+    pub clear_before_typing: Option<bool>,
+    #[serde(flatten)]
+    pub act: ActArgs,
+}
+
+#[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
+pub struct KeyArgs {
+    /// Keys: "ctrl+s", "alt+F4", "shift+Tab", "Return"; several separated by spaces.
+    pub key: String,
+    /// Optional element to focus first.
+    #[serde(flatten)]
+    pub target: TargetArgs,
+    #[serde(flatten)]
+    pub act: ActArgs,
+}
+
+#[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
+pub struct ScrollArgs {
+    #[serde(flatten)]
+    pub target: TargetArgs,
+    /// up, down, left or right.
+    pub direction: String,
+    /// Wheel notches (default 3).
+    #[serde(default)]
+    pub amount: Option<u32>,
+    /// Move the scroll bar's value instead of turning the wheel.
+    #[serde(default)]
+    pub background: bool,
+    #[serde(flatten)]
+    pub act: ActArgs,
+}
+
+/// A value as text or a number.
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+#[serde(untagged)]
+pub enum ValueArg {
+    Number(f64),
+    Text(String),
+}
+
+impl From<&ValueArg> for NewValue {
+    fn from(value: &ValueArg) -> NewValue {
+        match value {
+            ValueArg::Number(n) => NewValue::Number(*n),
+            ValueArg::Text(t) => NewValue::Text(t.clone()),
+        }
+    }
+}
+
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+pub struct SetValueArgs {
+    #[serde(flatten)]
+    pub target: TargetArgs,
+    /// Number for sliders and spin buttons; text for fields.
+    pub value: ValueArg,
+    #[serde(flatten)]
+    pub act: ActArgs,
+}
+
+#[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
+pub struct SelectArgs {
+    #[serde(flatten)]
+    pub target: TargetArgs,
+    /// The option's visible text.
+    pub option: String,
+    #[serde(flatten)]
+    pub act: ActArgs,
+}
+
+#[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
+pub struct ToggleArgs {
+    #[serde(flatten)]
+    pub target: TargetArgs,
+    /// true: checked/on; false: unchecked/off.
+    pub state: bool,
+    #[serde(flatten)]
+    pub act: ActArgs,
+}
+
+#[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
+pub struct ActionArgs {
+    #[serde(flatten)]
+    pub target: TargetArgs,
+    /// An action the element lists (get_window_tree format=json shows them).
+    pub action: String,
+    #[serde(flatten)]
+    pub act: ActArgs,
+}
+
+/// A drag end: a handle ("#u3") or a point ({"x":1,"y":2} or [1,2]).
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+#[serde(untagged)]
+pub enum PlaceArg {
+    Handle(String),
+    Point { x: i32, y: i32 },
+    Pair([i32; 2]),
+}
+
+impl PlaceArg {
+    pub fn target(&self) -> Target {
+        match self {
+            PlaceArg::Handle(handle) => Target::Handle(handle.clone()),
+            PlaceArg::Point { x, y } | PlaceArg::Pair([x, y]) => {
+                Target::Point(Point { x: *x, y: *y })
+            }
+        }
+    }
+}
+
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+pub struct DragArgs {
+    pub from: PlaceArg,
+    pub to: PlaceArg,
+    #[serde(flatten)]
+    pub act: ActArgs,
+}
+
+#[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
+pub struct WindowArgs {
+    /// App name (substring) or pid.
+    #[serde(default, alias = "process")]
+    pub app: Option<String>,
+    /// Window title (substring).
+    #[serde(default, alias = "title")]
+    pub window: Option<String>,
+    #[serde(flatten)]
+    pub act: ActArgs,
+}
+
+#[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
+pub struct OpenArgs {
+    /// Desktop id, app name or command line, e.g. "gnome-calculator".
+    #[serde(alias = "app_name", alias = "name")]
+    pub app: String,
+    /// Longest wait for its window, in ms (default 20000).
+    #[serde(default)]
+    pub timeout_ms: Option<u64>,
+}
+
+#[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
+pub struct WaitArgs {
+    #[serde(flatten)]
+    pub target: TargetArgs,
+    /// exists (default), gone, visible, enabled, focused or has_value.
+    #[serde(default)]
+    pub condition: Option<String>,
+    /// Text the value must contain (has_value).
+    #[serde(default)]
+    pub value: Option<String>,
+    /// Longest wait, in ms (default 10000).
+    #[serde(default)]
+    pub timeout_ms: Option<u64>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn parse<T: for<'de> Deserialize<'de>>(value: serde_json::Value) -> T {
+        serde_json::from_value(value).unwrap()
+    }
+
+    #[test]
+    fn targets_are_one_of_selector_handle_or_point() {
+        let args: ClickArgs = parse(json!({"index": 14, "vision_type": "ui_tree"}));
+        assert_eq!(args.target.target().unwrap(), Target::Handle("#u14".into()));
+        let args: ClickArgs = parse(json!({"x": 5, "y": 6, "button": "right"}));
+        assert_eq!(
+            args.target.target().unwrap(),
+            Target::Point(Point { x: 5, y: 6 })
+        );
+        let args: ClickArgs = parse(json!({"x": 5}));
+        assert!(args.target.target().is_err());
+        let args: ClickArgs = parse(json!({"selector": "name:OK", "index": "u3"}));
+        assert!(args.target.target().is_err());
+        let args: ClickArgs = parse(json!({}));
+        assert!(args
+            .target
+            .target()
+            .unwrap_err()
+            .to_string()
+            .contains("name the element"));
+    }
+
+    #[test]
+    fn windows_era_names_are_accepted() {
+        let args: TypeArgs = parse(
+            json!({"index": "#u3", "text_to_type": "hi", "ui_diff_before_after": false, "timeout_ms": 100}),
+        );
+        assert_eq!(args.text, "hi");
+        let options = args.act.options();
+        assert!(!options.diff);
+        assert_eq!(options.timeout, Duration::from_millis(100));
+    }
+
+    #[test]
+    fn modifiers_come_as_text_or_lists() {
+        let one = ModifiersArg::Text("ctrl+Shift".into()).modifiers().unwrap();
+        assert_eq!(one, vec![Modifier::Ctrl, Modifier::Shift]);
+        let many = ModifiersArg::List(vec!["alt".into(), "ctrl".into()])
+            .modifiers()
+            .unwrap();
+        assert_eq!(many, vec![Modifier::Alt, Modifier::Ctrl]);
+        assert!(ModifiersArg::Text("hyper".into()).modifiers().is_err());
+    }
+
+    #[test]
+    fn drag_ends_are_handles_or_points() {
+        let args: DragArgs = parse(json!({"from": "#u3", "to": [10, 20]}));
+        assert_eq!(args.from.target(), Target::Handle("#u3".into()));
+        assert_eq!(args.to.target(), Target::Point(Point { x: 10, y: 20 }));
+        let args: DragArgs = parse(json!({"from": {"x": 1, "y": 2}, "to": "u4"}));
+        assert_eq!(args.from.target(), Target::Point(Point { x: 1, y: 2 }));
+    }
+}

@@ -1,0 +1,273 @@
+//! The acting tools: each takes its arguments apart, calls the session, and turns
+//! the answer (or the error) into a tool result.
+
+use std::time::Duration;
+
+use rmcp::handler::server::wrapper::Parameters;
+use rmcp::model::CallToolResult;
+use rmcp::{tool, tool_router, ErrorData};
+
+use super::{answer, AxsightServer};
+use crate::params::{
+    ActionArgs, ClickArgs, DragArgs, KeyArgs, OpenArgs, ScrollArgs, SelectArgs, SetValueArgs,
+    ToggleArgs, TypeArgs, WaitArgs, WindowArgs,
+};
+use crate::{ClickOptions, Condition, ToolError};
+use axsight_core::Engine;
+
+#[tool_router(router = acting_router, vis = "pub(crate)")]
+impl<E: Engine> AxsightServer<E> {
+    #[tool(
+        description = "Click an element (selector, index handle, or x+y). Real pointer click when on screen; its accessible action when covered or background=true. Answers with what changed.",
+        annotations(open_world_hint = false)
+    )]
+    async fn click_element(
+        &self,
+        Parameters(args): Parameters<ClickArgs>,
+    ) -> Result<CallToolResult, ErrorData> {
+        let run = async {
+            let target = args.target.target()?;
+            let click = ClickOptions {
+                button: args
+                    .button
+                    .as_deref()
+                    .unwrap_or("left")
+                    .parse()
+                    .map_err(ToolError::BadArguments)?,
+                count: match args.click_type.as_deref().map(str::trim) {
+                    None | Some("single") | Some("") => 1,
+                    Some("double") => 2,
+                    Some(other) => {
+                        return Err(ToolError::BadArguments(format!(
+                            "unknown click_type '{other}'; use single or double"
+                        )))
+                    }
+                },
+                modifiers: args
+                    .modifiers
+                    .as_ref()
+                    .map(|m| m.modifiers())
+                    .transpose()?
+                    .unwrap_or_default(),
+                background: args.background,
+            };
+            self.session
+                .click(&target, &click, &args.act.options())
+                .await
+        };
+        Ok(answer(run.await))
+    }
+
+    #[tool(
+        description = "Type text into an element (clears it first unless clear_before_typing=false); trailing {Enter}/{Tab}/{Escape} are pressed after. Reads the field back.",
+        annotations(open_world_hint = false)
+    )]
+    async fn type_into_element(
+        &self,
+        Parameters(args): Parameters<TypeArgs>,
+    ) -> Result<CallToolResult, ErrorData> {
+        let run = async {
+            let target = args.target.target()?;
+            let clear = args.clear_before_typing.unwrap_or(true);
+            self.session
+                .type_into(&target, &args.text, clear, &args.act.options())
+                .await
+        };
+        Ok(answer(run.await))
+    }
+
+    #[tool(
+        description = "Press keys: \"ctrl+s\", \"alt+F4\", \"shift+Tab Return\". With a target, focuses it first; else goes to the focused window.",
+        annotations(open_world_hint = false)
+    )]
+    async fn press_key(
+        &self,
+        Parameters(args): Parameters<KeyArgs>,
+    ) -> Result<CallToolResult, ErrorData> {
+        let run = async {
+            let target = args.target.target_if_any()?;
+            self.session
+                .press_key(&args.key, target.as_ref(), &args.act.options())
+                .await
+        };
+        Ok(answer(run.await))
+    }
+
+    #[tool(
+        description = "Scroll an element: direction up/down/left/right, amount in wheel notches (default 3).",
+        annotations(open_world_hint = false)
+    )]
+    async fn scroll_element(
+        &self,
+        Parameters(args): Parameters<ScrollArgs>,
+    ) -> Result<CallToolResult, ErrorData> {
+        let run = async {
+            let target = args.target.target()?;
+            let direction = args.direction.parse().map_err(ToolError::BadArguments)?;
+            self.session
+                .scroll(
+                    &target,
+                    direction,
+                    args.amount.unwrap_or(3),
+                    args.background,
+                    &args.act.options(),
+                )
+                .await
+        };
+        Ok(answer(run.await))
+    }
+
+    #[tool(
+        description = "Set a slider's or spin button's number, or a field's text.",
+        annotations(open_world_hint = false)
+    )]
+    async fn set_value(
+        &self,
+        Parameters(args): Parameters<SetValueArgs>,
+    ) -> Result<CallToolResult, ErrorData> {
+        let run = async {
+            let target = args.target.target()?;
+            self.session
+                .set_value(&target, &(&args.value).into(), &args.act.options())
+                .await
+        };
+        Ok(answer(run.await))
+    }
+
+    #[tool(
+        description = "Select an option by its visible text in a combo box, list, tab list or tree.",
+        annotations(open_world_hint = false)
+    )]
+    async fn select_option(
+        &self,
+        Parameters(args): Parameters<SelectArgs>,
+    ) -> Result<CallToolResult, ErrorData> {
+        let run = async {
+            let target = args.target.target()?;
+            self.session
+                .select_option(&target, &args.option, &args.act.options())
+                .await
+        };
+        Ok(answer(run.await))
+    }
+
+    #[tool(
+        description = "Check (state=true) or uncheck a check box or toggle; presses nothing when it already is.",
+        annotations(open_world_hint = false)
+    )]
+    async fn set_toggled(
+        &self,
+        Parameters(args): Parameters<ToggleArgs>,
+    ) -> Result<CallToolResult, ErrorData> {
+        let run = async {
+            let target = args.target.target()?;
+            self.session
+                .set_toggled(&target, args.state, &args.act.options())
+                .await
+        };
+        Ok(answer(run.await))
+    }
+
+    #[tool(
+        description = "Run a named accessible action of an element (click, activate, expand…).",
+        annotations(open_world_hint = false)
+    )]
+    async fn invoke_action(
+        &self,
+        Parameters(args): Parameters<ActionArgs>,
+    ) -> Result<CallToolResult, ErrorData> {
+        let run = async {
+            let target = args.target.target()?;
+            self.session
+                .invoke_action(&target, &args.action, &args.act.options())
+                .await
+        };
+        Ok(answer(run.await))
+    }
+
+    #[tool(
+        description = "Drag with the pointer from one handle or point ({x,y} or [x,y]) to another.",
+        annotations(open_world_hint = false)
+    )]
+    async fn mouse_drag(
+        &self,
+        Parameters(args): Parameters<DragArgs>,
+    ) -> Result<CallToolResult, ErrorData> {
+        let result = self
+            .session
+            .drag(&args.from.target(), &args.to.target(), &args.act.options())
+            .await;
+        Ok(answer(result))
+    }
+
+    #[tool(
+        description = "Raise a window and give it the keyboard focus.",
+        annotations(open_world_hint = false, destructive_hint = false)
+    )]
+    async fn activate_window(
+        &self,
+        Parameters(args): Parameters<WindowArgs>,
+    ) -> Result<CallToolResult, ErrorData> {
+        let result = self
+            .session
+            .activate_window(
+                args.app.as_deref(),
+                args.window.as_deref(),
+                &args.act.options(),
+            )
+            .await;
+        Ok(answer(result))
+    }
+
+    #[tool(
+        description = "Start an app (name, desktop id or command), wait for its window, return its tree.",
+        annotations(open_world_hint = false, destructive_hint = false)
+    )]
+    async fn open_application(
+        &self,
+        Parameters(args): Parameters<OpenArgs>,
+    ) -> Result<CallToolResult, ErrorData> {
+        let timeout = Duration::from_millis(args.timeout_ms.unwrap_or(20_000).clamp(100, 120_000));
+        Ok(answer(
+            self.session.open_application(&args.app, timeout).await,
+        ))
+    }
+
+    #[tool(
+        description = "Ask a window to close, as its close button would.",
+        annotations(open_world_hint = false)
+    )]
+    async fn close_window(
+        &self,
+        Parameters(args): Parameters<WindowArgs>,
+    ) -> Result<CallToolResult, ErrorData> {
+        let result = self
+            .session
+            .close_window(
+                args.app.as_deref(),
+                args.window.as_deref(),
+                &args.act.options(),
+            )
+            .await;
+        Ok(answer(result))
+    }
+
+    #[tool(
+        description = "Wait until an element (selector or handle) exists, is gone, visible, enabled, focused, or has_value `value`.",
+        annotations(read_only_hint = true, open_world_hint = false)
+    )]
+    async fn wait_for_element(
+        &self,
+        Parameters(args): Parameters<WaitArgs>,
+    ) -> Result<CallToolResult, ErrorData> {
+        let run = async {
+            let target = args.target.target()?;
+            let condition = Condition::parse(args.condition.as_deref(), args.value.as_deref())
+                .map_err(ToolError::BadArguments)?;
+            let timeout =
+                Duration::from_millis(args.timeout_ms.unwrap_or(10_000).clamp(0, 120_000));
+            self.session.wait_for(&target, &condition, timeout).await
+        };
+        Ok(answer(run.await))
+    }
+}

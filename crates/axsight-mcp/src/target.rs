@@ -1,0 +1,253 @@
+//! What an action aims at — a handle, a selector or a screen point — found in a
+//! window read just before acting, and checked to be the element the agent saw.
+
+use axsight_core::{
+    element_at, Element, ElementId, Engine, EngineError, FailureKind, MatchContext, NodeId, Point,
+    ReadOptions, Selector, WindowQuery, WindowSnapshot,
+};
+
+use crate::session::Session;
+use crate::ToolError;
+
+/// The target of an action, as the agent named it.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Target {
+    /// A handle as printed (`#u14`, `u14`).
+    Handle(String),
+    /// The first element matching a selector, in the windows `app`/`window` name
+    /// (the active window first, then every window, when neither is given).
+    Selector {
+        selector: String,
+        app: Option<String>,
+        window: Option<String>,
+    },
+    /// A point on screen.
+    Point(Point),
+}
+
+/// A target found: its window as just read, and the element (none for a point
+/// over no element).
+pub(crate) struct Aimed {
+    pub snapshot: WindowSnapshot,
+    pub node: Option<NodeId>,
+    /// Where a point target lies.
+    pub point: Option<Point>,
+}
+
+impl Aimed {
+    /// The identity of the target's window.
+    pub fn window_id(&self) -> ElementId {
+        let tree = &self.snapshot.tree;
+        tree.element(tree.root()).id.clone()
+    }
+
+    /// The element aimed at, if any.
+    pub fn element(&self) -> Option<&Element> {
+        self.node.map(|n| self.snapshot.tree.element(n))
+    }
+}
+
+/// Reads for acting carry action names: the accessible way needs them.
+const ACTING_READ: ReadOptions = ReadOptions {
+    include_invisible: false,
+    actions: true,
+};
+
+impl<E: Engine> Session<E> {
+    /// Finds `target` afresh. A handle must still name a live element with the role
+    /// and name the agent last saw, or the call is refused as stale.
+    pub(crate) async fn aim(&self, engine: &E, target: &Target) -> Result<Aimed, ToolError> {
+        let aimed = match target {
+            Target::Handle(text) => self.aim_handle(engine, text).await?,
+            Target::Selector {
+                selector,
+                app,
+                window,
+            } => {
+                self.aim_selector(engine, selector, app.as_deref(), window.as_deref())
+                    .await?
+            }
+            Target::Point(point) => self.aim_point(engine, *point).await?,
+        };
+        self.remember(&aimed.snapshot);
+        Ok(aimed)
+    }
+
+    /// Reads the window `window` (for acting), turning "gone" into a stale error
+    /// about `handle` when one is given.
+    pub(crate) async fn read_for_acting(
+        &self,
+        engine: &E,
+        window: &ElementId,
+        include_invisible: bool,
+        handle: Option<&str>,
+    ) -> Result<WindowSnapshot, ToolError> {
+        let query = WindowQuery {
+            window_id: Some(window.clone()),
+            ..WindowQuery::default()
+        };
+        let options = ReadOptions {
+            include_invisible,
+            ..ACTING_READ
+        };
+        engine
+            .window_tree(&query, options)
+            .await
+            .map_err(|error| match (handle, error.kind()) {
+                (Some(handle), FailureKind::WindowGone | FailureKind::AppGone) => {
+                    ToolError::StaleHandle {
+                        handle: handle.to_string(),
+                        why: "its window was closed".into(),
+                    }
+                }
+                _ => ToolError::engine(error),
+            })
+    }
+
+    async fn aim_handle(&self, engine: &E, text: &str) -> Result<Aimed, ToolError> {
+        let (handle, id, window) = self.tree_handle(text)?;
+        let shown = handle.to_string();
+        let mut snapshot = self
+            .read_for_acting(engine, &window, false, Some(&shown))
+            .await?;
+        let mut node = snapshot.tree.find(&id);
+        if node.is_none() {
+            // Not drawn now (scrolled away, a closed menu): look among hidden ones.
+            snapshot = self
+                .read_for_acting(engine, &window, true, Some(&shown))
+                .await?;
+            node = snapshot.tree.find(&id);
+        }
+        let Some(node) = node else {
+            if snapshot.is_partial() {
+                return Err(ToolError::Undecided {
+                    handle: shown,
+                    why: snapshot.gaps.join("; "),
+                });
+            }
+            return Err(ToolError::StaleHandle {
+                handle: shown,
+                why: "its element no longer exists".into(),
+            });
+        };
+        let element = snapshot.tree.element(node);
+        let seen = {
+            let registry = self.registry.lock().unwrap_or_else(|e| e.into_inner());
+            registry.resolve(handle).cloned()
+        };
+        if let Some(seen) = seen {
+            if seen.role != element.role || seen.name != element.name {
+                return Err(ToolError::StaleHandle {
+                    handle: shown,
+                    why: format!(
+                        "it was [{}] '{}' and is now [{}] '{}'",
+                        seen.role, seen.name, element.role, element.name
+                    ),
+                });
+            }
+        }
+        Ok(Aimed {
+            snapshot,
+            node: Some(node),
+            point: None,
+        })
+    }
+
+    async fn aim_selector(
+        &self,
+        engine: &E,
+        text: &str,
+        app: Option<&str>,
+        window: Option<&str>,
+    ) -> Result<Aimed, ToolError> {
+        let selector = Selector::parse(text)?;
+        let first_match = |snapshot: &WindowSnapshot| {
+            let context = MatchContext {
+                app: &snapshot.app,
+                window: &snapshot.title,
+            };
+            selector.find(&snapshot.tree, &context).first().copied()
+        };
+        let query = WindowQuery {
+            app: app.map(str::to_string),
+            window: window.map(str::to_string),
+            window_id: None,
+        };
+        let scoped = app.is_some() || window.is_some();
+        // The active window (or the one named) first: most actions are there.
+        let first = match engine.window_tree(&query, ACTING_READ).await {
+            Ok(snapshot) => Some(snapshot),
+            Err(error) if scoped => return Err(ToolError::engine(error)),
+            Err(_) => None,
+        };
+        if let Some(snapshot) = first {
+            if let Some(node) = first_match(&snapshot) {
+                return Ok(Aimed {
+                    snapshot,
+                    node: Some(node),
+                    point: None,
+                });
+            }
+            if window.is_some() {
+                return Err(ToolError::NoMatch {
+                    selector: selector.to_string(),
+                });
+            }
+        }
+        let snapshots = engine
+            .window_trees(app, ACTING_READ)
+            .await
+            .map_err(ToolError::engine)?;
+        snapshots
+            .into_iter()
+            .find_map(|snapshot| {
+                let node = first_match(&snapshot)?;
+                Some(Aimed {
+                    snapshot,
+                    node: Some(node),
+                    point: None,
+                })
+            })
+            .ok_or_else(|| ToolError::NoMatch {
+                selector: selector.to_string(),
+            })
+    }
+
+    /// The window that input at `point` reaches, read, with the element there.
+    async fn aim_point(&self, engine: &E, point: Point) -> Result<Aimed, ToolError> {
+        let apps = engine.applications().await.map_err(ToolError::engine)?;
+        let mut candidates: Vec<_> = apps
+            .iter()
+            .flat_map(|app| app.windows.iter())
+            .filter(|w| w.bounds.is_some_and(|b| b.contains(point.x, point.y)))
+            .collect();
+        // The active window first: it is on top wherever it is.
+        candidates.sort_by_key(|w| !w.is_active());
+        let mut chosen = None;
+        for window in &candidates {
+            if engine
+                .input_reaches(&window.id, point)
+                .await
+                .unwrap_or(false)
+            {
+                chosen = Some(window.id.clone());
+                break;
+            }
+        }
+        let window = chosen
+            .or_else(|| candidates.first().map(|w| w.id.clone()))
+            .ok_or_else(|| {
+                ToolError::BadArguments(format!(
+                    "no window lies at ({}, {}); get_applications lists windows with their bounds",
+                    point.x, point.y
+                ))
+            })?;
+        let snapshot = self.read_for_acting(engine, &window, false, None).await?;
+        let node = element_at(&snapshot.tree, point);
+        Ok(Aimed {
+            snapshot,
+            node,
+            point: Some(point),
+        })
+    }
+}

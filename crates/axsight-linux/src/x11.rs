@@ -1,6 +1,12 @@
 //! The little the engine needs from X11: the `AT_SPI_BUS` root-window property (how
 //! apps find the accessibility bus when the environment does not say) and where a
 //! toplevel window sits on screen (GTK4 reports extents relative to its window).
+//! Submodules send real input through XTest (`input`) and raise, close and
+//! hit-test toplevel windows (`windows`).
+
+mod input;
+mod keysyms;
+mod windows;
 
 use std::collections::HashMap;
 
@@ -19,6 +25,8 @@ pub struct X11 {
     /// Toplevels found by (pid, title): a search walks every window, a hit is
     /// checked with one request.
     toplevels: HashMap<(Option<u32>, String), Window>,
+    /// XTest availability and the keyboard map, for `send_input`.
+    input: input::InputState,
 }
 
 /// A toplevel X window's content origin on screen.
@@ -39,6 +47,7 @@ impl X11 {
             root,
             atoms: HashMap::new(),
             toplevels: HashMap::new(),
+            input: input::InputState::default(),
         })
     }
 

@@ -1,0 +1,204 @@
+//! X keysym numbers for the key names core's key grammar produces, and for typed
+//! characters. Pure data and arithmetic: no connection, no keyboard map (the input
+//! module finds keycodes for these keysyms).
+
+/// Keysyms of the canonical names in `axsight_core`'s key grammar (values from
+/// `X11/keysymdef.h`). F1–F24 are computed in [`named`].
+const NAMED: &[(&str, u32)] = &[
+    ("Return", 0xff0d),
+    ("Tab", 0xff09),
+    ("Escape", 0xff1b),
+    ("BackSpace", 0xff08),
+    ("Delete", 0xffff),
+    ("Insert", 0xff63),
+    ("Home", 0xff50),
+    ("End", 0xff57),
+    ("Prior", 0xff55),
+    ("Next", 0xff56),
+    ("Up", 0xff52),
+    ("Down", 0xff54),
+    ("Left", 0xff51),
+    ("Right", 0xff53),
+    ("space", 0x0020),
+    ("Menu", 0xff67),
+    ("Print", 0xff61),
+    ("Pause", 0xff13),
+    ("Caps_Lock", 0xffe5),
+    ("Num_Lock", 0xff7f),
+    ("Scroll_Lock", 0xff14),
+    ("plus", 0x002b),
+    ("minus", 0x002d),
+    ("comma", 0x002c),
+    ("period", 0x002e),
+    ("Control_L", 0xffe3),
+    ("Alt_L", 0xffe9),
+    ("Shift_L", 0xffe1),
+    ("Super_L", 0xffeb),
+];
+
+pub const RETURN: u32 = 0xff0d;
+const F1: u32 = 0xffbe;
+
+/// The keysym of a canonical key name (`Return`, `F4`, `Prior`, `Shift_L`).
+pub fn named(name: &str) -> Option<u32> {
+    if let Some((_, keysym)) = NAMED.iter().find(|(known, _)| *known == name) {
+        return Some(*keysym);
+    }
+    let number: u32 = name.strip_prefix('F')?.parse().ok()?;
+    (1..=24).contains(&number).then(|| F1 + number - 1)
+}
+
+/// The keysym that types `c`: Latin-1 characters are their own keysyms, others
+/// are `0x01000000 + code point`. Newline is Return; the few control characters
+/// with a key of their own map to it; other control characters have no keysym.
+pub fn of_char(c: char) -> Option<u32> {
+    let code = c as u32;
+    match c {
+        '\n' | '\r' => Some(RETURN),
+        '\t' => Some(0xff09),
+        '\u{8}' => Some(0xff08),
+        '\u{1b}' => Some(0xff1b),
+        '\u{7f}' => Some(0xffff),
+        _ if c.is_control() => None,
+        _ if (0x20..=0x7e).contains(&code) || (0xa0..=0xff).contains(&code) => Some(code),
+        _ => Some(0x0100_0000 + code),
+    }
+}
+
+/// The keysyms that type `text`, one per character but one Return for a CRLF;
+/// the first character without a keysym is the error.
+pub fn of_text(text: &str) -> Result<Vec<u32>, char> {
+    let mut keysyms = Vec::with_capacity(text.len());
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c == '\r' && chars.peek() == Some(&'\n') {
+            continue; // one line break, not two
+        }
+        keysyms.push(of_char(c).ok_or(c)?);
+    }
+    Ok(keysyms)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn characters_map_to_latin1_or_unicode_keysyms() {
+        assert_eq!(of_char('a'), Some(0x61));
+        assert_eq!(of_char('A'), Some(0x41));
+        assert_eq!(of_char('~'), Some(0x7e));
+        assert_eq!(of_char(' '), Some(0x20));
+        assert_eq!(of_char('é'), Some(0xe9));
+        assert_eq!(of_char('\u{a0}'), Some(0xa0));
+        assert_eq!(of_char('ÿ'), Some(0xff));
+        assert_eq!(of_char('€'), Some(0x0100_20ac));
+        assert_eq!(of_char('日'), Some(0x0100_65e5));
+        assert_eq!(of_char('😀'), Some(0x0101_f600));
+        assert_eq!(of_char('\n'), Some(RETURN));
+        assert_eq!(of_char('\t'), Some(0xff09));
+        assert_eq!(of_char('\u{1}'), None);
+        assert_eq!(of_char('\u{85}'), None);
+    }
+
+    #[test]
+    fn text_maps_whole_or_names_its_first_bad_character() {
+        assert_eq!(
+            of_text("a\r\nb\rc\n"),
+            Ok(vec![0x61, RETURN, 0x62, RETURN, 0x63, RETURN])
+        );
+        assert_eq!(of_text("É€"), Ok(vec![0xc9, 0x0100_20ac]));
+        assert_eq!(of_text(""), Ok(vec![]));
+        assert_eq!(of_text("ok\u{1}\u{2}"), Err('\u{1}'));
+    }
+
+    #[test]
+    fn function_keys_run_from_f1_to_f24() {
+        assert_eq!(named("F1"), Some(0xffbe));
+        assert_eq!(named("F12"), Some(0xffc9));
+        assert_eq!(named("F24"), Some(0xffd5));
+        assert_eq!(named("F0"), None);
+        assert_eq!(named("F25"), None);
+        assert_eq!(named("Fx"), None);
+    }
+
+    /// Every name core's grammar can produce has a keysym: each alias word, the
+    /// function keys, and the modifiers pressed as keys of their own.
+    #[test]
+    fn every_canonical_name_has_a_keysym() {
+        use axsight_core::{Key, Modifier};
+        let words = [
+            "return",
+            "enter",
+            "tab",
+            "escape",
+            "esc",
+            "backspace",
+            "delete",
+            "del",
+            "insert",
+            "ins",
+            "home",
+            "end",
+            "pageup",
+            "page_up",
+            "pgup",
+            "prior",
+            "pagedown",
+            "page_down",
+            "pgdn",
+            "next",
+            "up",
+            "down",
+            "left",
+            "right",
+            "space",
+            "spacebar",
+            "menu",
+            "apps",
+            "print",
+            "printscreen",
+            "pause",
+            "capslock",
+            "caps_lock",
+            "numlock",
+            "num_lock",
+            "scrolllock",
+            "scroll_lock",
+            "plus",
+            "minus",
+            "comma",
+            "period",
+        ];
+        let function_keys = (1..=24).map(|n| format!("f{n}"));
+        for word in words.iter().map(|w| w.to_string()).chain(function_keys) {
+            match Key::from_name(&word) {
+                Some(Key::Named(name)) => {
+                    assert!(named(name).is_some(), "{word} → {name} has no keysym")
+                }
+                other => panic!("{word} is no key name in core: {other:?}"),
+            }
+        }
+        for modifier in [
+            Modifier::Ctrl,
+            Modifier::Alt,
+            Modifier::Shift,
+            Modifier::Super,
+        ] {
+            assert!(named(modifier.key_name()).is_some(), "{modifier}");
+        }
+        // And nothing in the table is unreachable from core's grammar.
+        for (name, _) in NAMED {
+            let reachable = Key::from_name(name) == Some(Key::Named(name))
+                || [
+                    Modifier::Ctrl,
+                    Modifier::Alt,
+                    Modifier::Shift,
+                    Modifier::Super,
+                ]
+                .iter()
+                .any(|m| m.key_name() == *name);
+            assert!(reachable, "{name}");
+        }
+    }
+}

@@ -1,0 +1,375 @@
+//! Window operations that come before or instead of input: finding an app's
+//! toplevel X window, raising and focusing it, asking it to close, and telling
+//! whether pointer input at a screen point would land in it.
+//!
+//! Where a window manager runs it is asked through EWMH messages, since it owns
+//! stacking and focus; where none runs the X server is told directly. Nothing here
+//! kills a client, moves or resizes a window, or sends input.
+
+use std::time::{Duration, Instant};
+
+use x11rb::protocol::xproto::{
+    AtomEnum, ClientMessageEvent, ConfigureWindowAux, ConnectionExt as _, EventMask, InputFocus,
+    MapState, StackMode, Window,
+};
+
+use super::{x11_error, X11};
+use crate::{Error, Result};
+
+/// How long a window manager gets to act on an activation request.
+const WM_DEADLINE: Duration = Duration::from_secs(1);
+/// The EWMH source indication of a pager: window managers honour these requests
+/// without focus-stealing prevention (an application's are often refused).
+const SOURCE_PAGER: u32 = 2;
+/// Parent links followed at most from a window up to the root.
+pub(super) const MAX_NESTING: usize = 32;
+
+impl X11 {
+    /// The toplevel X window titled `title`, preferring one of process `pid`; the
+    /// client's own window, not a window manager's frame around it.
+    pub fn toplevel_of(&mut self, pid: Option<u32>, title: &str) -> Result<Option<Window>> {
+        let key = (pid, title.to_string());
+        if let Some(window) = self.toplevels.get(&key).copied() {
+            let net_wm_name = self.atom("_NET_WM_NAME")?;
+            let utf8 = self.atom("UTF8_STRING")?;
+            // Still there and still so titled (a failed read: destroyed).
+            if self.title_of(window, net_wm_name, utf8).ok().as_deref() == Some(title) {
+                return Ok(Some(window));
+            }
+            self.toplevels.remove(&key);
+        }
+        let found = self.find_toplevel(pid, title)?;
+        if let Some(window) = found {
+            self.toplevels.insert(key, window);
+        }
+        Ok(found)
+    }
+
+    /// Raises `window` and gives it the keyboard focus. With a window manager, asks
+    /// it (`_NET_ACTIVE_WINDOW`) and waits until it reports the window active and
+    /// no managed window covers it; without one, restacks and focuses the window
+    /// itself.
+    pub fn activate(&mut self, window: Window) -> Result<()> {
+        self.require_window(window)?;
+        if self.wm_supports("_NET_ACTIVE_WINDOW")? {
+            let active = self.atom("_NET_ACTIVE_WINDOW")?;
+            let current = self
+                .window_property(self.root, active)?
+                .unwrap_or(x11rb::NONE);
+            // Sent even to the active window: it may be covered, and the request
+            // raises it too.
+            self.tell_wm(
+                window,
+                active,
+                [SOURCE_PAGER, x11rb::CURRENT_TIME, current, 0, 0],
+            )?;
+            let deadline = Instant::now() + WM_DEADLINE;
+            loop {
+                let is_active = self.window_property(self.root, active)? == Some(window);
+                if is_active && !self.covered(window)? {
+                    return Ok(());
+                }
+                if Instant::now() >= deadline {
+                    // A window kept above all (a dock, "always on top") may
+                    // overlap an active window for good.
+                    return match is_active {
+                        true => Ok(()),
+                        false => Err(Error::X11(format!(
+                            "the window manager did not activate window {window:#x} within {} ms",
+                            WM_DEADLINE.as_millis()
+                        ))),
+                    };
+                }
+                std::thread::sleep(Duration::from_millis(5));
+            }
+        }
+        // No window manager: a frame-less window is its own root child, but a
+        // non-EWMH manager may have framed it, and the frame is what stacks.
+        let top = self.root_child_of(window)?;
+        self.conn
+            .configure_window(top, &ConfigureWindowAux::new().stack_mode(StackMode::ABOVE))
+            .map_err(x11_error)?
+            .check()
+            .map_err(x11_error)?;
+        self.conn
+            .set_input_focus(InputFocus::PARENT, window, x11rb::CURRENT_TIME)
+            .map_err(x11_error)?
+            .check()
+            .map_err(|e| Error::X11(format!("cannot focus window {window:#x}: {e}")))
+    }
+
+    /// Asks `window` to close, as its close button would: through the window
+    /// manager (`_NET_CLOSE_WINDOW`) where one runs, else with `WM_DELETE_WINDOW`.
+    /// The app may ask to save first, or refuse; it is never killed.
+    pub fn close(&mut self, window: Window) -> Result<()> {
+        self.require_window(window)?;
+        if self.wm_supports("_NET_CLOSE_WINDOW")? {
+            let close = self.atom("_NET_CLOSE_WINDOW")?;
+            return self.tell_wm(window, close, [x11rb::CURRENT_TIME, SOURCE_PAGER, 0, 0, 0]);
+        }
+        let protocols = self.atom("WM_PROTOCOLS")?;
+        let delete = self.atom("WM_DELETE_WINDOW")?;
+        let listed = self
+            .conn
+            .get_property(false, window, protocols, AtomEnum::ATOM, 0, 64)
+            .map_err(x11_error)?
+            .reply()
+            .map_err(x11_error)?
+            .value32()
+            .is_some_and(|mut atoms| atoms.any(|atom| atom == delete));
+        if !listed {
+            return Err(Error::X11(format!(
+                "window {window:#x} does not take WM_DELETE_WINDOW and no window manager \
+                 runs; axsight does not kill apps"
+            )));
+        }
+        let message = ClientMessageEvent::new(
+            32,
+            window,
+            protocols,
+            [delete, x11rb::CURRENT_TIME, 0, 0, 0],
+        );
+        self.conn
+            .send_event(false, window, EventMask::NO_EVENT, message)
+            .map_err(x11_error)?
+            .check()
+            .map_err(x11_error)
+    }
+
+    /// Whether pointer input at screen point (`x`, `y`) lands in `window`: the
+    /// topmost viewable window there is `window` or the frame holding it, and the
+    /// point is inside `window` itself (not on a frame's title bar).
+    pub fn reaches(&mut self, window: Window, x: i32, y: i32) -> Result<bool> {
+        let top = self
+            .shown_root_children()?
+            .into_iter()
+            .rev()
+            .find(|shown| shown.rect.contains(x, y));
+        let Some(top) = top else {
+            return Ok(false);
+        };
+        if !self.covers(window, x, y)? {
+            return Ok(false);
+        }
+        Ok(top.window == window || self.root_child_of(window)? == top.window)
+    }
+
+    /// Whether a managed window stacked above `window` overlaps it. Popups
+    /// (override-redirect: menus, tooltips, notifications) do not count: the
+    /// window manager does not stack them.
+    fn covered(&self, window: Window) -> Result<bool> {
+        let top = self.root_child_of(window)?;
+        let shown = self.shown_root_children()?;
+        let Some(position) = shown.iter().position(|s| s.window == top) else {
+            return Ok(true); // not viewable yet
+        };
+        let rect = shown[position].rect;
+        Ok(shown[position + 1..]
+            .iter()
+            .any(|above| !above.override_redirect && above.rect.overlaps(&rect)))
+    }
+
+    /// The viewable children of the root, bottom to top, with their outer
+    /// rectangles (border included: it takes input too).
+    fn shown_root_children(&self) -> Result<Vec<Shown>> {
+        let children = self
+            .conn
+            .query_tree(self.root)
+            .map_err(x11_error)?
+            .reply()
+            .map_err(x11_error)?
+            .children;
+        // All the questions first, then the answers: one round trip for the lot.
+        let mut asked = Vec::with_capacity(children.len());
+        for child in children {
+            let attributes = self.conn.get_window_attributes(child).map_err(x11_error)?;
+            let geometry = self.conn.get_geometry(child).map_err(x11_error)?;
+            asked.push((child, attributes, geometry));
+        }
+        let mut shown = Vec::new();
+        for (window, attributes, geometry) in asked {
+            // A window destroyed meanwhile answers with an error: not shown.
+            let (Ok(attributes), Ok(geometry)) = (attributes.reply(), geometry.reply()) else {
+                continue;
+            };
+            if attributes.map_state != MapState::VIEWABLE {
+                continue;
+            }
+            let border = i32::from(geometry.border_width) * 2;
+            shown.push(Shown {
+                window,
+                override_redirect: attributes.override_redirect,
+                rect: Rect {
+                    x: i32::from(geometry.x),
+                    y: i32::from(geometry.y),
+                    width: i32::from(geometry.width) + border,
+                    height: i32::from(geometry.height) + border,
+                },
+            });
+        }
+        Ok(shown)
+    }
+
+    /// Whether the point lies on `window`'s own area on screen.
+    fn covers(&self, window: Window, x: i32, y: i32) -> Result<bool> {
+        let geometry = self
+            .conn
+            .get_geometry(window)
+            .map_err(x11_error)?
+            .reply()
+            .map_err(|e| gone(window, e))?;
+        let origin = self
+            .conn
+            .translate_coordinates(window, self.root, 0, 0)
+            .map_err(x11_error)?
+            .reply()
+            .map_err(|e| gone(window, e))?;
+        let rect = Rect {
+            x: i32::from(origin.dst_x),
+            y: i32::from(origin.dst_y),
+            width: i32::from(geometry.width),
+            height: i32::from(geometry.height),
+        };
+        Ok(rect.contains(x, y))
+    }
+
+    /// The child of the root that is `window` or holds it (its frame).
+    fn root_child_of(&self, window: Window) -> Result<Window> {
+        let mut current = window;
+        for _ in 0..MAX_NESTING {
+            let tree = self
+                .conn
+                .query_tree(current)
+                .map_err(x11_error)?
+                .reply()
+                .map_err(|e| gone(window, e))?;
+            if tree.parent == self.root || tree.parent == x11rb::NONE {
+                return Ok(current);
+            }
+            current = tree.parent;
+        }
+        Err(Error::X11(format!(
+            "window {window:#x} is nested more than {MAX_NESTING} levels deep"
+        )))
+    }
+
+    fn require_window(&self, window: Window) -> Result<()> {
+        self.conn
+            .get_window_attributes(window)
+            .map_err(x11_error)?
+            .reply()
+            .map(drop)
+            .map_err(|e| gone(window, e))
+    }
+
+    /// Whether a live EWMH window manager runs and supports `feature`.
+    fn wm_supports(&mut self, feature: &'static str) -> Result<bool> {
+        let check = self.atom("_NET_SUPPORTING_WM_CHECK")?;
+        let Some(wm) = self.window_property(self.root, check)? else {
+            return Ok(false);
+        };
+        // A manager that died leaves the root property behind; its check window,
+        // gone or reused, then no longer names itself.
+        if self.window_property(wm, check).ok().flatten() != Some(wm) {
+            return Ok(false);
+        }
+        let supported = self.atom("_NET_SUPPORTED")?;
+        let feature = self.atom(feature)?;
+        let reply = self
+            .conn
+            .get_property(false, self.root, supported, AtomEnum::ATOM, 0, 4096)
+            .map_err(x11_error)?
+            .reply()
+            .map_err(x11_error)?;
+        Ok(reply
+            .value32()
+            .is_some_and(|mut atoms| atoms.any(|atom| atom == feature)))
+    }
+
+    fn window_property(&self, window: Window, property: u32) -> Result<Option<Window>> {
+        let reply = self
+            .conn
+            .get_property(false, window, property, AtomEnum::WINDOW, 0, 1)
+            .map_err(x11_error)?
+            .reply()
+            .map_err(x11_error)?;
+        Ok(reply
+            .value32()
+            .and_then(|mut values| values.next())
+            .filter(|&w| w != x11rb::NONE))
+    }
+
+    /// Sends an EWMH request about `window` to the window manager (on the root).
+    fn tell_wm(&self, window: Window, message: u32, data: [u32; 5]) -> Result<()> {
+        let event = ClientMessageEvent::new(32, window, message, data);
+        self.conn
+            .send_event(
+                false,
+                self.root,
+                EventMask::SUBSTRUCTURE_REDIRECT | EventMask::SUBSTRUCTURE_NOTIFY,
+                event,
+            )
+            .map_err(x11_error)?
+            .check()
+            .map_err(x11_error)
+    }
+}
+
+/// A viewable child of the root.
+struct Shown {
+    window: Window,
+    override_redirect: bool,
+    rect: Rect,
+}
+
+/// A rectangle on screen; `width` and `height` count pixels.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Rect {
+    x: i32,
+    y: i32,
+    width: i32,
+    height: i32,
+}
+
+impl Rect {
+    fn contains(&self, x: i32, y: i32) -> bool {
+        x >= self.x && y >= self.y && x < self.x + self.width && y < self.y + self.height
+    }
+
+    fn overlaps(&self, other: &Rect) -> bool {
+        self.x < other.x + other.width
+            && other.x < self.x + self.width
+            && self.y < other.y + other.height
+            && other.y < self.y + self.height
+    }
+}
+
+fn gone(window: Window, error: impl std::fmt::Display) -> Error {
+    Error::X11(format!("window {window:#x} is gone: {error}"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Rect;
+
+    #[test]
+    fn rectangles_hold_their_top_left_pixel_but_not_their_far_edge() {
+        let rect = Rect {
+            x: 10,
+            y: 20,
+            width: 100,
+            height: 50,
+        };
+        assert!(rect.contains(10, 20));
+        assert!(rect.contains(109, 69));
+        assert!(!rect.contains(110, 69));
+        assert!(!rect.contains(109, 70));
+        assert!(!rect.contains(9, 30));
+        let right = Rect { x: 110, ..rect };
+        assert!(!rect.overlaps(&right));
+        let touching = Rect { x: 109, ..rect };
+        assert!(rect.overlaps(&touching) && touching.overlaps(&rect));
+        let below = Rect { y: 70, ..rect };
+        assert!(!rect.overlaps(&below));
+    }
+}

@@ -91,3 +91,9 @@ def atspi_app(fixture_app):
     app = poll(find)
     assert app is not None, "fixture app not under the registry root"
     return app
+
+
+@pytest.fixture(scope="module")
+def app_args(fixture_app):
+    """Tool arguments naming the module's fixture window (app and window title)."""
+    return {"app": "axsight-fixture", "window": fixture_app.title}

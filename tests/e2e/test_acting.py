@@ -1,0 +1,191 @@
+"""axsight's acting tools end to end, through the official Python SDK client: open an
+app, click by selector, by handle and by the Windows-era (index, vision_type) pair,
+type into fields, and the errors an agent gets for bad targets.
+
+Sessions, the client and the tree parsing are test_mcp_server's (every result is
+checked there for the fixture's password). Acting by pointer needs the target
+window on top; the server raises it itself. pytest runs these tests one at a time,
+so no two act on the desktop at once.
+"""
+import os
+import re
+import shlex
+import signal
+from pathlib import Path
+
+from conftest import FIXTURE_APP, SECRET, poll
+from test_mcp_server import LINE, handle_of, parse_tree, run_session
+
+# "opened axsight-fixture (`...`, pid 4828): window '...' after 495 ms"
+PID = re.compile(r"\bpid (\d+)\b")
+
+
+def section(answer, name):
+    """The element lines of one section ("added", "removed", "changed") of an action's
+    diff, as {handle: (role, name)}, in the order printed."""
+    lines = answer.splitlines()
+    if f"{name}:" not in lines:
+        return {}
+    out = []
+    for line in lines[lines.index(f"{name}:") + 1:]:
+        if not line.startswith(" "):
+            break
+        out.append(line.strip())
+    if name == "changed":
+        # "#u9 [Edit] Name: value "" -> "hi"; focused no -> yes"
+        found = (re.match(r"(#u\d+) \[(\w+)\] (.*?): ", l) for l in out)
+        return {m[1]: (m[2], m[3]) for m in found if m}
+    return parse_tree("\n".join(out))
+
+
+def alive(pid):
+    """Whether process PID runs (a zombie counts as gone)."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except FileNotFoundError:
+        return False
+    return stat.rsplit(")", 1)[1].split()[0] != "Z"
+
+
+def plain(message):
+    """An error message fit for an agent: one short line, no Rust debug output."""
+    assert message and "\n" not in message.strip() and len(message) < 300, message
+    assert not re.search(r"\w+\(|\{ ?\w+:|Error\b", message), message
+    return message
+
+
+def test_open_application_click_through_a_delayed_dialog(desktop):
+    title = f"axsight-acting-{os.getpid()}"
+    command = shlex.join(["/usr/bin/python3", str(FIXTURE_APP), "--title", title])
+    pids = []
+
+    async def body(c):
+        opened = await c.ok("open_application", {"app": command})
+        first = opened.splitlines()[0]
+        assert first.startswith("opened axsight-fixture") and f"'{title}'" in first, first
+        pids.append(int(PID.search(first)[1]))
+        tree = parse_tree(opened)
+        assert f"[Window] {title}" in opened and "[Button] Count" in opened, opened
+        count = handle_of(tree, "Button", "Count")
+
+        # A selector, limited to the new window: the dialog comes 500 ms after the
+        # click, and the answer waits for it.
+        later = await c.ok("click_element", {"selector": 'name:"Open dialog later"',
+                                             "window": title})
+        assert later.startswith("clicked #u") and "[Button] Open dialog later" in later, later
+        added = section(later, "added")
+        dialogs = [h for h, element in added.items() if element == ("Dialog", "Delayed dialog")]
+        assert len(dialogs) == 1, later
+        ok = handle_of(added, "Button", "OK")
+        assert ok not in tree
+        # The OK button is printed inside the dialog (indented under it).
+        lines = later.splitlines()
+        dialog_line = next(l for l in lines if f"{dialogs[0]} [Dialog]" in l)
+        ok_line = next(l for l in lines if l.strip().startswith(f"{ok} [Button] OK"))
+        assert LINE.match(ok_line)["indent"] > LINE.match(dialog_line)["indent"], later
+
+        # The handle as printed: the dialog goes away.
+        closed = await c.ok("click_element", {"index": ok})
+        assert closed.startswith(f"clicked {ok} [Button] OK"), closed
+        removed = section(closed, "removed")
+        assert removed.get(dialogs[0]) == ("Dialog", "Delayed dialog"), closed
+        assert "added:" not in closed, closed
+
+        # Its OK button went with it.
+        stale = await c.error("click_element", {"index": ok})
+        assert "stale" in stale and ok in stale, stale
+
+        # The Windows-era pair: a number from the tree with vision_type "ui_tree".
+        counted = await c.ok("click_element", {"index": int(count.removeprefix("#u")),
+                                               "vision_type": "ui_tree"})
+        assert counted.startswith(f"clicked {count} [Button] Count"), counted
+        assert section(counted, "changed").get(count) == ("Button", "Count 1"), counted
+        assert 'name "Count" -> "Count 1"' in counted, counted
+
+        gone = await c.ok("close_window", {"window": title})
+        assert ("Window", title) in section(gone, "removed").values(), gone
+
+    try:
+        run_session(body)
+        assert pids, "open_application gave no pid"
+        # Asked to close, the fixture quits.
+        assert poll(lambda: not alive(pids[0]), timeout=5), f"pid {pids[0]} still runs"
+    finally:
+        for pid in pids:
+            if alive(pid):
+                os.kill(pid, signal.SIGKILL)
+
+
+def test_type_into_name_field_reads_it_back(fixture_app, app_args):
+    async def body(c):
+        typed = await c.ok("type_into_element", {"selector": "role:Edit && name:Name",
+                                                 "text_to_type": "e2e ✓{Enter}", **app_args})
+        assert typed.startswith('typed "e2e ✓" into #u') and "[Edit] Name" in typed, typed
+        assert "pressed Return" in typed, typed
+        assert 'check: the field holds "e2e ✓"' in typed.splitlines(), typed
+        changed = [l for l in typed.splitlines() if "[Edit] Name:" in l]
+        assert len(changed) == 1 and 'value "" -> "e2e ✓"' in changed[0], typed
+        # The tree reads it the same.
+        tree = await c.ok("get_window_tree", app_args)
+        assert re.search(r'\[Edit\] Name \([^)]*\bvalue: "e2e ✓"', tree), tree
+
+    run_session(body)
+
+
+def test_type_into_password_field_echoes_nothing(fixture_app, app_args, atspi_app):
+    typed_text = "typed-pw-XYZ"
+
+    def password_length():
+        import pyatspi
+        field = pyatspi.findDescendant(atspi_app, lambda n: n.getRoleName() == "password text")
+        return field.queryText().characterCount
+
+    before = password_length()
+    assert before == len(SECRET)
+
+    async def body(c):
+        # Appended to the secret: any read-back of the field would show it.
+        typed = await c.ok("type_into_element", {"selector": "role:Edit && name:Password",
+                                                 "text_to_type": typed_text,
+                                                 "clear_before_typing": False, **app_args})
+        assert typed.startswith(f"typed {len(typed_text)} characters into #u"), typed
+        assert "[Edit] Password" in typed, typed
+        assert typed_text not in typed and "XYZ" not in typed and "hunter2" not in typed, typed
+        assert not any("value" in l for l in typed.splitlines() if "Password" in l), typed
+        tree = await c.ok("get_window_tree", app_args)
+        assert typed_text not in tree and "hunter2" not in tree
+
+    run_session(body)
+    assert poll(lambda: password_length() == len(SECRET) + len(typed_text)), \
+        f"the field holds {password_length()} characters"
+
+
+def test_click_without_a_target_is_an_error(fixture_app):
+    async def body(c):
+        message = plain(await c.error("click_element", {}))
+        assert "selector" in message and "index" in message, message
+
+    run_session(body)
+
+
+def test_click_with_selector_and_index_is_an_error(fixture_app, app_args):
+    async def body(c):
+        tree = parse_tree(await c.ok("get_window_tree", app_args))
+        save = handle_of(tree, "Button", "Save")
+        message = plain(await c.error("click_element", {"selector": "role:Button && name:Save",
+                                                        "index": save}))
+        assert "exactly one" in message, message
+        # Nothing was clicked: Save is still where it was, and the status unchanged.
+        after = parse_tree(await c.ok("get_window_tree", app_args))
+        assert after == tree
+
+    run_session(body)
+
+
+def test_click_unknown_handle_is_an_error(fixture_app, app_args):
+    async def body(c):
+        await c.ok("get_window_tree", app_args)
+        message = plain(await c.error("click_element", {"index": "#u99999"}))
+        assert "#u99999" in message and "never given out" in message, message
+
+    run_session(body)

@@ -6,17 +6,12 @@
 use crate::{Bounds, Element, NodeId, Point, Role, Tree};
 
 /// Roles whose box clips what is drawn inside them: scrolled panes and the views
-/// that scroll their own rows.
+/// that scroll their own rows. Not menus: a menu's items live in a popup far from
+/// the menu's own box in the menu bar.
 fn clips(role: Role) -> bool {
     matches!(
         role,
-        Role::Window
-            | Role::Dialog
-            | Role::ScrollPane
-            | Role::List
-            | Role::Tree
-            | Role::Table
-            | Role::Menu
+        Role::Window | Role::Dialog | Role::ScrollPane | Role::List | Role::Tree | Role::Table
     )
 }
 

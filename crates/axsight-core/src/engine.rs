@@ -68,6 +68,9 @@ pub enum FailureKind {
     AppGone,
     /// The element acted on no longer exists.
     ElementGone,
+    /// The application did not answer in time: hung, stopped, or busy in a modal
+    /// loop.
+    NotAnswering,
     /// The connection to the desktop is lost: connect again.
     ConnectionLost,
     /// Anything else: the message says what.

@@ -111,15 +111,19 @@ impl LinuxEngine {
     /// pid and its title.
     async fn x_window(&self, window: &ElementId) -> Result<Option<u32>> {
         let entries = self.app_entries().await?;
-        let (pid, title) = entries
+        let (pid, title, size) = entries
             .iter()
             .find_map(|entry| {
                 let found = entry.info.windows.iter().find(|w| &w.id == window)?;
-                Some((entry.info.pid, found.title.clone()))
+                let size = found.bounds.map(|b| (b.width, b.height));
+                Some((entry.info.pid, found.title.clone(), size))
             })
             .ok_or(Error::WindowGone)?;
         let x11 = self.x11.clone().ok_or_else(no_display)?;
-        x11::off_thread(WINDOW_DEADLINE, move || lock(&x11).toplevel_of(pid, &title)).await
+        x11::off_thread(WINDOW_DEADLINE, move || {
+            lock(&x11).toplevel_of(pid, &title, size)
+        })
+        .await
     }
 }
 

@@ -22,7 +22,10 @@ pub(crate) struct AppEntry {
 }
 
 impl LinuxEngine {
-    pub(crate) async fn list_apps(&self) -> Result<Vec<AppEntry>> {
+    /// Lists the apps on the bus. An app of `previous` that does not answer now
+    /// keeps its earlier entry, so reading its windows fails as "not answering"
+    /// rather than as "closed".
+    pub(crate) async fn list_apps(&self, previous: &[AppEntry]) -> Result<Vec<AppEntry>> {
         let registry = ObjRef::new(dbus::REGISTRY, dbus::ROOT_PATH);
         let apps: Vec<ObjRef> =
             dbus::call(&self.conn, &registry, dbus::ACCESSIBLE, "GetChildren", ())
@@ -38,7 +41,13 @@ impl LinuxEngine {
         for (result, app) in join_all(reads).await.into_iter().zip(&apps) {
             match result {
                 Ok(entry) => entries.push(entry),
-                // An app that exits or hangs while listed is left out, not fatal.
+                Err(Error::Timeout { .. }) => {
+                    if let Some(known) = previous.iter().find(|e| e.root.bus == app.bus) {
+                        tracing::warn!(bus = %app.bus, "application not answering: kept as listed before");
+                        entries.push(known.clone());
+                    }
+                }
+                // An app that exits while listed is left out, not fatal.
                 Err(error) => tracing::warn!(bus = %app.bus, %error, "application skipped"),
             }
         }

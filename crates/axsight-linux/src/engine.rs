@@ -203,21 +203,22 @@ impl LinuxEngine {
     /// or window root and no app came or went.
     pub(crate) async fn app_entries(&self) -> Result<Vec<AppEntry>> {
         let Some(watch) = &self.watch else {
-            return self.list_apps().await;
+            return self.list_apps(&[]).await;
         };
         let bookmark = watch.bookmark().await;
         let last = lock(&self.listing).clone();
-        if let Some((seen, entries)) = last {
+        if let Some((seen, entries)) = &last {
             // A call to each app orders its earlier events before the check.
             let pings = entries.iter().map(|e| dbus::ping(&self.conn, &e.root));
             join_all(pings).await;
             watch.settle().await;
-            if listing_unchanged(&entries, watch.since(seen, None)) {
+            if listing_unchanged(entries, watch.since(*seen, None)) {
                 *lock(&self.listing) = Some((bookmark, entries.clone()));
-                return Ok(entries);
+                return Ok(entries.clone());
             }
         }
-        let entries = self.list_apps().await?;
+        let previous = last.map(|(_, entries)| entries).unwrap_or_default();
+        let entries = self.list_apps(&previous).await?;
         *lock(&self.listing) = Some((bookmark, entries.clone()));
         // Forget the reads of windows that are gone.
         lock(&self.windows).retain(|(id, _), _| {

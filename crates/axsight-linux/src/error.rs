@@ -144,6 +144,7 @@ impl axsight_core::EngineError for Error {
             Error::ElementGone => FailureKind::ElementGone,
             Error::AppGone { .. } => FailureKind::AppGone,
             Error::BusLost { .. } => FailureKind::ConnectionLost,
+            Error::Timeout { .. } | Error::NotAnswering => FailureKind::NotAnswering,
             _ => FailureKind::Other,
         }
     }

@@ -202,8 +202,8 @@ impl EventWatch {
 
     /// Waits for the UI to settle after `mark`, counting the events of `sender`
     /// (every sender when `None`): first for a change beyond input feedback (up
-    /// to `policy.expect`), then until events stay quiet for `policy.quiet`; never
-    /// longer than `policy.cap`.
+    /// to `policy.expect`), then until no further such change comes for
+    /// `policy.quiet`; never longer than `policy.cap`.
     pub async fn settle_after(
         &self,
         mark: u64,
@@ -221,9 +221,11 @@ impl EventWatch {
                 events: events.len(),
                 end,
             };
-            let effect = events.iter().any(|e| !e.incidental);
-            let wake_at = if effect {
-                let last = events.iter().map(|e| e.at).max().unwrap_or(start);
+            // Quiet counts from the last effect: some apps re-lay out or animate
+            // without end (gtk3-widget-factory's spinners move boxes ten times a
+            // second), and the read after settling gets the boxes anyway.
+            let last_effect = events.iter().filter(|e| !e.incidental).map(|e| e.at).max();
+            let wake_at = if let Some(last) = last_effect {
                 if now >= last + policy.quiet {
                     return settled(SettleEnd::Quiet);
                 }
@@ -247,10 +249,12 @@ impl EventWatch {
 }
 
 /// Whether an event of `member` with `detail` is only feedback of input: focus and
-/// press states, and windows turning active.
+/// press states, windows turning active, and bounds (GTK re-lays out whole windows
+/// when one gains the focus; a real effect comes with more than moved boxes).
 fn is_incidental(interface: &str, member: &str, detail: &str) -> bool {
     match (interface, member) {
         ("org.a11y.atspi.Event.Window", "Activate" | "Deactivate") => true,
+        (_, "BoundsChanged") => true,
         (_, "StateChanged") => matches!(
             detail,
             "focused" | "armed" | "pressed" | "active" | "focusable"
@@ -359,6 +363,7 @@ mod tests {
         assert!(!is_incidental(object, "PropertyChange", "accessible-name"));
         assert!(!is_incidental(object, "ChildrenChanged", "add"));
         assert!(is_incidental("org.a11y.atspi.Event.Window", "Activate", ""));
+        assert!(is_incidental(object, "BoundsChanged", ""));
         assert!(!is_incidental("org.a11y.atspi.Event.Window", "Create", ""));
     }
 

@@ -101,7 +101,7 @@ impl X11 {
             Some(found) => found,
             None => {
                 self.toplevels.remove(&key);
-                let Some(window) = self.find_toplevel(pid, title)? else {
+                let Some(window) = self.find_toplevel(pid, title, Some(frame_size))? else {
                     return Ok(None);
                 };
                 let geometry = self
@@ -163,8 +163,19 @@ impl X11 {
     }
 
     /// Searches the root's children and, under a reparenting window manager, their
-    /// children, for a window titled `title`.
-    fn find_toplevel(&mut self, pid: Option<u32>, title: &str) -> Result<Option<Window>> {
+    /// children, for the client window of the accessible window titled `title`, of
+    /// process `pid`, about `size` big (its accessible frame).
+    ///
+    /// Each clue counts: a matching (non-empty) title most, then a size within a
+    /// client-side shadow's margin, then the pid, then being mapped. Untitled
+    /// windows (gtk3-widget-factory's) are found by size and pid; an app's hidden
+    /// helper windows never win on a title that merely is empty too.
+    fn find_toplevel(
+        &mut self,
+        pid: Option<u32>,
+        title: &str,
+        size: Option<(i32, i32)>,
+    ) -> Result<Option<Window>> {
         let net_wm_name = self.atom("_NET_WM_NAME")?;
         let utf8 = self.atom("UTF8_STRING")?;
         let net_wm_pid = self.atom("_NET_WM_PID")?;
@@ -183,11 +194,23 @@ impl X11 {
                 }
             }
         }
-        let mut fallback = None;
+        let mut best: Option<(u32, Window)> = None;
         for window in candidates {
             // A window destroyed since the tree query is skipped, not fatal.
-            if self.title_of(window, net_wm_name, utf8).ok().as_deref() != Some(title) {
+            let Ok(name) = self.title_of(window, net_wm_name, utf8) else {
                 continue;
+            };
+            let mut score = 0;
+            if !title.is_empty() && name == title {
+                score += 8;
+            }
+            if let (Some((width, height)), Ok(Ok(geometry))) =
+                (size, self.conn.get_geometry(window).map(|c| c.reply()))
+            {
+                let close = |have: u16, want: i32| (i32::from(have) - want).abs() <= SHADOW_MARGIN;
+                if close(geometry.width, width) && close(geometry.height, height) {
+                    score += 4;
+                }
             }
             let window_pid = self
                 .conn
@@ -196,14 +219,30 @@ impl X11 {
                 .reply()
                 .ok()
                 .and_then(|reply| reply.value32().and_then(|mut v| v.next()));
-            match (pid, window_pid) {
-                (Some(want), Some(have)) if want == have => return Ok(Some(window)),
-                _ => fallback = fallback.or(Some(window)),
+            if pid.is_some() && window_pid == pid {
+                score += 2;
+            }
+            let viewable = self
+                .conn
+                .get_window_attributes(window)
+                .ok()
+                .and_then(|c| c.reply().ok())
+                .is_some_and(|a| a.map_state == x11rb::protocol::xproto::MapState::VIEWABLE);
+            if viewable {
+                score += 1;
+            }
+            // A title or a size must match; pid and mapping only break ties.
+            if score >= 4 && best.is_none_or(|(b, _)| score > b) {
+                best = Some((score, window));
             }
         }
-        Ok(fallback)
+        Ok(best.map(|(_, window)| window))
     }
 }
+
+/// How much larger than its accessible frame a client window may be: GTK4 draws
+/// shadows of up to this many pixels on each side inside its own window.
+const SHADOW_MARGIN: i32 = 80;
 
 /// Runs blocking X11 work on a blocking thread and waits `deadline` at most: an X
 /// server that accepts connections but never answers must not stall the caller.

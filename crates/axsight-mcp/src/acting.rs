@@ -75,8 +75,9 @@ impl Answered {
 
 /// The state of things just before acting, to diff against.
 pub(crate) struct Before {
-    /// The window acted in, as read just before.
-    window: Option<WindowSnapshot>,
+    /// Every window of the app acted on, as read just before; the one acted in
+    /// first. An action in a dialog often changes the window beneath it.
+    trees: Vec<WindowSnapshot>,
     /// The pid of the app acted on, and its windows then.
     pid: Option<u32>,
     windows: Vec<Window>,
@@ -85,13 +86,31 @@ pub(crate) struct Before {
 }
 
 impl<E: Engine> Session<E> {
-    /// Notes what is there before acting in `aimed`'s window: its app's windows and
-    /// the event mark. Take it after the last read and before acting.
-    pub(crate) async fn before(&self, engine: &E, window: Option<WindowSnapshot>) -> Before {
+    /// Notes what is there before acting in `window`: every window of its app and
+    /// the event mark. Take it after the last read and before acting; without a
+    /// diff to give, only the mark.
+    pub(crate) async fn before(
+        &self,
+        engine: &E,
+        window: Option<WindowSnapshot>,
+        options: &ActOptions,
+    ) -> Before {
         let pid = window.as_ref().and_then(|w| w.pid);
-        let windows = self.app_windows(engine, pid).await;
+        let mut trees: Vec<WindowSnapshot> = window.into_iter().collect();
+        let windows = match options.diff {
+            true => self.app_windows(engine, pid).await,
+            false => Vec::new(),
+        };
+        for other in &windows {
+            if trees.iter().any(|t| window_id_of(t) == other.id) {
+                continue;
+            }
+            if let Ok(Some(snapshot)) = self.reread(engine, &other.id).await {
+                trees.push(snapshot);
+            }
+        }
         Before {
-            window,
+            trees,
             pid,
             windows,
             mark: engine.mark().await,
@@ -120,44 +139,61 @@ impl<E: Engine> Session<E> {
         before: Before,
         options: &ActOptions,
     ) -> Result<Answered, ToolError> {
-        let window_id = before.window.as_ref().map(window_id_of);
+        let window_id = before.trees.first().map(window_id_of);
         let policy = SettlePolicy::default().within(options.timeout);
         let settled = engine.settle(window_id.as_ref(), before.mark, policy).await;
+        let head = format!("{what}; {settled}");
         if !options.diff {
             return Ok(Answered {
-                head: format!("{what}; {settled}"),
+                head,
                 checks: Vec::new(),
                 diff: String::new(),
                 after: None,
             });
         }
-        let after = match &window_id {
-            Some(id) => self.reread(engine, id).await?,
-            None => None,
-        };
+        let mut afters = Vec::with_capacity(before.trees.len());
+        for then in &before.trees {
+            match self.reread(engine, &window_id_of(then)).await {
+                Ok(now) => afters.push(now),
+                Err(error) if error.engine_failure() == Some(FailureKind::NotAnswering) => {
+                    return Ok(Answered {
+                        head,
+                        checks: vec![format!(
+                            "the app stopped answering after this: {error}. It may be running a modal dialog inside the action's call (GTK3 does); \
+                             press_key Escape or a pointer click can close it, then read the window again"
+                        )],
+                        diff: String::new(),
+                        after: None,
+                    })
+                }
+                Err(error) => return Err(error),
+            }
+        }
         let windows_now = self.app_windows(engine, before.pid).await;
+        let was_read = |id: &ElementId| before.trees.iter().any(|t| &window_id_of(t) == id);
         // Windows of the app that appeared: dialogs, menus, new documents.
         let mut opened = Vec::new();
-        for window in windows_now.iter().filter(|w| {
-            !before.windows.iter().any(|b| b.id == w.id) && Some(&w.id) != window_id.as_ref()
-        }) {
+        for window in windows_now
+            .iter()
+            .filter(|w| !before.windows.iter().any(|b| b.id == w.id) && !was_read(&w.id))
+        {
             if let Ok(Some(snapshot)) = self.reread(engine, &window.id).await {
                 opened.push(snapshot);
             }
         }
+        // Windows that went before they could be read: one line each.
         let closed: Vec<Tree> = before
             .windows
             .iter()
-            .filter(|b| {
-                !windows_now.iter().any(|w| w.id == b.id) && Some(&b.id) != window_id.as_ref()
-            })
+            .filter(|b| !windows_now.iter().any(|w| w.id == b.id) && !was_read(&b.id))
             .map(window_stub)
             .collect();
         let mut changes = Vec::new();
-        match (&before.window, &after) {
-            (Some(then), Some(now)) => changes.push(WindowChange::between(&then.tree, &now.tree)),
-            (Some(then), None) => changes.push(WindowChange::closed(&then.tree)),
-            _ => {}
+        for (then, now) in before.trees.iter().zip(&afters) {
+            changes.push(match now {
+                Some(now) => WindowChange::between(&then.tree, &now.tree),
+                None => WindowChange::closed(&then.tree),
+            });
         }
         changes.extend(opened.iter().map(|s| WindowChange::opened(&s.tree)));
         changes.extend(closed.iter().map(WindowChange::closed));
@@ -166,10 +202,10 @@ impl<E: Engine> Session<E> {
             render_diff(&changes, &mut registry, options.max_chars)
         };
         Ok(Answered {
-            head: format!("{what}; {settled}"),
+            head,
             checks: Vec::new(),
             diff,
-            after,
+            after: afters.into_iter().next().flatten(),
         })
     }
 

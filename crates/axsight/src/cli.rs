@@ -121,6 +121,18 @@ pub enum BenchCommand {
         #[arg(long, default_value_t = 20)]
         runs: usize,
     },
+    /// Time clicks with their settled diff (pointer and accessible action); JSON lines.
+    Act {
+        /// Application (name substring or pid).
+        #[arg(long)]
+        app: String,
+        /// The button's name, or the start of it (names may change as it is clicked).
+        #[arg(long)]
+        button: String,
+        /// Timed clicks per way of clicking.
+        #[arg(long, default_value_t = 15)]
+        runs: usize,
+    },
 }
 
 /// Which window a target is looked for in.

@@ -12,7 +12,7 @@ use axsight_mcp::{TreeOutput, TreeRequest};
 
 /// The session every command reads through: the Linux engine behind the same code
 /// the MCP server runs.
-type Session = axsight_mcp::Session<LinuxEngine>;
+pub(crate) type Session = axsight_mcp::Session<LinuxEngine>;
 
 use crate::cli::{BenchCommand, Command};
 
@@ -110,6 +110,9 @@ pub async fn run(command: Command) -> anyhow::Result<ExitCode> {
         Command::Bench {
             what: BenchCommand::Tree { apps, runs },
         } => bench::tree(&apps, runs).await?,
+        Command::Bench {
+            what: BenchCommand::Act { app, button, runs },
+        } => bench::act(&app, &button, runs).await?,
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -15,6 +15,7 @@ use x11rb::protocol::xproto::{
 
 use super::{x11_error, X11};
 use crate::{Error, Result};
+use x11rb::connection::Connection as _;
 
 /// How long a window manager gets to act on an activation request.
 const WM_DEADLINE: Duration = Duration::from_secs(1);
@@ -25,9 +26,15 @@ const SOURCE_PAGER: u32 = 2;
 pub(super) const MAX_NESTING: usize = 32;
 
 impl X11 {
-    /// The toplevel X window titled `title`, preferring one of process `pid`; the
-    /// client's own window, not a window manager's frame around it.
-    pub fn toplevel_of(&mut self, pid: Option<u32>, title: &str) -> Result<Option<Window>> {
+    /// The toplevel X window of the accessible window titled `title`, of process
+    /// `pid`, about `size` big; the client's own window, not a window manager's
+    /// frame around it.
+    pub fn toplevel_of(
+        &mut self,
+        pid: Option<u32>,
+        title: &str,
+        size: Option<(i32, i32)>,
+    ) -> Result<Option<Window>> {
         let key = (pid, title.to_string());
         if let Some(window) = self.toplevels.get(&key).copied() {
             let net_wm_name = self.atom("_NET_WM_NAME")?;
@@ -38,7 +45,7 @@ impl X11 {
             }
             self.toplevels.remove(&key);
         }
-        let found = self.find_toplevel(pid, title)?;
+        let found = self.find_toplevel(pid, title, size)?;
         if let Some(window) = found {
             self.toplevels.insert(key, window);
         }
@@ -148,10 +155,22 @@ impl X11 {
         let Some(top) = top else {
             return Ok(false);
         };
+        // The app's own popups (menus, combo box lists) lie over its windows:
+        // input there goes to the app, as the menu item aimed at wants.
+        if top.override_redirect && self.same_client(top.window, window) {
+            return Ok(true);
+        }
         if !self.covers(window, x, y)? {
             return Ok(false);
         }
         Ok(top.window == window || self.root_child_of(window)? == top.window)
+    }
+
+    /// Whether two windows were made by the same X client: the server gives each
+    /// client its own range of ids, the bits outside the resource id mask.
+    fn same_client(&self, a: Window, b: Window) -> bool {
+        let mask = self.conn.setup().resource_id_mask;
+        a & !mask == b & !mask
     }
 
     /// Whether a managed window stacked above `window` overlaps it. Popups

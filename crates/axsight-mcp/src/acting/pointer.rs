@@ -69,7 +69,9 @@ impl<E: Engine> Session<E> {
         let way = self
             .pointer_way(&engine, &mut aimed, click.background)
             .await?;
-        let before = self.before(&engine, Some(aimed.snapshot.clone())).await;
+        let before = self
+            .before(&engine, Some(aimed.snapshot.clone()), options)
+            .await;
         let what = self.click_aimed(&engine, &aimed, way, click).await?;
         Ok(self.answer(&engine, what, before, options).await?.text())
     }
@@ -226,7 +228,9 @@ impl<E: Engine> Session<E> {
                 .await?
                 .map_err(|why| ToolError::CannotAct(format!("cannot drag to there: {why}")))?,
         };
-        let before = self.before(&engine, Some(start.snapshot.clone())).await;
+        let before = self
+            .before(&engine, Some(start.snapshot.clone()), options)
+            .await;
         self.bring_forward(&engine, &start).await?;
         engine
             .send_input(&Input::Drag {
@@ -278,7 +282,9 @@ impl<E: Engine> Session<E> {
         let amount = amount.clamp(1, 100);
         let name = self.describe(&aimed);
         let way = self.pointer_way(&engine, &mut aimed, background).await?;
-        let before = self.before(&engine, Some(aimed.snapshot.clone())).await;
+        let before = self
+            .before(&engine, Some(aimed.snapshot.clone()), options)
+            .await;
         let what = match way {
             Ok(at) => {
                 self.bring_forward(&engine, &aimed).await?;

@@ -52,7 +52,9 @@ impl<E: Engine> Session<E> {
         }
         let (text, keys) = split_trailing_keys(text);
         let secret = element.is_secret();
-        let mut before = self.before(&engine, Some(aimed.snapshot.clone())).await;
+        let mut before = self
+            .before(&engine, Some(aimed.snapshot.clone()), options)
+            .await;
         let focused = engine.perform(&element.id, &Operation::Focus).await.is_ok();
         let mut ways = Vec::new();
         let mut keyboard_ready = false;
@@ -247,7 +249,7 @@ impl<E: Engine> Session<E> {
                 }
             }
         };
-        let before = self.before(&engine, window).await;
+        let before = self.before(&engine, window, options).await;
         self.send(&engine, Input::Keys(chords.clone())).await?;
         let what = format!("pressed {}{place}", chords_text(&chords));
         Ok(self.answer(&engine, what, before, options).await?.text())

@@ -73,7 +73,9 @@ impl<E: Engine> Session<E> {
             .element()
             .ok_or_else(|| ToolError::CannotAct(format!("no element at {name}")))?
             .clone();
-        let before = self.before(&engine, Some(aimed.snapshot.clone())).await;
+        let before = self
+            .before(&engine, Some(aimed.snapshot.clone()), options)
+            .await;
         let numeric = takes_number(element.role)
             || element
                 .value
@@ -155,7 +157,9 @@ impl<E: Engine> Session<E> {
                 option_names(&full.tree, container)
             ))
         })?;
-        let before = self.before(&engine, Some(aimed.snapshot.clone())).await;
+        let before = self
+            .before(&engine, Some(aimed.snapshot.clone()), options)
+            .await;
         let item = full.tree.element(found);
         let parent = full.tree.node(found).parent.unwrap_or(container);
         let index_in_parent = full
@@ -242,7 +246,9 @@ impl<E: Engine> Session<E> {
             ));
         }
         let way = self.pointer_way(&engine, &mut aimed, false).await?;
-        let before = self.before(&engine, Some(aimed.snapshot.clone())).await;
+        let before = self
+            .before(&engine, Some(aimed.snapshot.clone()), options)
+            .await;
         let click = ClickOptions {
             count: 1,
             ..ClickOptions::default()
@@ -287,7 +293,9 @@ impl<E: Engine> Session<E> {
             .element()
             .ok_or_else(|| ToolError::CannotAct(format!("no element at {name}")))?
             .clone();
-        let before = self.before(&engine, Some(aimed.snapshot.clone())).await;
+        let before = self
+            .before(&engine, Some(aimed.snapshot.clone()), options)
+            .await;
         let performed = engine
             .perform(&element.id, &Operation::Action(action.trim().to_string()))
             .await

@@ -36,7 +36,7 @@ impl<E: Engine> Session<E> {
             .element(snapshot.tree.root())
             .states
             .contains(State::Active);
-        let before = self.before(&engine, Some(snapshot)).await;
+        let before = self.before(&engine, Some(snapshot), options).await;
         engine
             .activate_window(&id)
             .await
@@ -83,7 +83,7 @@ impl<E: Engine> Session<E> {
         let snapshot = self.named_window(&engine, app, window).await?;
         let id = window_id_of(&snapshot);
         let title = snapshot.title.clone();
-        let before = self.before(&engine, Some(snapshot)).await;
+        let before = self.before(&engine, Some(snapshot), options).await;
         engine.close_window(&id).await.map_err(ToolError::engine)?;
         let what = format!("asked '{title}' to close");
         Ok(self.answer(&engine, what, before, options).await?.text())

@@ -65,3 +65,56 @@ pub async fn tree(apps: &[String], runs: usize) -> anyhow::Result<()> {
     }
     Ok(())
 }
+
+/// `axsight bench act`: one click with its settled diff, repeated, the way the
+/// server answers `click_element`. Prints one JSON line per way of clicking (the
+/// pointer, and the accessible action), with the p50 and the diffs' size.
+pub async fn act(app: &str, button: &str, runs: usize) -> anyhow::Result<()> {
+    use axsight_mcp::{ActOptions, ClickOptions, Target};
+    let session = crate::commands::Session::watching();
+    for background in [false, true] {
+        let mut times = Vec::with_capacity(runs);
+        let mut sizes = Vec::with_capacity(runs);
+        // Names may change with every click ("Count 1", "Count 2"): match the start.
+        let target = Target::Selector {
+            selector: format!("role:Button && text:{}", quote(button)),
+            app: Some(app.to_string()),
+            window: None,
+        };
+        let click = ClickOptions {
+            count: 1,
+            background,
+            ..ClickOptions::default()
+        };
+        // One untimed click: the first read of the window is a cold one.
+        session
+            .click(&target, &click, &ActOptions::default())
+            .await?;
+        for _ in 0..runs.max(1) {
+            let start = Instant::now();
+            let answer = session
+                .click(&target, &click, &ActOptions::default())
+                .await?;
+            times.push(start.elapsed().as_secs_f64() * 1000.0);
+            sizes.push(answer.len());
+        }
+        let samples: Vec<f64> = times.iter().map(|t| (t * 100.0).round() / 100.0).collect();
+        let line = serde_json::json!({
+            "tool": "axsight",
+            "mode": if background { "accessible-action" } else { "pointer" },
+            "button": button,
+            "runs": runs,
+            "p50_ms": (median(times) * 100.0).round() / 100.0,
+            "answer_bytes_p50": median(sizes.iter().map(|&s| s as f64).collect()),
+            "answer_tokens_p50": median(sizes.iter().map(|&s| s as f64 / 4.0).collect()),
+            "samples_ms": samples,
+        });
+        println!("{line}");
+    }
+    Ok(())
+}
+
+/// A selector string literal.
+fn quote(text: &str) -> String {
+    format!("\"{}\"", text.replace('\\', "\\\\").replace('"', "\\\""))
+}

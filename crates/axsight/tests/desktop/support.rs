@@ -1,4 +1,7 @@
 //! Starting and stopping test apps, and waiting for them without fixed sleeps.
+//!
+//! Shared by the `desktop` and `acting` test binaries; each uses part of it.
+#![allow(dead_code)]
 
 use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
@@ -98,6 +101,16 @@ pub async fn calculator(engine: &LinuxEngine) -> App {
         Some(turn),
     )
     .await
+}
+
+/// gnome-calculator's and gtk3-widget-factory's window titles cannot be chosen:
+/// tests of one of them take turns.
+static WIDGET_FACTORY_TURN: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
+
+/// Starts gtk3-widget-factory (GTK3; its window has no title). One at a time.
+pub async fn widget_factory(engine: &LinuxEngine) -> App {
+    let turn = WIDGET_FACTORY_TURN.lock().await;
+    start(engine, app_command("gtk3-widget-factory"), "", Some(turn)).await
 }
 
 async fn start(

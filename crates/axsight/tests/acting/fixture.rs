@@ -1,0 +1,268 @@
+//! The fixture app: diffs after real clicks, new windows and their handles, typing
+//! checked and secrets kept, stale handles, toggles, a modal dialog from a menu.
+
+use axsight_linux::LinuxEngine;
+use axsight_mcp::{ActOptions, ClickOptions, Condition, ToolError};
+
+use crate::support::{self, SECRET};
+use crate::{aim, handle_in, Session};
+
+fn click() -> ClickOptions {
+    ClickOptions {
+        count: 1,
+        ..ClickOptions::default()
+    }
+}
+
+#[tokio::test]
+async fn a_slow_dialog_shows_in_the_diff_and_its_new_handles_click() {
+    let engine = LinuxEngine::connect().await.unwrap();
+    let title = support::title("slow dialog");
+    let _app = support::fixture(&engine, &title).await;
+    let session = Session::watching();
+    let options = ActOptions::default();
+
+    let opened = session
+        .click(
+            &aim(&title, "name:\"Open dialog later\""),
+            &click(),
+            &options,
+        )
+        .await
+        .unwrap();
+    assert!(opened.contains("with the pointer at"), "{opened}");
+    assert!(opened.contains("added:\n"), "{opened}");
+    assert!(opened.contains("[Dialog] Delayed dialog"), "{opened}");
+    assert!(
+        opened.contains("Dialog open"),
+        "the status label changed: {opened}"
+    );
+
+    // The dialog's button is clickable by the handle the diff just gave it.
+    let ok = handle_in(&opened, "[Button] OK");
+    let closed = session.click(&ok, &click(), &options).await.unwrap();
+    assert!(closed.contains("removed:\n"), "{closed}");
+    assert!(closed.contains("[Dialog] Delayed dialog"), "{closed}");
+
+    // The same handle now names nothing: refused as stale, never guessed.
+    let again = session.click(&ok, &click(), &options).await.unwrap_err();
+    assert!(matches!(again, ToolError::StaleHandle { .. }), "{again}");
+    assert!(again.to_string().contains("stale"), "{again}");
+}
+
+#[tokio::test]
+async fn a_renamed_button_is_changed_not_removed_and_added() {
+    let engine = LinuxEngine::connect().await.unwrap();
+    let title = support::title("rename");
+    let _app = support::fixture(&engine, &title).await;
+    let session = Session::watching();
+    let answer = session
+        .click(
+            &aim(&title, "name:\"Rename me\""),
+            &click(),
+            &ActOptions::default(),
+        )
+        .await
+        .unwrap();
+    assert!(
+        answer.contains("[Button] Renamed 1: name \"Rename me\" -> \"Renamed 1\""),
+        "{answer}"
+    );
+    assert!(
+        !answer.contains("added:") && !answer.contains("removed:"),
+        "{answer}"
+    );
+}
+
+#[tokio::test]
+async fn typed_text_is_read_back_and_secrets_never_show() {
+    let engine = LinuxEngine::connect().await.unwrap();
+    let title = support::title("typing");
+    let _app = support::fixture(&engine, &title).await;
+    let session = Session::watching();
+    let options = ActOptions::default();
+
+    let text = "Héllo Wörld €@#~ 日本";
+    let answer = session
+        .type_into(&aim(&title, "role:Edit && name:Name"), text, true, &options)
+        .await
+        .unwrap();
+    assert!(
+        answer.contains(&format!("check: the field holds {text:?}")),
+        "{answer}"
+    );
+    assert!(
+        answer.contains(&format!("value \"\" -> {text:?}")),
+        "{answer}"
+    );
+
+    let answer = session
+        .type_into(
+            &aim(&title, "name:Password"),
+            "hunter2-other",
+            true,
+            &options,
+        )
+        .await
+        .unwrap();
+    assert!(!answer.contains("hunter2"), "{answer}");
+    assert!(!answer.contains(SECRET), "{answer}");
+    assert!(answer.contains("typed 13 characters"), "{answer}");
+    assert!(answer.contains("never read"), "{answer}");
+}
+
+#[tokio::test]
+async fn typing_with_key_events_reaches_the_field() {
+    let engine = LinuxEngine::connect().await.unwrap();
+    let title = support::title("keys");
+    let _app = support::fixture(&engine, &title).await;
+    let session = Session::watching();
+    let options = ActOptions::default();
+    // Focus the field by clicking it, then type with the keyboard alone.
+    session
+        .click(&aim(&title, "role:Edit && name:Name"), &click(), &options)
+        .await
+        .unwrap();
+    let answer = session
+        .press_key("shift+a b ctrl+a BackSpace x y z", None, &options)
+        .await
+        .unwrap();
+    assert!(
+        answer.contains("pressed shift+a b ctrl+a BackSpace x y z"),
+        "{answer}"
+    );
+    assert!(answer.contains("value \"\" -> \"xyz\""), "{answer}");
+}
+
+#[tokio::test]
+async fn set_toggled_twice_leaves_the_box_checked() {
+    let engine = LinuxEngine::connect().await.unwrap();
+    let title = support::title("toggle");
+    let _app = support::fixture(&engine, &title).await;
+    let session = Session::watching();
+    let options = ActOptions::default();
+    let remember = aim(&title, "name:\"Remember me\"");
+
+    let first = session
+        .set_toggled(&remember, true, &options)
+        .await
+        .unwrap();
+    assert!(first.contains("check: it is on"), "{first}");
+    assert!(first.contains("checked no -> yes"), "{first}");
+    let second = session
+        .set_toggled(&remember, true, &options)
+        .await
+        .unwrap();
+    assert!(second.contains("already on: pressed nothing"), "{second}");
+    let tree = support::tree(&engine, &_app).await;
+    let node = tree
+        .tree
+        .ids()
+        .find(|&n| tree.tree.element(n).name == "Remember me")
+        .unwrap();
+    assert!(tree
+        .tree
+        .element(node)
+        .states
+        .contains(axsight_core::State::Checked));
+}
+
+#[tokio::test]
+async fn a_modal_dialog_from_a_menu_is_filled_and_confirmed() {
+    let engine = LinuxEngine::connect().await.unwrap();
+    let title = support::title("modal");
+    let app = support::fixture(&engine, &title).await;
+    let session = Session::watching();
+    let options = ActOptions::default();
+
+    let menu = session
+        .click(&aim(&title, "role:Menu && name:File"), &click(), &options)
+        .await
+        .unwrap();
+    let ask = handle_in(&menu, "[MenuItem] Ask name");
+    let dialog = session.click(&ask, &click(), &options).await.unwrap();
+    assert!(dialog.contains("with the pointer"), "{dialog}");
+    assert!(dialog.contains("[Dialog] Ask name"), "{dialog}");
+
+    let entry = handle_in(&dialog, "[Edit] Your name");
+    let typed = session
+        .type_into(&entry, "Ada", true, &options)
+        .await
+        .unwrap();
+    assert!(typed.contains("check: the field holds \"Ada\""), "{typed}");
+    let ok = handle_in(&dialog, "[Button] OK");
+    let done = session.click(&ok, &click(), &options).await.unwrap();
+    assert!(done.contains("Hello, Ada"), "{done}");
+    assert!(done.contains("removed:"), "{done}");
+
+    // Nothing hangs: the app still answers.
+    let tree = support::tree(&engine, &app).await;
+    assert!(tree
+        .tree
+        .ids()
+        .any(|n| tree.tree.element(n).name == "Hello, Ada"));
+}
+
+#[tokio::test]
+async fn values_options_and_waiting_work_on_the_fixture() {
+    let engine = LinuxEngine::connect().await.unwrap();
+    let title = support::title("values");
+    let _app = support::fixture(&engine, &title).await;
+    let session = Session::watching();
+    let options = ActOptions::default();
+
+    let picked = session
+        .select_option(
+            &aim(&title, "role:ComboBox && name:Colour"),
+            "Blue",
+            &options,
+        )
+        .await
+        .unwrap();
+    assert!(picked.contains("selected 'Blue'"), "{picked}");
+    assert!(picked.contains("Blue"), "{picked}");
+
+    let tab = session
+        .select_option(&aim(&title, "role:Tab"), "Advanced", &options)
+        .await
+        .unwrap();
+    assert!(
+        tab.contains("[TabItem] Advanced: selected no -> yes"),
+        "{tab}"
+    );
+
+    let missing = session
+        .select_option(&aim(&title, "role:ComboBox"), "Purple", &options)
+        .await
+        .unwrap_err();
+    assert!(missing.to_string().contains("its options:"), "{missing}");
+
+    // Open the slow dialog without waiting, then wait for it by selector.
+    let quick = ActOptions {
+        diff: false,
+        ..options
+    };
+    session
+        .click(&aim(&title, "name:\"Open dialog later\""), &click(), &quick)
+        .await
+        .unwrap();
+    let dialog = aim("Delayed dialog", "role:Dialog");
+    let found = session
+        .wait_for(
+            &dialog,
+            &Condition::Exists,
+            std::time::Duration::from_secs(10),
+        )
+        .await
+        .unwrap();
+    assert!(found.contains("[Dialog] Delayed dialog exists"), "{found}");
+    let never = session
+        .wait_for(
+            &aim(&title, "name:\"No such button\""),
+            &Condition::Exists,
+            std::time::Duration::from_millis(300),
+        )
+        .await
+        .unwrap_err();
+    assert!(matches!(never, ToolError::TimedOut(_)), "{never}");
+}

@@ -1,0 +1,36 @@
+//! Acting on real apps through the session the MCP tools run: clicks, typing, keys,
+//! values, toggles, windows, waiting, and what happens when things go wrong.
+//!
+//! Real pointer and keyboard input goes to whatever window is on top, and without a
+//! window manager every window maps at (0, 0): so these tests run one at a time
+//! (`--test-threads=1`, set by scripts/test) in a desktop of their own.
+
+mod fixture;
+mod safety;
+#[path = "../desktop/support.rs"]
+mod support;
+mod toolkits;
+
+use axsight_linux::LinuxEngine;
+use axsight_mcp::Target;
+
+pub type Session = axsight_mcp::Session<LinuxEngine>;
+
+/// The first element matching `selector` in the window titled `title`.
+pub fn aim(title: &str, selector: &str) -> Target {
+    Target::Selector {
+        selector: selector.to_string(),
+        app: None,
+        window: Some(title.to_string()),
+    }
+}
+
+/// The handle printed on the first line of `text` that contains `needle`.
+pub fn handle_in(text: &str, needle: &str) -> Target {
+    let handle = text
+        .lines()
+        .find(|l| l.contains(needle))
+        .and_then(|l| l.split_whitespace().find(|w| w.starts_with("#u")))
+        .unwrap_or_else(|| panic!("no handle on a line with {needle:?} in:\n{text}"));
+    Target::Handle(handle.to_string())
+}

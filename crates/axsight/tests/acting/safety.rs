@@ -1,0 +1,171 @@
+//! What must not go wrong: covered windows are acted on without the pointer, a hung
+//! app costs one failed call, bad targets get plain errors.
+
+use std::process::Command;
+use std::time::Duration;
+
+use axsight_linux::LinuxEngine;
+use axsight_mcp::{ActOptions, ClickOptions, Target, ToolError};
+
+use crate::support;
+use crate::{aim, Session};
+
+fn click() -> ClickOptions {
+    ClickOptions {
+        count: 1,
+        ..ClickOptions::default()
+    }
+}
+
+#[tokio::test]
+async fn a_covered_window_is_clicked_through_its_accessible_action() {
+    let engine = LinuxEngine::connect().await.unwrap();
+    let back = support::title("covered back");
+    let _below = support::fixture_with(
+        &engine,
+        &support::title("covered base"),
+        &["--second-window", &back],
+    )
+    .await;
+    // A full-size window mapped later lies on top of both at (0, 0).
+    let _cover = support::fixture(&engine, &support::title("covered top")).await;
+    let session = Session::watching();
+    let answer = session
+        .click(
+            &aim(&back, "name:\"Background action\""),
+            &click(),
+            &ActOptions::default(),
+        )
+        .await
+        .unwrap();
+    assert!(
+        answer.contains("through its accessible action 'click' (another window covers it there)"),
+        "{answer}"
+    );
+    assert!(answer.contains("Background clicked 1"), "{answer}");
+
+    // A right click needs the pointer: refused with the reason, not faked.
+    let right = ClickOptions {
+        button: axsight_core::MouseButton::Right,
+        ..click()
+    };
+    let refused = session
+        .click(
+            &aim(&back, "name:\"Background check\""),
+            &right,
+            &ActOptions::default(),
+        )
+        .await
+        .unwrap_err();
+    assert!(
+        refused.to_string().contains("only the pointer can"),
+        "{refused}"
+    );
+}
+
+#[tokio::test]
+async fn a_hung_app_costs_one_failed_call_and_others_still_answer() {
+    let engine = LinuxEngine::connect().await.unwrap();
+    let hung_title = support::title("hung");
+    let hung = support::fixture(&engine, &hung_title).await;
+    let live_title = support::title("alive");
+    let _live = support::fixture(&engine, &live_title).await;
+    let session = Session::watching();
+    let options = ActOptions::default();
+    // Read both first, as an agent would have.
+    session
+        .click(&aim(&hung_title, "name:Count"), &click(), &options)
+        .await
+        .unwrap();
+
+    let stop = |signal: &str| {
+        Command::new("kill")
+            .args([signal, &hung.pid().to_string()])
+            .status()
+            .expect("kill runs");
+    };
+    stop("-STOP");
+    let failed = tokio::time::timeout(
+        Duration::from_secs(30),
+        session.click(&aim(&hung_title, "name:Count"), &click(), &options),
+    )
+    .await
+    .expect("the call to a stopped app ends within its deadline");
+    let error = failed.unwrap_err();
+    assert!(
+        error.to_string().contains("did not answer"),
+        "a plain message: {error}"
+    );
+
+    let other = tokio::time::timeout(
+        Duration::from_secs(30),
+        session.click(&aim(&live_title, "name:Count"), &click(), &options),
+    )
+    .await
+    .expect("the other app's call ends");
+    stop("-CONT");
+    let other = other.unwrap();
+    assert!(other.contains("Count 1"), "{other}");
+}
+
+#[tokio::test]
+async fn bad_targets_get_plain_errors() {
+    let engine = LinuxEngine::connect().await.unwrap();
+    let title = support::title("bad targets");
+    let _app = support::fixture(&engine, &title).await;
+    let session = Session::watching();
+    let options = ActOptions::default();
+
+    let unknown = session
+        .click(&Target::Handle("#u999".into()), &click(), &options)
+        .await
+        .unwrap_err();
+    assert!(
+        matches!(unknown, ToolError::UnknownHandle { .. }),
+        "{unknown}"
+    );
+
+    let malformed = session
+        .click(&aim(&title, "role:Button &&"), &click(), &options)
+        .await
+        .unwrap_err();
+    assert!(matches!(malformed, ToolError::Selector(_)), "{malformed}");
+
+    let none = session
+        .click(
+            &aim(&title, "name:\"Nothing like this\""),
+            &click(),
+            &options,
+        )
+        .await
+        .unwrap_err();
+    assert!(matches!(none, ToolError::NoMatch { .. }), "{none}");
+
+    let not_text = session
+        .type_into(&aim(&title, "name:Save"), "x", true, &options)
+        .await
+        .unwrap_err();
+    assert!(
+        not_text.to_string().contains("does not take text"),
+        "{not_text}"
+    );
+
+    let keys = session
+        .press_key("ctrl+hyper+x", None, &options)
+        .await
+        .unwrap_err();
+    assert!(keys.to_string().contains("not a modifier"), "{keys}");
+
+    let out_of_range = session
+        .set_value(
+            &aim(&title, "role:Edit && name:Name"),
+            &axsight_mcp::NewValue::Text("fine".into()),
+            &options,
+        )
+        .await
+        .unwrap();
+    assert!(
+        out_of_range.contains("value \"\" -> \"fine\""),
+        "{out_of_range}"
+    );
+}

@@ -16,6 +16,7 @@ fn click() -> ClickOptions {
 
 #[tokio::test]
 async fn a_slow_dialog_shows_in_the_diff_and_its_new_handles_click() {
+    let _turn = crate::turn().await;
     let engine = LinuxEngine::connect().await.unwrap();
     let title = support::title("slow dialog");
     let _app = support::fixture(&engine, &title).await;
@@ -52,6 +53,7 @@ async fn a_slow_dialog_shows_in_the_diff_and_its_new_handles_click() {
 
 #[tokio::test]
 async fn a_renamed_button_is_changed_not_removed_and_added() {
+    let _turn = crate::turn().await;
     let engine = LinuxEngine::connect().await.unwrap();
     let title = support::title("rename");
     let _app = support::fixture(&engine, &title).await;
@@ -76,6 +78,7 @@ async fn a_renamed_button_is_changed_not_removed_and_added() {
 
 #[tokio::test]
 async fn typed_text_is_read_back_and_secrets_never_show() {
+    let _turn = crate::turn().await;
     let engine = LinuxEngine::connect().await.unwrap();
     let title = support::title("typing");
     let _app = support::fixture(&engine, &title).await;
@@ -113,6 +116,7 @@ async fn typed_text_is_read_back_and_secrets_never_show() {
 
 #[tokio::test]
 async fn typing_with_key_events_reaches_the_field() {
+    let _turn = crate::turn().await;
     let engine = LinuxEngine::connect().await.unwrap();
     let title = support::title("keys");
     let _app = support::fixture(&engine, &title).await;
@@ -136,6 +140,7 @@ async fn typing_with_key_events_reaches_the_field() {
 
 #[tokio::test]
 async fn set_toggled_twice_leaves_the_box_checked() {
+    let _turn = crate::turn().await;
     let engine = LinuxEngine::connect().await.unwrap();
     let title = support::title("toggle");
     let _app = support::fixture(&engine, &title).await;
@@ -169,6 +174,7 @@ async fn set_toggled_twice_leaves_the_box_checked() {
 
 #[tokio::test]
 async fn a_modal_dialog_from_a_menu_is_filled_and_confirmed() {
+    let _turn = crate::turn().await;
     let engine = LinuxEngine::connect().await.unwrap();
     let title = support::title("modal");
     let app = support::fixture(&engine, &title).await;
@@ -205,6 +211,7 @@ async fn a_modal_dialog_from_a_menu_is_filled_and_confirmed() {
 
 #[tokio::test]
 async fn values_options_and_waiting_work_on_the_fixture() {
+    let _turn = crate::turn().await;
     let engine = LinuxEngine::connect().await.unwrap();
     let title = support::title("values");
     let _app = support::fixture(&engine, &title).await;

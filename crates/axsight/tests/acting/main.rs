@@ -2,9 +2,10 @@
 //! values, toggles, windows, waiting, and what happens when things go wrong.
 //!
 //! Real pointer and keyboard input goes to whatever window is on top, and without a
-//! window manager every window maps at (0, 0): so these tests run one at a time
-//! (`--test-threads=1`, set by scripts/test) in a desktop of their own.
+//! window manager every window maps at (0, 0): so these tests take turns (each
+//! holds [`turn`] while it runs).
 
+mod cli;
 mod fixture;
 mod safety;
 #[path = "../desktop/support.rs"]
@@ -15,6 +16,14 @@ use axsight_linux::LinuxEngine;
 use axsight_mcp::Target;
 
 pub type Session = axsight_mcp::Session<LinuxEngine>;
+
+/// One test at a time drives the pointer and keyboard.
+static TURN: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
+
+/// Waits for this test's turn at the desktop's input; held until dropped.
+pub async fn turn() -> tokio::sync::MutexGuard<'static, ()> {
+    TURN.lock().await
+}
 
 /// The first element matching `selector` in the window titled `title`.
 pub fn aim(title: &str, selector: &str) -> Target {

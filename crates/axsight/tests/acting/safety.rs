@@ -19,6 +19,7 @@ fn click() -> ClickOptions {
 
 #[tokio::test]
 async fn a_covered_window_is_clicked_through_its_accessible_action() {
+    let _turn = crate::turn().await;
     let engine = LinuxEngine::connect().await.unwrap();
     let back = support::title("covered back");
     let _below = support::fixture_with(
@@ -65,6 +66,7 @@ async fn a_covered_window_is_clicked_through_its_accessible_action() {
 
 #[tokio::test]
 async fn a_hung_app_costs_one_failed_call_and_others_still_answer() {
+    let _turn = crate::turn().await;
     let engine = LinuxEngine::connect().await.unwrap();
     let hung_title = support::title("hung");
     let hung = support::fixture(&engine, &hung_title).await;
@@ -110,6 +112,7 @@ async fn a_hung_app_costs_one_failed_call_and_others_still_answer() {
 
 #[tokio::test]
 async fn bad_targets_get_plain_errors() {
+    let _turn = crate::turn().await;
     let engine = LinuxEngine::connect().await.unwrap();
     let title = support::title("bad targets");
     let _app = support::fixture(&engine, &title).await;
@@ -168,4 +171,44 @@ async fn bad_targets_get_plain_errors() {
         out_of_range.contains("value \"\" -> \"fine\""),
         "{out_of_range}"
     );
+}
+
+#[tokio::test]
+async fn windows_are_activated_and_closed() {
+    let _turn = crate::turn().await;
+    let engine = LinuxEngine::connect().await.unwrap();
+    let lower = support::title("lower");
+    let _below = support::fixture(&engine, &lower).await;
+    let upper = support::title("upper");
+    let _above = support::fixture(&engine, &upper).await;
+    let session = Session::watching();
+    let options = ActOptions::default();
+
+    let raised = session
+        .activate_window(None, Some(&lower), &options)
+        .await
+        .unwrap();
+    assert!(raised.contains(&format!("activated '{lower}'")), "{raised}");
+    assert!(raised.contains("check: it is active now"), "{raised}");
+    // Raised means on top: a pointer click now reaches it.
+    let clicked = session
+        .click(&aim(&lower, "name:Count"), &click(), &options)
+        .await
+        .unwrap();
+    assert!(clicked.contains("with the pointer"), "{clicked}");
+
+    let closed = session
+        .close_window(None, Some(&upper), &options)
+        .await
+        .unwrap();
+    assert!(
+        closed.contains(&format!("asked '{upper}' to close")),
+        "{closed}"
+    );
+    assert!(closed.contains("removed:"), "{closed}");
+    let gone = session
+        .activate_window(None, Some(&upper), &options)
+        .await
+        .unwrap_err();
+    assert!(gone.to_string().contains("no window matching"), "{gone}");
 }

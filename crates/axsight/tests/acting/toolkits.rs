@@ -37,6 +37,7 @@ fn in_app(app: &support::App, selector: &str) -> Target {
 
 #[tokio::test]
 async fn the_calculator_computes_by_handles_and_by_keys() {
+    let _turn = crate::turn().await;
     let engine = LinuxEngine::connect().await.unwrap();
     let calculator = support::calculator(&engine).await;
     let session = Session::watching();
@@ -87,6 +88,7 @@ async fn the_calculator_computes_by_handles_and_by_keys() {
 
 #[tokio::test]
 async fn widget_factory_combos_sliders_spins_tabs_and_lists() {
+    let _turn = crate::turn().await;
     let engine = LinuxEngine::connect().await.unwrap();
     let factory = support::widget_factory(&engine).await;
     let session = Session::watching();

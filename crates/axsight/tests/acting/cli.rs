@@ -1,0 +1,80 @@
+//! `axsight click`, `type` and `key`: the acting tools on the command line.
+
+use std::process::{Command, Output};
+
+use axsight_linux::LinuxEngine;
+
+use crate::support;
+
+fn axsight(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_axsight"))
+        .args(args)
+        .output()
+        .expect("axsight runs")
+}
+
+fn stdout(out: &Output) -> String {
+    assert!(
+        out.status.success(),
+        "axsight failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+#[tokio::test]
+async fn click_type_and_key_print_what_changed() {
+    let _turn = crate::turn().await;
+    let engine = LinuxEngine::connect().await.unwrap();
+    let title = support::title("cli acting");
+    let _app = support::fixture(&engine, &title).await;
+
+    let clicked = stdout(&axsight(&["click", "name:Count", "--window", &title]));
+    assert!(clicked.contains("with the pointer"), "{clicked}");
+    assert!(
+        clicked.contains("name \"Count\" -> \"Count 1\""),
+        "{clicked}"
+    );
+
+    // A handle as `axsight tree` printed it for the same window.
+    let tree = stdout(&axsight(&["tree", "--window", &title]));
+    let count = tree
+        .lines()
+        .find(|l| l.contains("[Button] Count 1"))
+        .and_then(|l| l.split_whitespace().next())
+        .unwrap_or_else(|| panic!("no Count button in:\n{tree}"));
+    let clicked = stdout(&axsight(&[
+        "click",
+        count,
+        "--window",
+        &title,
+        "--background",
+    ]));
+    assert!(
+        clicked.contains("through its accessible action"),
+        "{clicked}"
+    );
+    assert!(clicked.contains("\"Count 1\" -> \"Count 2\""), "{clicked}");
+
+    let typed = stdout(&axsight(&[
+        "type",
+        "role:Edit && name:Name",
+        "from the shell",
+        "--window",
+        &title,
+    ]));
+    assert!(
+        typed.contains("check: the field holds \"from the shell\""),
+        "{typed}"
+    );
+
+    // Keys go to the focused field: select all and replace.
+    let keyed = stdout(&axsight(&["key", "ctrl+a x"]));
+    assert!(keyed.contains("pressed ctrl+a x"), "{keyed}");
+    assert!(keyed.contains("\"from the shell\" -> \"x\""), "{keyed}");
+
+    let refused = axsight(&["click", "name:\"No such thing\"", "--window", &title]);
+    assert!(!refused.status.success());
+    let error = String::from_utf8_lossy(&refused.stderr);
+    assert!(error.contains("no element matches"), "{error}");
+}

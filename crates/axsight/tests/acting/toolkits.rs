@@ -110,6 +110,37 @@ async fn widget_factory_combos_sliders_spins_tabs_and_lists() {
         "{refused}"
     );
 
+    // A press on the slider's middle brings the knob there (GTK warps it to the
+    // pointer) and dragging to the right carries it along: the value changes.
+    let knob = match &slider {
+        Target::Handle(h) => h.clone(),
+        other => panic!("a handle: {other:?}"),
+    };
+    let line = text
+        .lines()
+        .find(|l| l.contains(&format!("{knob} ")))
+        .unwrap();
+    let bounds: Vec<i32> = line
+        .rsplit_once('[')
+        .map(|(_, b)| {
+            b.trim_end_matches([']', ')'])
+                .split(',')
+                .map(|n| n.parse().unwrap())
+                .collect()
+        })
+        .unwrap();
+    let (x, y) = (bounds[0] + bounds[2] / 2, bounds[1] + bounds[3] / 2);
+    let dragged = session
+        .drag(
+            &Target::Point(axsight_core::Point { x, y }),
+            &Target::Point(axsight_core::Point { x: x + 60, y }),
+            &options,
+        )
+        .await
+        .unwrap();
+    assert!(dragged.contains("dragged from"), "{dragged}");
+    assert!(dragged.contains("[Slider]: value \"75\" -> "), "{dragged}");
+
     let spin = handle_in(&text, "[SpinButton] (value: \"50\"");
     let spun = session
         .set_value(&spin, &NewValue::Text("42".into()), &options)

@@ -3,6 +3,7 @@
 
     /usr/bin/python3 scripts/bench_act_dogtail.py --title TITLE [--button Count]
                                                   [--runs 15] [--via click|action]
+                                                  [--app axsight-fixture]
 
 With tests/fixtures/fixture_app.py already up (window title TITLE), it does the
 benchmark's task the way a dogtail script does: press a button that renames itself,
@@ -11,8 +12,13 @@ dogtail's retrying search. Each round trip (press + search that finds the change
 is timed; the node found is the one the next round presses, as a script would
 keep it. One JSON line per mode:
 
-    {"tool": "dogtail", "mode": "default" | "zero-delays", "button": ..., "via": ...,
-     "p50_ms": ..., "runs": N, "samples_ms": [...]}
+    {"tool": "dogtail", "mode": "default" | "zero-delays", "app": ..., "button": ...,
+     "via": ..., "p50_ms": ..., "runs": N, "samples_ms": [...]}
+
+With --app naming another app (gnome-calculator: --title Calculator --button 1),
+BUTTON is a key that types its label into the app's display: the search waits
+until a text field holds the label once more than before the press. GTK4 names
+such a button by its label twice ("1 1"); either form is found.
 
 "default" keeps dogtail 0.9.11's timing settings; "zero-delays" sets the four
 delay settings of ZERO_DELAYS to 0 and lifts searchCutoffCount so that a search
@@ -51,7 +57,7 @@ def fit_desktop():
 fit_desktop()
 from dogtail import tree  # noqa: E402  (after the config above)
 
-APP_NAME = "axsight-fixture"
+FIXTURE_APP = "axsight-fixture"
 # Fixture buttons that rename themselves on each click: the name before the first
 # click, and the name after the N-th ("{}" is N).
 BUTTONS = {
@@ -80,9 +86,9 @@ def set_mode(mode):
         config.searchCutoffCount = ZERO_DELAYS_SEARCH_ATTEMPTS
 
 
-def fixture_window(title):
-    """The fixture's top-level window called TITLE, found as dogtail scripts do."""
-    app = tree.root.application(APP_NAME)
+def app_window(app_name, title):
+    """APP_NAME's top-level window called TITLE, found as dogtail scripts do."""
+    app = tree.root.application(app_name)
     return app.window(title)
 
 
@@ -120,20 +126,52 @@ def round_trip(window, node, button, clicks, via):
     return (time.perf_counter() - start) * 1000, found
 
 
-def measure(title, button, via, runs, mode):
+def typed_so_far(window, label):
+    """How often LABEL shows in the window's text fields (a calculator's display)."""
+    fields = window.findChildren(lambda n: n.roleName == "text")
+    return max((n.text or "").count(label) for n in fields) if fields else 0
+
+
+def find_key(window, label):
+    """The push button LABEL ("1", or "1 1" as GTK4 names it), and the display's
+    count of LABEL so far."""
+    node = window.findChild(
+        lambda n: n.roleName == "push button" and set(n.name.split()) == {label},
+        debugName=f"push button {label!r}")
+    return node, typed_so_far(window, label)
+
+
+def key_round_trip(window, node, label, typed, via):
+    """Press the key NODE, then find the field showing LABEL once more; returns
+    (ms, node): the key stays the same node."""
+    start = time.perf_counter()
+    press(node, via)
+    window.findChild(
+        lambda n: n.roleName == "text" and (n.text or "").count(label) == typed + 1,
+        debugName=f"text holding {label!r} {typed + 1} times")
+    return (time.perf_counter() - start) * 1000, node
+
+
+def measure(app_name, title, button, via, runs, mode):
     """Time RUNS round trips in MODE (after one untimed warm-up); a JSON-ready dict."""
     set_mode(mode)
-    window = fixture_window(title)
-    node, clicks = find_button(window, button)
+    window = app_window(app_name, title)
+    if app_name == FIXTURE_APP:
+        node, clicks = find_button(window, button)
+        step = round_trip
+    else:
+        node, clicks = find_key(window, button)
+        step = key_round_trip
     samples = []
     for i in range(runs + 1):
-        elapsed, node = round_trip(window, node, button, clicks, via)
+        elapsed, node = step(window, node, button, clicks, via)
         clicks += 1
         if i > 0:  # the first round warms up both sides
             samples.append(round(elapsed, 2))
     return {
         "tool": "dogtail",
         "mode": mode,
+        "app": app_name,
         "button": button,
         "via": via,
         "p50_ms": round(statistics.median(samples), 2),
@@ -144,8 +182,12 @@ def measure(title, button, via, runs, mode):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--title", required=True, help="the fixture window's title")
-    parser.add_argument("--button", default="Count", choices=sorted(BUTTONS))
+    parser.add_argument("--title", required=True, help="the window's title")
+    parser.add_argument("--app", default=FIXTURE_APP,
+                        help=f"the app's name (default {FIXTURE_APP}; else a calculator-like "
+                             "app whose BUTTON types its label into a text field)")
+    parser.add_argument("--button", default="Count",
+                        help=f"with the fixture one of {', '.join(sorted(BUTTONS))}")
     parser.add_argument("--runs", type=int, default=15)
     parser.add_argument("--via", choices=("click", "action"), default="click",
                         help="Node.click() (raw mouse click, the default) or "
@@ -155,13 +197,16 @@ def main():
     args = parser.parse_args()
     if args.runs < 1:
         parser.error("--runs wants at least 1")
+    if args.app == FIXTURE_APP and args.button not in BUTTONS:
+        parser.error(f"--button: the fixture's are {', '.join(sorted(BUTTONS))}")
     for mode in args.modes.split(","):
         if mode not in ("default", "zero-delays"):
             parser.error(f"unknown mode {mode!r}")
         try:
             # dogtail prints "Creating logfile at ..." on stdout: keep stdout for JSON.
             with contextlib.redirect_stdout(sys.stderr):
-                result = measure(args.title, args.button, args.via, args.runs, mode)
+                result = measure(args.app, args.title, args.button, args.via, args.runs,
+                                 mode)
         except tree.SearchError as e:
             sys.exit(f"bench_act_dogtail: {mode}: dogtail found no {e}")
         print(json.dumps(result), flush=True)

@@ -8,6 +8,7 @@
 mod acting;
 mod error;
 mod params;
+mod schema;
 mod server;
 mod session;
 mod target;

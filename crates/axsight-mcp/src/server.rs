@@ -45,9 +45,14 @@ impl<E: Engine> Clone for AxsightServer<E> {
 impl<E: Engine> AxsightServer<E> {
     /// A server over its own session, which watches the desktop's events.
     pub fn new() -> AxsightServer<E> {
+        let mut tool_router = Self::tool_router() + Self::acting_router();
+        for route in tool_router.map.values_mut() {
+            let schema = Arc::make_mut(&mut route.attr.input_schema);
+            crate::schema::compact(schema);
+        }
         AxsightServer {
             session: Arc::new(Session::watching()),
-            tool_router: Self::tool_router() + Self::acting_router(),
+            tool_router,
         }
     }
 }

@@ -17,10 +17,10 @@ pub struct TargetArgs {
     /// Selector, e.g. "role:Button && name:Save".
     #[serde(default)]
     pub selector: Option<String>,
-    /// Handle as printed ("#u14" or "u14"), or a number with vision_type.
+    /// Handle ("#u14"), or a number with vision_type.
     #[serde(default)]
     pub index: Option<IndexArg>,
-    /// With a numeric index: its source ("ui_tree").
+    /// Source of a numeric index ("ui_tree").
     #[serde(default)]
     pub vision_type: Option<String>,
     /// Screen x (with y).
@@ -29,10 +29,10 @@ pub struct TargetArgs {
     /// Screen y (with x).
     #[serde(default)]
     pub y: Option<i32>,
-    /// Limit a selector to one app (name substring or pid).
+    /// The selector's app (name or pid).
     #[serde(default, alias = "process")]
     pub app: Option<String>,
-    /// Limit a selector to one window (title substring).
+    /// The selector's window (title).
     #[serde(default, alias = "title")]
     pub window: Option<String>,
 }
@@ -88,10 +88,10 @@ impl TargetArgs {
 /// What every action takes besides its target.
 #[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
 pub struct ActArgs {
-    /// Answer with what changed in the UI (default true).
+    /// Answer with the UI diff (default true).
     #[serde(default)]
     pub ui_diff_before_after: Option<bool>,
-    /// Longest wait for the UI to settle, in ms (default 5000).
+    /// Max ms to wait for the UI to settle (default 5000).
     #[serde(default)]
     pub timeout_ms: Option<u64>,
 }
@@ -260,7 +260,7 @@ pub struct ActionArgs {
     pub act: ActArgs,
 }
 
-/// A drag end: a handle ("#u3") or a point ({"x":1,"y":2} or [1,2]).
+/// A handle ("#u3") or a point ({"x":1,"y":2} or [1,2]).
 #[derive(Debug, Clone, Deserialize, JsonSchema)]
 #[serde(untagged)]
 pub enum PlaceArg {

@@ -230,6 +230,15 @@ fn collect(
     }
 }
 
+/// How many lines the elements below `node` would print (what a one-line summary
+/// of a subtree counts).
+pub(crate) fn printed_below(tree: &Tree, node: NodeId) -> usize {
+    let options = CompactOptions::default();
+    printable_children(tree, node, &options)
+        .map(|child| count_printable(tree, child, &options))
+        .sum()
+}
+
 fn count_printable(tree: &Tree, node: NodeId, options: &CompactOptions) -> usize {
     let own = usize::from(!is_anonymous(tree.element(node), options));
     own + printable_children(tree, node, options)

@@ -20,7 +20,7 @@
 use std::collections::{HashMap, HashSet};
 use std::fmt::Write as _;
 
-use crate::compact::{clip, element_head, quote, PRINTED_STATES};
+use crate::compact::{clip, element_head, printed_below, quote, PRINTED_STATES};
 use crate::{render, Bounds, CompactOptions, Element, ElementId, HandleRegistry, NodeId, Tree};
 
 /// One field of an element that changed.
@@ -317,7 +317,7 @@ pub fn render_diff(
             // Too big for what is left: one line, a count and the handle to expand.
             let element = after.element(root);
             let handle = registry.assign(&element.id, element.role, &element.name);
-            let inside = after.descendants(root).len() - 1;
+            let inside = printed_below(after, root);
             let line = format!(
                 "{} (+{inside} inside; get_window_tree from: \"{handle}\")",
                 element_head(&handle.to_string(), element)
@@ -349,7 +349,7 @@ pub fn render_diff(
             for &n in &change.diff.removed {
                 let element = before.element(n);
                 let handle = registry.assign(&element.id, element.role, &element.name);
-                let inside = before.descendants(n).len() - 1;
+                let inside = printed_below(before, n);
                 let mut line = element_head(&handle.to_string(), element);
                 if inside > 0 {
                     let _ = write!(line, " (+{inside} inside)");

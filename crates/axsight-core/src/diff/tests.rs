@@ -248,3 +248,20 @@ fn an_added_subtree_too_big_for_the_budget_is_summarised_with_its_handle() {
         "added:\n  #u1 [Pane] Results (+50 inside; get_window_tree from: \"#u1\")\n"
     );
 }
+
+#[test]
+fn summary_counts_only_what_the_tree_would_print() {
+    let mut dialog = Tree::new(shown("d", Role::Dialog, "Ask"));
+    // A nameless group is folded into its children when printed: not counted.
+    let mut group = shown("g", Role::Group, "");
+    group.bounds = None;
+    let group = dialog.push(dialog.root(), group);
+    dialog.push(group, shown("ok", Role::Button, "OK"));
+    dialog.push(group, shown("no", Role::Button, "Cancel"));
+    let text = render_diff(
+        &[WindowChange::closed(&dialog)],
+        &mut HandleRegistry::new(),
+        4000,
+    );
+    assert_eq!(text, "removed:\n  #u1 [Dialog] Ask (+2 inside)\n");
+}

@@ -151,7 +151,7 @@ def test_tools_list_is_small_and_read_only(desktop):
         wire = listed.model_dump_json(by_alias=True, exclude_none=True)
         print(f"tools/list: {len(dumped.encode())} bytes (model_dump_json), "
               f"{len(wire.encode())} bytes (by_alias, exclude_none)\n{wire}")
-        assert len(dumped.encode()) < 16 * 1024
+        # What goes over the wire (the SDK's own dump adds its null fields).
         assert len(wire.encode()) < 16 * 1024
 
     run_session(body)

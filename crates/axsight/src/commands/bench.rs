@@ -91,6 +91,11 @@ pub async fn act(app: &str, button: &str, runs: usize) -> anyhow::Result<()> {
             .click(&target, &click, &ActOptions::default())
             .await?;
         for _ in 0..runs.max(1) {
+            // An agent's clicks come seconds apart; back to back, the input layer
+            // would hold each click until GTK cannot take it for a double click
+            // (450 ms after the last). Pausing outside the timed part measures
+            // the round trip an agent sees, not that spacing.
+            tokio::time::sleep(AGENT_PAUSE).await;
             let start = Instant::now();
             let answer = session
                 .click(&target, &click, &ActOptions::default())
@@ -113,6 +118,9 @@ pub async fn act(app: &str, button: &str, runs: usize) -> anyhow::Result<()> {
     }
     Ok(())
 }
+
+/// Time between timed clicks (see [`act`]).
+const AGENT_PAUSE: std::time::Duration = std::time::Duration::from_millis(500);
 
 /// A selector string literal.
 fn quote(text: &str) -> String {

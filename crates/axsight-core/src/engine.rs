@@ -10,8 +10,8 @@ use std::future::Future;
 use std::time::Duration;
 
 use crate::{
-    Application, ElementId, EventMark, Input, Operation, Performed, Point, SettlePolicy, Settled,
-    WindowSnapshot,
+    Application, Bounds, ElementId, EventMark, Input, Operation, Performed, Point, SettlePolicy,
+    Settled, WindowSnapshot,
 };
 
 /// Which window to read. Both parts match case-insensitively by substring; `app`
@@ -62,7 +62,7 @@ pub struct ConnectOptions {
 /// What kind of failure an engine error is, where the caller acts on it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum FailureKind {
-    /// The window asked for no longer exists.
+    /// The window asked for does not exist (any more).
     WindowGone,
     /// The application exited.
     AppGone,
@@ -142,6 +142,29 @@ pub trait Engine: Send + Sync + Sized + 'static {
         &self,
         window: &ElementId,
     ) -> impl Future<Output = Result<(), Self::Error>> + Send;
+
+    /// The titles and on-screen boxes of the windows process `pid` shows, read
+    /// from the display rather than from the app: they are known even while the
+    /// app answers no accessibility call.
+    fn screen_windows(
+        &self,
+        pid: u32,
+    ) -> impl Future<Output = Result<Vec<(String, Bounds)>, Self::Error>> + Send;
+
+    /// Raises and focuses the window under a screen point: for windows no
+    /// accessible element names, such as those of an app that answers nothing.
+    fn activate_window_at(
+        &self,
+        point: Point,
+    ) -> impl Future<Output = Result<(), Self::Error>> + Send;
+
+    /// Asks the window titled `title` on the display to close, without asking its
+    /// app anything first: how a dialog of an app that answers nothing is closed.
+    /// `Ok(false)` when no such window is shown.
+    fn close_window_titled(
+        &self,
+        title: &str,
+    ) -> impl Future<Output = Result<bool, Self::Error>> + Send;
 
     /// Asks the window to close, as its close button would.
     fn close_window(

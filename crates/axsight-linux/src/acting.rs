@@ -8,8 +8,8 @@
 use std::time::Duration;
 
 use axsight_core::{
-    ElementId, EventMark, Input, Launched, Operation, Performed, Point, SettleEnd, SettlePolicy,
-    Settled,
+    Bounds, ElementId, EventMark, Input, Launched, Operation, Performed, Point, SettleEnd,
+    SettlePolicy, Settled,
 };
 
 use crate::dbus::ObjRef;
@@ -52,6 +52,35 @@ impl LinuxEngine {
         let xid = self.x_window(window).await?.ok_or(Error::WindowGone)?;
         let x11 = self.x11.clone().ok_or_else(no_display)?;
         x11::off_thread(WINDOW_DEADLINE, move || lock(&x11).activate(xid)).await
+    }
+
+    /// The windows process `pid` shows on the display, with their titles.
+    pub async fn screen_windows(&self, pid: u32) -> Result<Vec<(String, Bounds)>> {
+        let x11 = self.x11.clone().ok_or_else(no_display)?;
+        x11::off_thread(WINDOW_DEADLINE, move || lock(&x11).windows_of_pid(pid)).await
+    }
+
+    /// Asks the window titled `title` to close through the display alone.
+    pub async fn close_window_titled(&self, title: &str) -> Result<bool> {
+        let x11 = self.x11.clone().ok_or_else(no_display)?;
+        let title = title.to_string();
+        x11::off_thread(WINDOW_DEADLINE, move || {
+            let mut x11 = lock(&x11);
+            match x11.toplevel_of(None, &title, None)? {
+                Some(window) => x11.close(window).map(|()| true),
+                None => Ok(false),
+            }
+        })
+        .await
+    }
+
+    /// Raises and focuses the window under `point`.
+    pub async fn activate_window_at(&self, point: Point) -> Result<()> {
+        let x11 = self.x11.clone().ok_or_else(no_display)?;
+        x11::off_thread(WINDOW_DEADLINE, move || {
+            lock(&x11).activate_at(point.x, point.y)
+        })
+        .await
     }
 
     /// Asks `window` to close, as its close button would.

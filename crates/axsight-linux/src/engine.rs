@@ -448,6 +448,18 @@ impl Engine for LinuxEngine {
         LinuxEngine::activate_window(self, window).await
     }
 
+    async fn screen_windows(&self, pid: u32) -> Result<Vec<(String, Bounds)>> {
+        LinuxEngine::screen_windows(self, pid).await
+    }
+
+    async fn activate_window_at(&self, point: Point) -> Result<()> {
+        LinuxEngine::activate_window_at(self, point).await
+    }
+
+    async fn close_window_titled(&self, title: &str) -> Result<bool> {
+        LinuxEngine::close_window_titled(self, title).await
+    }
+
     async fn close_window(&self, window: &ElementId) -> Result<()> {
         LinuxEngine::close_window(self, window).await
     }

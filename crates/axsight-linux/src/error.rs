@@ -140,7 +140,7 @@ impl axsight_core::EngineError for Error {
     fn kind(&self) -> axsight_core::FailureKind {
         use axsight_core::FailureKind;
         match self {
-            Error::WindowGone => FailureKind::WindowGone,
+            Error::WindowGone | Error::WindowNotFound { .. } => FailureKind::WindowGone,
             Error::ElementGone => FailureKind::ElementGone,
             Error::AppGone { .. } => FailureKind::AppGone,
             Error::BusLost { .. } => FailureKind::ConnectionLost,

@@ -117,6 +117,25 @@ impl<E: Engine> Session<E> {
         }
     }
 
+    /// What the app with `pid` shows on the display, as a sentence for an agent
+    /// that cannot read its tree right now.
+    async fn shown_by(&self, engine: &E, pid: Option<u32>) -> String {
+        let Some(pid) = pid else { return String::new() };
+        match engine.screen_windows(pid).await {
+            Ok(windows) if !windows.is_empty() => {
+                let listed: Vec<String> = windows
+                    .iter()
+                    .rev()
+                    .map(|(title, b)| {
+                        format!("'{title}' [{},{},{},{}]", b.x, b.y, b.width, b.height)
+                    })
+                    .collect();
+                format!("Its windows on screen, top first: {}. ", listed.join(", "))
+            }
+            _ => String::new(),
+        }
+    }
+
     /// The windows of the app with `pid` (none when unknown or unreadable).
     async fn app_windows(&self, engine: &E, pid: Option<u32>) -> Vec<Window> {
         let Some(pid) = pid else { return Vec::new() };
@@ -156,15 +175,18 @@ impl<E: Engine> Session<E> {
             match self.reread(engine, &window_id_of(then)).await {
                 Ok(now) => afters.push(now),
                 Err(error) if error.engine_failure() == Some(FailureKind::NotAnswering) => {
+                    let shown = self.shown_by(engine, before.pid).await;
                     return Ok(Answered {
                         head,
                         checks: vec![format!(
-                            "the app stopped answering after this: {error}. It may be running a modal dialog inside the action's call (GTK3 does); \
-                             press_key Escape or a pointer click can close it, then read the window again"
+                            "the app stopped answering after this: {error}. It is probably running a modal dialog inside the \
+                             accessible action's call (GTK3 does) and answers nothing until that closes. {shown}\
+                             Close it with close_window and its exact title, or click_element with x and y on one of its \
+                             buttons; do not press keys into it (a key press while the app is stuck can deadlock it for good)"
                         )],
                         diff: String::new(),
                         after: None,
-                    })
+                    });
                 }
                 Err(error) => return Err(error),
             }

@@ -33,6 +33,9 @@ pub enum ToolError {
     #[error("{0}")]
     BadArguments(String),
 
+    #[error("no window lies at ({x}, {y}); get_applications lists windows with their bounds")]
+    NoWindowAt { x: i32, y: i32 },
+
     #[error("{0}")]
     CannotAct(String),
 
@@ -44,6 +47,13 @@ impl ToolError {
     /// Wraps an engine's error.
     pub fn engine(error: impl EngineError) -> ToolError {
         ToolError::Engine(Box::new(error))
+    }
+
+    /// Whether a point target failed to aim only for want of a readable window
+    /// there (none, or its app answers nothing): the pointer can still go there.
+    pub fn leaves_point_blind(&self) -> bool {
+        matches!(self, ToolError::NoWindowAt { .. })
+            || self.engine_failure() == Some(FailureKind::NotAnswering)
     }
 
     /// The engine failure's kind, if this is one.

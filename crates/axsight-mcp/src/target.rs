@@ -236,11 +236,9 @@ impl<E: Engine> Session<E> {
         }
         let window = chosen
             .or_else(|| candidates.first().map(|w| w.id.clone()))
-            .ok_or_else(|| {
-                ToolError::BadArguments(format!(
-                    "no window lies at ({}, {}); get_applications lists windows with their bounds",
-                    point.x, point.y
-                ))
+            .ok_or(ToolError::NoWindowAt {
+                x: point.x,
+                y: point.y,
             })?;
         let snapshot = self.read_for_acting(engine, &window, false, None).await?;
         let node = element_at(&snapshot.tree, point);

@@ -229,6 +229,72 @@ impl X11 {
         Ok(shown)
     }
 
+    /// Raises and focuses the topmost managed window under the screen point, for
+    /// windows no accessible element names (an app that answers nothing).
+    pub fn activate_at(&mut self, x: i32, y: i32) -> Result<()> {
+        let top = self
+            .shown_root_children()?
+            .into_iter()
+            .rev()
+            .find(|shown| !shown.override_redirect && shown.rect.contains(x, y))
+            .ok_or_else(|| Error::X11(format!("no window lies at ({x}, {y})")))?;
+        // Under a window manager the root child is its frame: focus the client.
+        let client = match self.conn.query_tree(top.window).map(|c| c.reply()) {
+            Ok(Ok(tree))
+                if !tree.children.is_empty() && self.wm_supports("_NET_ACTIVE_WINDOW")? =>
+            {
+                tree.children[tree.children.len() - 1]
+            }
+            _ => top.window,
+        };
+        self.activate(client)
+    }
+
+    /// The titles and on-screen boxes of the mapped toplevel windows of process
+    /// `pid`, bottom to top: what an app shows even while it answers no
+    /// accessibility call.
+    pub fn windows_of_pid(&mut self, pid: u32) -> Result<Vec<(String, axsight_core::Bounds)>> {
+        let net_wm_name = self.atom("_NET_WM_NAME")?;
+        let utf8 = self.atom("UTF8_STRING")?;
+        let net_wm_pid = self.atom("_NET_WM_PID")?;
+        let mut found = Vec::new();
+        for shown in self.shown_root_children()? {
+            if shown.override_redirect {
+                continue;
+            }
+            // The client itself, or the one inside a window manager's frame.
+            let mut clients = vec![shown.window];
+            if let Ok(Ok(tree)) = self.conn.query_tree(shown.window).map(|c| c.reply()) {
+                clients.extend(tree.children);
+            }
+            for client in clients {
+                let owner = self
+                    .conn
+                    .get_property(false, client, net_wm_pid, AtomEnum::CARDINAL, 0, 1)
+                    .map_err(x11_error)?
+                    .reply()
+                    .ok()
+                    .and_then(|reply| reply.value32().and_then(|mut v| v.next()));
+                if owner != Some(pid) {
+                    continue;
+                }
+                let title = self.title_of(client, net_wm_name, utf8).unwrap_or_default();
+                let rect = shown.rect;
+                found.push((
+                    title,
+                    axsight_core::Bounds {
+                        x: rect.x,
+                        y: rect.y,
+                        width: rect.width,
+                        height: rect.height,
+                    },
+                ));
+                break;
+            }
+        }
+        Ok(found)
+    }
+
     /// Whether the point lies on `window`'s own area on screen.
     fn covers(&self, window: Window, x: i32, y: i32) -> Result<bool> {
         let geometry = self

@@ -65,7 +65,10 @@ impl<E: Engine> Session<E> {
         options: &ActOptions,
     ) -> Result<String, ToolError> {
         let engine = self.engine().await?;
-        let mut aimed = self.aim(&engine, target).await?;
+        let mut aimed = match self.aim(&engine, target).await {
+            Ok(aimed) => aimed,
+            Err(error) => return self.click_blind(&engine, target, click, error).await,
+        };
         let way = self
             .pointer_way(&engine, &mut aimed, click.background)
             .await?;
@@ -74,6 +77,51 @@ impl<E: Engine> Session<E> {
             .await;
         let what = self.click_aimed(&engine, &aimed, way, click).await?;
         Ok(self.answer(&engine, what, before, options).await?.text())
+    }
+
+    /// A point where no readable window lies — none that is accessible, or one
+    /// whose app answers no call (a modal dialog run inside an action) — is
+    /// still clicked: the pointer needs no tree. Any other failure to aim stands.
+    async fn click_blind(
+        &self,
+        engine: &E,
+        target: &Target,
+        click: &ClickOptions,
+        error: ToolError,
+    ) -> Result<String, ToolError> {
+        let Target::Point(at) = target else {
+            return Err(error);
+        };
+        if !error.leaves_point_blind() {
+            return Err(error);
+        }
+        // Raised first, as for any click; a desktop with nothing there is fine.
+        let _ = engine.activate_window_at(*at).await;
+        self.send_click(engine, *at, click).await?;
+        Ok(format!(
+            "{} at ({}, {}) with the pointer; no diff, since no window there can be read ({error})\n",
+            click.verb(),
+            at.x,
+            at.y
+        ))
+    }
+
+    /// Sends one click (of `click`'s button, count and modifiers) at `at`.
+    pub(crate) async fn send_click(
+        &self,
+        engine: &E,
+        at: Point,
+        click: &ClickOptions,
+    ) -> Result<(), ToolError> {
+        engine
+            .send_input(&Input::Click {
+                at,
+                button: click.button,
+                count: click.count.max(1),
+                modifiers: click.modifiers.clone(),
+            })
+            .await
+            .map_err(ToolError::engine)
     }
 
     /// Clicks an element already aimed at, the way `way` allows; says how.
@@ -89,15 +137,7 @@ impl<E: Engine> Session<E> {
         match way {
             Ok(at) => {
                 self.bring_forward(engine, aimed).await?;
-                engine
-                    .send_input(&Input::Click {
-                        at,
-                        button: click.button,
-                        count: click.count.max(1),
-                        modifiers: click.modifiers.clone(),
-                    })
-                    .await
-                    .map_err(ToolError::engine)?;
+                self.send_click(engine, at, click).await?;
                 Ok(format!(
                     "{verb} {name} with the pointer at ({}, {})",
                     at.x, at.y

@@ -150,6 +150,14 @@ impl<E: Engine> Session<E> {
         }
     }
 
+    /// Whether aiming at `target` fails only for want of a readable window.
+    async fn unreadable(&self, engine: &E, target: &Target) -> bool {
+        match self.aim(engine, target).await {
+            Err(error) => error.leaves_point_blind(),
+            Ok(_) => false,
+        }
+    }
+
     async fn send(&self, engine: &E, input: Input) -> Result<(), ToolError> {
         engine.send_input(&input).await.map_err(ToolError::engine)
     }
@@ -223,6 +231,25 @@ impl<E: Engine> Session<E> {
         let chords = parse_keys(keys).map_err(|e| ToolError::BadArguments(e.to_string()))?;
         let engine = self.engine().await?;
         let (window, place) = match target {
+            // A point no readable window covers: focus it with a click anyway.
+            Some(point @ Target::Point(at)) if self.unreadable(&engine, point).await => {
+                let click = super::ClickOptions {
+                    count: 1,
+                    ..super::ClickOptions::default()
+                };
+                engine
+                    .activate_window_at(*at)
+                    .await
+                    .map_err(ToolError::engine)?;
+                self.send_click(&engine, *at, &click).await?;
+                self.send(&engine, Input::Keys(chords.clone())).await?;
+                return Ok(format!(
+                    "clicked at ({}, {}) and pressed {}; no diff, since no window there can be read\n",
+                    at.x,
+                    at.y,
+                    chords_text(&chords)
+                ));
+            }
             Some(target) => {
                 let mut aimed = self.aim(&engine, target).await?;
                 let name = self.describe(&aimed);

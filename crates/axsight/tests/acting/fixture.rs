@@ -273,3 +273,51 @@ async fn values_options_and_waiting_work_on_the_fixture() {
         .unwrap_err();
     assert!(matches!(never, ToolError::TimedOut(_)), "{never}");
 }
+
+#[tokio::test]
+async fn a_modal_dialog_run_inside_an_accessible_action_is_told_and_closed() {
+    let _turn = crate::turn().await;
+    let engine = LinuxEngine::connect().await.unwrap();
+    let title = support::title("stuck");
+    let app = support::fixture(&engine, &title).await;
+    let session = Session::watching();
+    let options = ActOptions::default();
+
+    let menu = session
+        .click(&aim(&title, "role:Menu && name:File"), &click(), &options)
+        .await
+        .unwrap();
+    let ask = handle_in(&menu, "[MenuItem] Ask name");
+    // The accessible way: GTK3 runs the dialog inside the action's call, and
+    // the app answers nothing more until it closes.
+    let background = ClickOptions {
+        background: true,
+        ..click()
+    };
+    let stuck = session.click(&ask, &background, &options).await.unwrap();
+    assert!(stuck.contains("through its accessible action"), "{stuck}");
+    assert!(stuck.contains("stopped answering"), "{stuck}");
+    assert!(
+        stuck.contains("'Ask name' ["),
+        "the dialog's place on screen: {stuck}"
+    );
+
+    // Closed through the display by its title, the dialog lets the app go.
+    let closed = session
+        .close_window(None, Some("Ask name"), &options)
+        .await
+        .unwrap();
+    assert!(closed.contains("through the display"), "{closed}");
+    let answered = support::wait_until(std::time::Duration::from_secs(10), || async {
+        let tree = support::read(&engine, &app, false).await.ok()?;
+        tree.tree
+            .ids()
+            .any(|n| tree.tree.element(n).name == "Asked nothing")
+            .then_some(())
+    })
+    .await;
+    assert!(
+        answered.is_some(),
+        "the app answers again, its dialog cancelled"
+    );
+}

@@ -57,24 +57,41 @@ pub fn clickable_point(tree: &Tree, node: NodeId) -> Option<Point> {
     Some(Point { x, y })
 }
 
-/// The deepest drawn element whose visible part contains `point`.
+/// The deepest drawn element whose visible part contains `point`: from the root
+/// down, at each level the last child there (drawn above its earlier siblings).
+/// A child without a box of its own is looked through, not hit.
 pub fn element_at(tree: &Tree, point: Point) -> Option<NodeId> {
     if tree.is_empty() {
         return None;
     }
-    let mut best = None;
-    let mut stack = vec![tree.root()];
-    while let Some(node) = stack.pop() {
-        let Some(visible) = visible_box(tree, node) else {
-            continue;
-        };
-        if !visible.contains(point.x, point.y) {
-            continue;
-        }
-        best = Some(node);
-        stack.extend(tree.node(node).children.iter().copied());
+    let root = tree.root();
+    let hit = |node: NodeId| visible_box(tree, node).is_some_and(|b| b.contains(point.x, point.y));
+    if !hit(root) {
+        return None;
     }
-    best
+    let mut best = root;
+    let mut level = vec![root];
+    while !level.is_empty() {
+        let mut next = Vec::new();
+        for &node in &level {
+            for &child in &tree.node(node).children {
+                if hit(child) {
+                    next.push(child);
+                } else if tree.element(child).is_shown() && tree.element(child).bounds.is_none() {
+                    // A boxless container: its children may still be hit.
+                    next.push(child);
+                }
+            }
+        }
+        if let Some(&top) = next.iter().rev().find(|&&n| hit(n)) {
+            best = top;
+            level = vec![top];
+        } else {
+            // Only boxless containers here: look inside them.
+            level = next;
+        }
+    }
+    Some(best)
 }
 
 /// Action names that mean "click", best first. Toolkits differ: GTK says `click`,
@@ -168,6 +185,22 @@ mod tests {
         assert_eq!(element_at(&tree, Point { x: 10, y: 10 }), Some(tree.root()));
         // Row 3 lies under the pane's clip: the point hits nothing inside.
         assert_eq!(element_at(&tree, Point { x: 10, y: 305 }), None);
+    }
+
+    #[test]
+    fn the_topmost_of_overlapping_siblings_and_its_children_win() {
+        let mut tree = Tree::new(shown("w", Role::Window, 0, 0, 200, 200));
+        let under = tree.push(tree.root(), shown("under", Role::Pane, 0, 0, 100, 100));
+        tree.push(under, shown("deep", Role::Button, 10, 10, 20, 20));
+        let over = tree.push(tree.root(), shown("over", Role::Pane, 0, 0, 100, 100));
+        let button = tree.push(over, shown("b", Role::Button, 10, 10, 20, 20));
+        assert_eq!(element_at(&tree, Point { x: 15, y: 15 }), Some(button));
+        // A container that reports no box is looked through.
+        let mut boxless = Element::new("g", Role::Group, "raw");
+        boxless.states = StateSet::from_iter([State::Showing, State::Visible]);
+        let group = tree.push(tree.root(), boxless);
+        let inner = tree.push(group, shown("i", Role::Button, 150, 150, 20, 20));
+        assert_eq!(element_at(&tree, Point { x: 155, y: 155 }), Some(inner));
     }
 
     #[test]

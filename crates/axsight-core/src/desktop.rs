@@ -44,6 +44,11 @@ pub struct WindowSnapshot {
 }
 
 impl WindowSnapshot {
+    /// The window's identity: its root element's.
+    pub fn window_id(&self) -> ElementId {
+        self.tree.element(self.tree.root()).id.clone()
+    }
+
     /// Whether some of the tree could not be read.
     pub fn is_partial(&self) -> bool {
         !self.gaps.is_empty()

@@ -24,11 +24,18 @@ impl Bounds {
     /// ```
     /// use axsight_core::Bounds;
     /// assert!(Bounds::from_extents(i32::MIN, i32::MIN, 0, 0).is_none());
+    /// assert!(Bounds::from_extents(0, 0, i32::MAX, 10).is_none());
     /// assert_eq!(Bounds::from_extents(10, 20, 30, 40).unwrap().center(), (25, 40));
     /// ```
     pub fn from_extents(x: i32, y: i32, width: i32, height: i32) -> Option<Bounds> {
+        // Far beyond any screen: also keeps `x + width` from overflowing.
         const FAR: u32 = 1 << 20;
-        let garbage = width < 0 || height < 0 || x.unsigned_abs() > FAR || y.unsigned_abs() > FAR;
+        let garbage = width < 0
+            || height < 0
+            || x.unsigned_abs() > FAR
+            || y.unsigned_abs() > FAR
+            || width.unsigned_abs() > FAR
+            || height.unsigned_abs() > FAR;
         let loading = (x, y, width, height) == (-1, -1, -1, -1);
         (!garbage && !loading).then_some(Bounds {
             x,

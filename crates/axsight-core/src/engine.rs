@@ -71,6 +71,9 @@ pub enum FailureKind {
     /// The application did not answer in time: hung, stopped, or busy in a modal
     /// loop.
     NotAnswering,
+    /// The element will not do it this way (no such interface or action, or it
+    /// said no): another way may work.
+    Refused,
     /// The connection to the desktop is lost: connect again.
     ConnectionLost,
     /// Anything else: the message says what.

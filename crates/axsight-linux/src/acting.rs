@@ -12,12 +12,19 @@ use axsight_core::{
     SettlePolicy, Settled,
 };
 
-use crate::dbus::ObjRef;
+use crate::apps::AppEntry;
+use crate::dbus::{self, ObjRef};
 use crate::engine::{lock, LinuxEngine};
 use crate::{launch, operate, x11, Error, Result};
 
 /// The longest one piece of input may take to send (a long text is many events).
 const INPUT_DEADLINE: Duration = Duration::from_secs(10);
+
+/// More time per character of typed text.
+const PER_CHARACTER: Duration = Duration::from_millis(10);
+
+/// How long an app may take to answer a ping before it counts as stuck.
+const PING_DEADLINE: Duration = Duration::from_millis(300);
 
 /// The longest a window look-up, raise or close may take.
 const WINDOW_DEADLINE: Duration = Duration::from_secs(2);
@@ -32,7 +39,13 @@ impl LinuxEngine {
     pub async fn send_input(&self, input: &Input) -> Result<()> {
         let x11 = self.x11.clone().ok_or_else(no_display)?;
         let input = input.clone();
-        x11::off_thread(INPUT_DEADLINE, move || lock(&x11).send_input(&input)).await
+        // A long text takes longer: GTK reads a key in 2-3 ms, and each round of
+        // keys bound to spare keycodes waits for the app to have read them.
+        let deadline = match &input {
+            Input::Text(text) => INPUT_DEADLINE + PER_CHARACTER * text.chars().count() as u32,
+            _ => INPUT_DEADLINE,
+        };
+        x11::off_thread(deadline, move || lock(&x11).send_input(&input)).await
     }
 
     /// Whether pointer input at `point` lands in `window`.
@@ -61,17 +74,37 @@ impl LinuxEngine {
     }
 
     /// Asks the window titled `title` to close through the display alone.
+    /// Only a window of a listed app that does not answer a ping is closed: any
+    /// other window can be closed the usual way, and a title alone must never
+    /// close another app's window.
     pub async fn close_window_titled(&self, title: &str) -> Result<bool> {
         let x11 = self.x11.clone().ok_or_else(no_display)?;
-        let title = title.to_string();
-        x11::off_thread(WINDOW_DEADLINE, move || {
-            let mut x11 = lock(&x11);
-            match x11.toplevel_of(None, &title, None)? {
-                Some(window) => x11.close(window).map(|()| true),
-                None => Ok(false),
+        let listed = lock(&self.listing).as_ref().map(|(_, e)| e.clone());
+        let entries = match listed {
+            Some(entries) => entries,
+            None => self.app_entries().await?,
+        };
+        for entry in entries {
+            let Some(pid) = entry.info.pid else { continue };
+            let ping = dbus::ping(&self.conn, &entry.root);
+            if tokio::time::timeout(PING_DEADLINE, ping).await.is_ok() {
+                continue;
             }
-        })
-        .await
+            let x11 = x11.clone();
+            let title = title.to_string();
+            let closed = x11::off_thread(WINDOW_DEADLINE, move || {
+                let mut x11 = lock(&x11);
+                match x11.toplevel_of(Some(pid), &title, None)? {
+                    Some(window) => x11.close(window).map(|()| true),
+                    None => Ok(false),
+                }
+            })
+            .await?;
+            if closed {
+                return Ok(true);
+            }
+        }
+        Ok(false)
     }
 
     /// Raises and focuses the window under `point`.
@@ -91,8 +124,17 @@ impl LinuxEngine {
     }
 
     /// Starts an application (see [`launch`]).
-    pub fn launch(&self, app: &str) -> Result<Launched> {
-        launch::launch(app, self.discovery())
+    /// Reading desktop files and forking run off the runtime, which also carries
+    /// the event recorder.
+    pub async fn launch(&self, app: &str) -> Result<Launched> {
+        let app = app.to_string();
+        let discovery = self.discovery().clone();
+        tokio::task::spawn_blocking(move || launch::launch(&app, &discovery))
+            .await
+            .map_err(|error| Error::Launch {
+                command: String::new(),
+                why: error.to_string(),
+            })?
     }
 
     /// The current place in the event stream.
@@ -138,16 +180,24 @@ impl LinuxEngine {
 
     /// The X window that shows the accessible window `window`, found by its app's
     /// pid and its title.
+    ///
+    /// The last listing is asked first, without a call to any app: a stopped app
+    /// elsewhere on the bus must not slow every click.
     async fn x_window(&self, window: &ElementId) -> Result<Option<u32>> {
-        let entries = self.app_entries().await?;
-        let (pid, title, size) = entries
-            .iter()
-            .find_map(|entry| {
+        let find = |entries: &[AppEntry]| {
+            entries.iter().find_map(|entry| {
                 let found = entry.info.windows.iter().find(|w| &w.id == window)?;
                 let size = found.bounds.map(|b| (b.width, b.height));
                 Some((entry.info.pid, found.title.clone(), size))
             })
-            .ok_or(Error::WindowGone)?;
+        };
+        let known = lock(&self.listing)
+            .as_ref()
+            .and_then(|(_, entries)| find(entries));
+        let (pid, title, size) = match known {
+            Some(known) => known,
+            None => find(&self.app_entries().await?).ok_or(Error::WindowGone)?,
+        };
         let x11 = self.x11.clone().ok_or_else(no_display)?;
         x11::off_thread(WINDOW_DEADLINE, move || {
             lock(&x11).toplevel_of(pid, &title, size)

@@ -57,7 +57,7 @@ pub struct LinuxEngine {
     pub(crate) watch: Option<EventWatch>,
     windows: Mutex<HashMap<WindowKey, Arc<CachedWindow>>>,
     /// The last app listing and the event bookmark taken before it.
-    listing: Mutex<Option<(u64, Vec<AppEntry>)>>,
+    pub(crate) listing: Mutex<Option<(u64, Vec<AppEntry>)>>,
 }
 
 impl LinuxEngine {
@@ -465,7 +465,7 @@ impl Engine for LinuxEngine {
     }
 
     async fn launch(&self, app: &str) -> Result<Launched> {
-        LinuxEngine::launch(self, app)
+        LinuxEngine::launch(self, app).await
     }
 
     async fn mark(&self) -> EventMark {

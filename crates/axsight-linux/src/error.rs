@@ -145,6 +145,9 @@ impl axsight_core::EngineError for Error {
             Error::AppGone { .. } => FailureKind::AppGone,
             Error::BusLost { .. } => FailureKind::ConnectionLost,
             Error::Timeout { .. } | Error::NotAnswering => FailureKind::NotAnswering,
+            Error::Unsupported { .. } | Error::Refused { .. } | Error::NoSuchAction { .. } => {
+                FailureKind::Refused
+            }
             _ => FailureKind::Other,
         }
     }

@@ -211,11 +211,21 @@ impl EventWatch {
         policy: SettlePolicy,
     ) -> Settled {
         let start = Instant::now();
+        let mut newest = self.newest.clone();
         loop {
             self.settle().await;
-            let events = self.since(mark, sender).unwrap_or_default();
+            // Seen now: the wait below is for events after these.
+            newest.borrow_and_update();
             let now = Instant::now();
             let waited = now - start;
+            let Some(events) = self.since(mark, sender) else {
+                // So many events that the log dropped some: still changing.
+                return Settled {
+                    waited,
+                    events: LOG_LENGTH,
+                    end: SettleEnd::Cap,
+                };
+            };
             let settled = |end| Settled {
                 waited,
                 events: events.len(),
@@ -240,10 +250,10 @@ impl EventWatch {
                 return settled(SettleEnd::Cap);
             }
             let wake_at = wake_at.min(start + policy.cap);
-            let seen = events.last().map_or(mark, |e| e.sequence + 1);
-            let mut newest = self.newest.clone();
-            let arrived = newest.wait_for(|&next| next > seen);
-            let _ = tokio::time::timeout_at(wake_at.into(), arrived).await;
+            if let Ok(Err(_)) = tokio::time::timeout_at(wake_at.into(), newest.changed()).await {
+                // The recorder stopped (its connection closed): no event will come.
+                tokio::time::sleep_until(wake_at.into()).await;
+            }
         }
     }
 }

@@ -122,7 +122,7 @@ async fn do_action(conn: &Connection, obj: &ObjRef, name: &str) -> Result<Perfor
     let call = dbus::call::<_, bool>(conn, obj, dbus::ACTION, "DoAction", (index as i32,));
     match tokio::time::timeout(ACTION_DEADLINE, call).await {
         Err(_) => Ok(Performed::Unanswered),
-        Ok(Ok(_)) => Ok(Performed::Done),
+        Ok(Ok(done)) => done_if(done, &format!("do its '{name}' action")),
         Ok(Err(error)) => Err(call_error(error, "DoAction")),
     }
 }
@@ -159,6 +159,11 @@ async fn set_value(conn: &Connection, obj: &ObjRef, change: Change) -> Result<Pe
             })
         }
     };
+    if !(min.is_finite() && max.is_finite() && current.is_finite()) {
+        return Err(Error::Refused {
+            what: "take a value: it reports no usable range".into(),
+        });
+    }
     let value = match change {
         Change::To(value) => value,
         Change::By(delta) => (current + delta).clamp(min, max.max(min)),

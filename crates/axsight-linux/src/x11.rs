@@ -144,6 +144,16 @@ impl X11 {
         Ok(reply.value32().map(|values| values.collect()))
     }
 
+    /// Whether the window is about `size` (an accessible frame's) big: as big, or
+    /// bigger by a client-side shadow.
+    fn has_size(&self, window: Window, (width, height): (i32, i32)) -> bool {
+        let Ok(Ok(geometry)) = self.conn.get_geometry(window).map(|c| c.reply()) else {
+            return false;
+        };
+        let close = |have: u16, want: i32| (i32::from(have) - want).abs() <= SHADOW_MARGIN;
+        close(geometry.width, width) && close(geometry.height, height)
+    }
+
     fn title_of(&self, window: Window, net_wm_name: u32, utf8: u32) -> Result<String> {
         for (property, kind) in [
             (net_wm_name, utf8),
@@ -194,7 +204,8 @@ impl X11 {
                 }
             }
         }
-        let mut best: Option<(u32, Window)> = None;
+        // (score, pid matches, window)
+        let mut scored: Vec<(u32, bool, Window)> = Vec::new();
         for window in candidates {
             // A window destroyed since the tree query is skipped, not fatal.
             let Ok(name) = self.title_of(window, net_wm_name, utf8) else {
@@ -204,13 +215,8 @@ impl X11 {
             if !title.is_empty() && name == title {
                 score += 8;
             }
-            if let (Some((width, height)), Ok(Ok(geometry))) =
-                (size, self.conn.get_geometry(window).map(|c| c.reply()))
-            {
-                let close = |have: u16, want: i32| (i32::from(have) - want).abs() <= SHADOW_MARGIN;
-                if close(geometry.width, width) && close(geometry.height, height) {
-                    score += 4;
-                }
+            if size.is_some_and(|size| self.has_size(window, size)) {
+                score += 4;
             }
             let window_pid = self
                 .conn
@@ -219,7 +225,8 @@ impl X11 {
                 .reply()
                 .ok()
                 .and_then(|reply| reply.value32().and_then(|mut v| v.next()));
-            if pid.is_some() && window_pid == pid {
+            let same_pid = pid.is_some() && window_pid == pid;
+            if same_pid {
                 score += 2;
             }
             let viewable = self
@@ -232,16 +239,23 @@ impl X11 {
                 score += 1;
             }
             // A title or a size must match; pid and mapping only break ties.
-            if score >= 4 && best.is_none_or(|(b, _)| score > b) {
-                best = Some((score, window));
+            if score >= 4 {
+                scored.push((score, same_pid, window));
             }
         }
-        Ok(best.map(|(_, window)| window))
+        // Where the app's own windows are among them, another app's never wins.
+        if scored.iter().any(|(_, same_pid, _)| *same_pid) {
+            scored.retain(|(_, same_pid, _)| *same_pid);
+        }
+        Ok(scored
+            .into_iter()
+            .max_by_key(|(score, _, _)| *score)
+            .map(|(_, _, window)| window))
     }
 }
 
-/// How much larger than its accessible frame a client window may be: GTK4 draws
-/// shadows of up to this many pixels on each side inside its own window.
+/// How much larger than its accessible frame a client window may be, in each
+/// dimension: GTK4 draws its shadows inside its own window.
 const SHADOW_MARGIN: i32 = 80;
 
 /// Runs blocking X11 work on a blocking thread and waits `deadline` at most: an X

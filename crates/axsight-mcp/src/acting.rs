@@ -32,7 +32,7 @@ use crate::ToolError;
 pub struct ActOptions {
     /// Answer with the diff of the UI (on by default).
     pub diff: bool,
-    /// The longest the action and the wait for the UI may take together.
+    /// The longest each wait for the UI to settle may take.
     pub timeout: Duration,
     /// Characters of diff at most.
     pub max_chars: usize,
@@ -102,7 +102,7 @@ impl<E: Engine> Session<E> {
             false => Vec::new(),
         };
         for other in &windows {
-            if trees.iter().any(|t| window_id_of(t) == other.id) {
+            if trees.iter().any(|t| t.window_id() == other.id) {
                 continue;
             }
             if let Ok(Some(snapshot)) = self.reread(engine, &other.id).await {
@@ -158,7 +158,7 @@ impl<E: Engine> Session<E> {
         before: Before,
         options: &ActOptions,
     ) -> Result<Answered, ToolError> {
-        let window_id = before.trees.first().map(window_id_of);
+        let window_id = before.trees.first().map(WindowSnapshot::window_id);
         let policy = SettlePolicy::default().within(options.timeout);
         let settled = engine.settle(window_id.as_ref(), before.mark, policy).await;
         let head = format!("{what}; {settled}");
@@ -172,7 +172,7 @@ impl<E: Engine> Session<E> {
         }
         let mut afters = Vec::with_capacity(before.trees.len());
         for then in &before.trees {
-            match self.reread(engine, &window_id_of(then)).await {
+            match self.reread(engine, &then.window_id()).await {
                 Ok(now) => afters.push(now),
                 Err(error) if error.engine_failure() == Some(FailureKind::NotAnswering) => {
                     let shown = self.shown_by(engine, before.pid).await;
@@ -188,11 +188,19 @@ impl<E: Engine> Session<E> {
                         after: None,
                     });
                 }
-                Err(error) => return Err(error),
+                // The action happened: say so, and why nothing more can be said.
+                Err(error) => {
+                    return Ok(Answered {
+                        head,
+                        checks: vec![format!("the window could not be read again: {error}")],
+                        diff: String::new(),
+                        after: None,
+                    })
+                }
             }
         }
         let windows_now = self.app_windows(engine, before.pid).await;
-        let was_read = |id: &ElementId| before.trees.iter().any(|t| &window_id_of(t) == id);
+        let was_read = |id: &ElementId| before.trees.iter().any(|t| &t.window_id() == id);
         // Windows of the app that appeared: dialogs, menus, new documents.
         let mut opened = Vec::new();
         for window in windows_now
@@ -284,11 +292,6 @@ impl<E: Engine> Session<E> {
             .map_err(ToolError::engine)?;
         Ok(true)
     }
-}
-
-/// The identity of a snapshot's window.
-pub(crate) fn window_id_of(snapshot: &WindowSnapshot) -> ElementId {
-    snapshot.tree.element(snapshot.tree.root()).id.clone()
 }
 
 /// A one-element tree standing for a window that closed before it was read.

@@ -405,7 +405,7 @@ impl<E: Engine> Session<E> {
     /// Notes which window each element of a snapshot belongs to.
     pub(crate) fn remember(&self, snapshot: &WindowSnapshot) {
         let tree = &snapshot.tree;
-        let window = tree.element(tree.root()).id.clone();
+        let window = snapshot.window_id();
         let mut windows = self.window_of.lock().unwrap_or_else(|e| e.into_inner());
         for id in tree.ids() {
             windows.insert(tree.element(id).id.clone(), window.clone());

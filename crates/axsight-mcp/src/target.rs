@@ -37,8 +37,7 @@ pub(crate) struct Aimed {
 impl Aimed {
     /// The identity of the target's window.
     pub fn window_id(&self) -> ElementId {
-        let tree = &self.snapshot.tree;
-        tree.element(tree.root()).id.clone()
+        self.snapshot.window_id()
     }
 
     /// The element aimed at, if any.
@@ -57,8 +56,23 @@ impl<E: Engine> Session<E> {
     /// Finds `target` afresh. A handle must still name a live element with the role
     /// and name the agent last saw, or the call is refused as stale.
     pub(crate) async fn aim(&self, engine: &E, target: &Target) -> Result<Aimed, ToolError> {
+        self.find_target(engine, target, true).await
+    }
+
+    /// Finds `target` afresh by identity alone: a handle's element may have been
+    /// renamed since (what a wait for a new name or value needs).
+    pub(crate) async fn locate(&self, engine: &E, target: &Target) -> Result<Aimed, ToolError> {
+        self.find_target(engine, target, false).await
+    }
+
+    async fn find_target(
+        &self,
+        engine: &E,
+        target: &Target,
+        same_as_seen: bool,
+    ) -> Result<Aimed, ToolError> {
         let aimed = match target {
-            Target::Handle(text) => self.aim_handle(engine, text).await?,
+            Target::Handle(text) => self.aim_handle(engine, text, same_as_seen).await?,
             Target::Selector {
                 selector,
                 app,
@@ -104,7 +118,14 @@ impl<E: Engine> Session<E> {
             })
     }
 
-    async fn aim_handle(&self, engine: &E, text: &str) -> Result<Aimed, ToolError> {
+    /// With `same_as_seen`, the element must still have the role and name the
+    /// agent last saw.
+    async fn aim_handle(
+        &self,
+        engine: &E,
+        text: &str,
+        same_as_seen: bool,
+    ) -> Result<Aimed, ToolError> {
         let (handle, id, window) = self.tree_handle(text)?;
         let shown = handle.to_string();
         let mut snapshot = self
@@ -135,7 +156,7 @@ impl<E: Engine> Session<E> {
             let registry = self.registry.lock().unwrap_or_else(|e| e.into_inner());
             registry.resolve(handle).cloned()
         };
-        if let Some(seen) = seen {
+        if let Some(seen) = seen.filter(|_| same_as_seen) {
             if seen.role != element.role || seen.name != element.name {
                 return Err(ToolError::StaleHandle {
                     handle: shown,

@@ -126,7 +126,7 @@ pub enum BenchCommand {
         /// Application (name substring or pid).
         #[arg(long)]
         app: String,
-        /// The button's name, or the start of it (names may change as it is clicked).
+        /// The button's name, or part of it (names may change as it is clicked).
         #[arg(long)]
         button: String,
         /// Timed clicks per way of clicking.

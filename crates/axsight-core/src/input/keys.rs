@@ -36,6 +36,27 @@ impl Modifier {
         }
     }
 
+    /// Modifiers written as `ctrl+shift`, `ctrl, alt` or `alt shift`, without
+    /// repeats, in the order given.
+    ///
+    /// ```
+    /// use axsight_core::Modifier;
+    /// assert_eq!(Modifier::parse_list("Ctrl+shift+ctrl").unwrap(), vec![Modifier::Ctrl, Modifier::Shift]);
+    /// assert!(Modifier::parse_list("hyper").is_err());
+    /// ```
+    pub fn parse_list(text: &str) -> Result<Vec<Modifier>, String> {
+        let mut out = Vec::new();
+        for word in text.split(['+', ',', ' ']).filter(|w| !w.is_empty()) {
+            let modifier = Modifier::from_name(word).ok_or_else(|| {
+                format!("unknown modifier '{word}'; use ctrl, alt, shift or super")
+            })?;
+            if !out.contains(&modifier) {
+                out.push(modifier);
+            }
+        }
+        Ok(out)
+    }
+
     /// The left-hand key's keysym name.
     pub fn key_name(self) -> &'static str {
         match self {

@@ -39,8 +39,14 @@ impl X11 {
         if let Some(window) = self.toplevels.get(&key).copied() {
             let net_wm_name = self.atom("_NET_WM_NAME")?;
             let utf8 = self.atom("UTF8_STRING")?;
-            // Still there and still so titled (a failed read: destroyed).
-            if self.title_of(window, net_wm_name, utf8).ok().as_deref() == Some(title) {
+            // Still there, still so titled (a failed read: destroyed) and still
+            // the size asked for (two untitled windows of one app share a key).
+            let titled = self.title_of(window, net_wm_name, utf8).ok().as_deref() == Some(title);
+            let sized = match size {
+                Some(size) => self.has_size(window, size),
+                None => true,
+            };
+            if titled && sized {
                 return Ok(Some(window));
             }
             self.toplevels.remove(&key);

@@ -11,8 +11,8 @@ use super::{ActOptions, Session};
 use crate::target::{Aimed, Target};
 use crate::ToolError;
 
-/// How to click.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+/// How to click: by default one left click, the way that fits.
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ClickOptions {
     pub button: MouseButton,
     /// 1 for a single click, 2 for a double click.
@@ -20,6 +20,17 @@ pub struct ClickOptions {
     pub modifiers: Vec<Modifier>,
     /// Use the accessible action even where the pointer could click.
     pub background: bool,
+}
+
+impl Default for ClickOptions {
+    fn default() -> ClickOptions {
+        ClickOptions {
+            button: MouseButton::Left,
+            count: 1,
+            modifiers: Vec::new(),
+            background: false,
+        }
+    }
 }
 
 impl ClickOptions {
@@ -182,22 +193,24 @@ impl<E: Engine> Session<E> {
         if background {
             return Ok(Err("the background way was asked for".into()));
         }
-        let point = match (aimed.point, aimed.node) {
-            (Some(point), _) => Some(point),
-            (None, Some(node)) => self.visible_point(engine, aimed, node).await?,
-            (None, None) => None,
+        // A point is clicked where it is, whatever window lies on top there.
+        if let Some(point) = aimed.point {
+            return Ok(Ok(point));
+        }
+        let point = match aimed.node {
+            Some(node) => self.visible_point(engine, aimed, node).await?,
+            None => None,
         };
         let Some(point) = point else {
             return Ok(Err("it has no visible box on screen".into()));
         };
-        let reaches = engine
-            .input_reaches(&aimed.window_id(), point)
-            .await
-            .unwrap_or(false);
-        if !reaches {
-            return Ok(Err("another window covers it there".into()));
+        match engine.input_reaches(&aimed.window_id(), point).await {
+            Ok(true) => Ok(Ok(point)),
+            Ok(false) => Ok(Err("another window covers it there".into())),
+            Err(error) => Ok(Err(format!(
+                "whether the pointer reaches it could not be told ({error})"
+            ))),
         }
-        Ok(Ok(point))
     }
 
     /// The element's visible centre, after scrolling it into view when it is
@@ -213,6 +226,7 @@ impl<E: Engine> Session<E> {
         }
         let id = aimed.snapshot.tree.element(node).id.clone();
         // Only a hidden element inside a drawn window can come into view.
+        let mark = engine.mark().await;
         if engine
             .perform(&id, &Operation::ScrollIntoView)
             .await
@@ -220,12 +234,7 @@ impl<E: Engine> Session<E> {
         {
             return Ok(None);
         }
-        let mark = engine.mark().await;
-        let policy = axsight_core::SettlePolicy {
-            expect: std::time::Duration::from_millis(300),
-            ..axsight_core::SettlePolicy::default()
-        };
-        engine.settle(Some(&aimed.window_id()), mark, policy).await;
+        settle_briefly(engine, &aimed.window_id(), mark).await;
         let snapshot = self
             .read_for_acting(engine, &aimed.window_id(), false, None)
             .await?;
@@ -368,7 +377,7 @@ impl<E: Engine> Session<E> {
 const WHEEL_STEP: f64 = 50.0;
 
 /// The scroll bar that scrolls the aimed element in `direction`: inside it, or in
-/// the nearest ancestor that has one.
+/// an ancestor up to the nearest scrolled pane.
 fn scroll_bar_for(aimed: &Aimed, direction: ScrollDirection) -> Option<NodeId> {
     let tree = &aimed.snapshot.tree;
     let node = aimed.node?;
@@ -387,8 +396,17 @@ fn scroll_bar_for(aimed: &Aimed, direction: ScrollDirection) -> Option<NodeId> {
                 _ => e.bounds.is_some_and(|b| (b.height > b.width) == vertical),
             }
     };
-    std::iter::once(node)
-        .chain(tree.ancestors(node))
+    // Look no further out than the nearest scrolled pane: a bar beyond it
+    // scrolls something else.
+    let mut scopes = Vec::new();
+    for scope in std::iter::once(node).chain(tree.ancestors(node)) {
+        scopes.push(scope);
+        if tree.element(scope).role == Role::ScrollPane {
+            break;
+        }
+    }
+    scopes
+        .into_iter()
         .find_map(|scope| tree.descendants(scope).into_iter().find(|&n| fits(n)))
 }
 
@@ -398,6 +416,20 @@ fn list_or_none(items: &[String]) -> String {
     } else {
         items.join(", ")
     }
+}
+
+/// Waits for the UI to settle after a step inside an action (scrolling into view,
+/// typing before reading back): the usual rule, but expecting a change for 300 ms.
+pub(crate) async fn settle_briefly<E: Engine>(
+    engine: &E,
+    window: &axsight_core::ElementId,
+    mark: axsight_core::EventMark,
+) {
+    let policy = axsight_core::SettlePolicy {
+        expect: std::time::Duration::from_millis(300),
+        ..axsight_core::SettlePolicy::default()
+    };
+    engine.settle(Some(window), mark, policy).await;
 }
 
 /// What to add when an accessible call went unanswered.

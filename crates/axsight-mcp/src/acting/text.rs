@@ -3,16 +3,19 @@
 //! field holds afterwards is read back and a mismatch reported. Secrets are typed
 //! but never read back or echoed.
 
-use std::time::Duration;
-
 use axsight_core::{
-    parse_keys, split_trailing_keys, Engine, EngineError, Input, KeyChord, Operation, Performed,
-    SettlePolicy, State, WindowQuery,
+    parse_keys, split_trailing_keys, Engine, EngineError, FailureKind, Input, KeyChord, Operation,
+    Performed, State, WindowQuery,
 };
 
+use super::pointer::settle_briefly;
 use super::{is_editable, ActOptions, Session};
 use crate::target::{Aimed, Target};
 use crate::ToolError;
+
+/// Characters typed in one call at most: the keyboard takes a few milliseconds
+/// for each, and a call must end within its deadline.
+const MAX_TEXT: usize = 5000;
 
 impl<E: Engine> Session<E> {
     /// `type_into_element`: focuses the element, optionally clears it, types
@@ -51,10 +54,16 @@ impl<E: Engine> Session<E> {
             return Err(ToolError::CannotAct(format!("{name} is disabled")));
         }
         let (text, keys) = split_trailing_keys(text);
-        let secret = element.is_secret();
+        if text.chars().count() > MAX_TEXT {
+            return Err(ToolError::BadArguments(format!(
+                "the text is longer than {MAX_TEXT} characters; type it in parts"
+            )));
+        }
         let mut before = self
             .before(&engine, Some(aimed.snapshot.clone()), options)
             .await;
+        // Read back from here: the events of typing come after this mark.
+        let typing = engine.mark().await;
         let focused = engine.perform(&element.id, &Operation::Focus).await.is_ok();
         let mut ways = Vec::new();
         let mut keyboard_ready = false;
@@ -64,6 +73,12 @@ impl<E: Engine> Session<E> {
                 .await
             {
                 Ok(_) => ways.push("cleared it through EditableText"),
+                // Keys only where the element has no such way: after a call that
+                // went unanswered or an element that went away, keys would land
+                // twice or elsewhere.
+                Err(error) if error.kind() != FailureKind::Refused => {
+                    return Err(ToolError::engine(error))
+                }
                 Err(_) => {
                     self.ready_keyboard(&engine, &mut aimed, focused).await?;
                     keyboard_ready = true;
@@ -79,7 +94,13 @@ impl<E: Engine> Session<E> {
                 .await
             {
                 Ok(Performed::Done) => ways.push("typed through EditableText"),
-                _ => {
+                Ok(Performed::Unanswered) => return Err(ToolError::CannotAct(format!(
+                    "{name} did not answer the text it was given; read it again before typing more"
+                ))),
+                Err(error) if error.kind() != FailureKind::Refused => {
+                    return Err(ToolError::engine(error))
+                }
+                Err(_) => {
                     if !keyboard_ready {
                         self.ready_keyboard(&engine, &mut aimed, focused).await?;
                         keyboard_ready = true;
@@ -90,9 +111,12 @@ impl<E: Engine> Session<E> {
             }
         }
         // Read back before trailing keys: Enter may submit and clear the field.
-        let check = self
-            .read_back(&engine, &aimed, &element.id, text, clear, secret)
+        // A field counts as secret if it was or now is one: an empty GTK4
+        // password entry shows its mask only once it holds text.
+        let (check, secret_now) = self
+            .read_back(&engine, &aimed, &element.id, text, clear, typing)
             .await;
+        let secret = element.is_secret() || secret_now;
         if !keys.is_empty() {
             if !keyboard_ready {
                 self.ready_keyboard(&engine, &mut aimed, focused).await?;
@@ -150,19 +174,22 @@ impl<E: Engine> Session<E> {
         }
     }
 
-    /// Whether aiming at `target` fails only for want of a readable window.
-    async fn unreadable(&self, engine: &E, target: &Target) -> bool {
-        match self.aim(engine, target).await {
-            Err(error) => error.leaves_point_blind(),
-            Ok(_) => false,
-        }
+    /// Whether no accessible window lies at the point `target` names. An app that
+    /// answers nothing does not count: keys pressed into an app stuck inside an
+    /// accessible call can deadlock it, so aiming there fails as it should.
+    async fn no_window_at(&self, engine: &E, target: &Target) -> bool {
+        matches!(
+            self.aim(engine, target).await,
+            Err(ToolError::NoWindowAt { .. })
+        )
     }
 
     async fn send(&self, engine: &E, input: Input) -> Result<(), ToolError> {
         engine.send_input(&input).await.map_err(ToolError::engine)
     }
 
-    /// Reads the field after typing and says whether it holds what was typed.
+    /// Reads the field after typing (whose events follow `mark`) and says whether
+    /// it holds what was typed; also whether the field is a secret now.
     async fn read_back(
         &self,
         engine: &E,
@@ -170,44 +197,46 @@ impl<E: Engine> Session<E> {
         id: &axsight_core::ElementId,
         typed: &str,
         cleared: bool,
-        secret: bool,
-    ) -> String {
-        if secret {
-            return "check: not read back (a secret field's content is never read)".into();
-        }
+        mark: axsight_core::EventMark,
+    ) -> (String, bool) {
+        const SECRET: &str = "check: not read back (a secret field's content is never read)";
         // Key events arrive asynchronously: let the text-changed events come in.
-        let mark = engine.mark().await;
-        let policy = SettlePolicy {
-            expect: Duration::from_millis(300),
-            ..SettlePolicy::default()
-        };
-        engine.settle(Some(&aimed.window_id()), mark, policy).await;
-        let holds = match self
+        settle_briefly(engine, &aimed.window_id(), mark).await;
+        let field = match self
             .read_for_acting(engine, &aimed.window_id(), false, None)
             .await
         {
             Ok(snapshot) => snapshot
                 .tree
                 .find(id)
-                .map(|n| snapshot.tree.element(n).value.clone().unwrap_or_default()),
+                .map(|n| snapshot.tree.element(n).clone()),
             Err(_) => None,
         };
-        let Some(holds) = holds else {
-            return "check: could not read the field back (it is gone)".into();
+        let Some(field) = field else {
+            return (
+                "check: could not read the field back (it is gone)".into(),
+                false,
+            );
         };
+        let was_secret = aimed.element().is_some_and(|e| e.is_secret());
+        if was_secret || field.is_secret() {
+            return (SECRET.into(), true);
+        }
+        let holds = field.value.unwrap_or_default();
         let ok = if cleared {
             holds == typed
         } else {
             holds.contains(typed)
         };
-        if ok {
+        let check = if ok {
             format!("check: the field holds {holds:?}")
         } else {
             format!(
                 "check: MISMATCH: the field holds {holds:?}, expected {} {typed:?}",
                 if cleared { "exactly" } else { "it to contain" }
             )
-        }
+        };
+        (check, false)
     }
 
     /// `press_key`: presses keys, in the target after focusing it, or wherever the
@@ -231,8 +260,8 @@ impl<E: Engine> Session<E> {
         let chords = parse_keys(keys).map_err(|e| ToolError::BadArguments(e.to_string()))?;
         let engine = self.engine().await?;
         let (window, place) = match target {
-            // A point no readable window covers: focus it with a click anyway.
-            Some(point @ Target::Point(at)) if self.unreadable(&engine, point).await => {
+            // A point no accessible window covers: focus it with a click anyway.
+            Some(point @ Target::Point(at)) if self.no_window_at(&engine, point).await => {
                 let click = super::ClickOptions {
                     count: 1,
                     ..super::ClickOptions::default()
@@ -244,7 +273,7 @@ impl<E: Engine> Session<E> {
                 self.send_click(&engine, *at, &click).await?;
                 self.send(&engine, Input::Keys(chords.clone())).await?;
                 return Ok(format!(
-                    "clicked at ({}, {}) and pressed {}; no diff, since no window there can be read\n",
+                    "clicked at ({}, {}) and pressed {}; no diff, since no accessible window lies there\n",
                     at.x,
                     at.y,
                     chords_text(&chords)

@@ -3,7 +3,7 @@
 //! Action) and so work in background windows too; toggles are clicked like a
 //! person would.
 
-use axsight_core::{Engine, NodeId, Operation, Role, State, Tree};
+use axsight_core::{Engine, EngineError, FailureKind, NodeId, Operation, Role, State, Tree};
 
 use super::pointer::{unanswered_note, ClickOptions};
 use super::{is_editable, ActOptions, Session};
@@ -136,6 +136,11 @@ impl<E: Engine> Session<E> {
         option: &str,
         options: &ActOptions,
     ) -> Result<String, ToolError> {
+        if option.trim().is_empty() {
+            return Err(ToolError::BadArguments(
+                "give the option's visible text in `option`".into(),
+            ));
+        }
         let engine = self.engine().await?;
         let aimed = self.aim(&engine, target).await?;
         let name = self.describe(&aimed);
@@ -203,6 +208,11 @@ impl<E: Engine> Session<E> {
                     );
                     return Ok(self.answer(&engine, what, before, options).await?.text());
                 }
+                // Unanswered may still have worked: trying another way could
+                // select twice.
+                Err(error) if error.kind() == FailureKind::NotAnswering => {
+                    return Err(ToolError::engine(error))
+                }
                 Err(error) => failures.push(format!("{how}: {error}")),
             }
         }
@@ -239,6 +249,11 @@ impl<E: Engine> Session<E> {
             .ok_or_else(|| ToolError::CannotAct(format!("no element at {name}")))?
             .clone();
         let word = |on: bool| if on { "on" } else { "off" };
+        if !is_toggle(&element) {
+            return Err(ToolError::CannotAct(format!(
+                "{name} is not a check box or toggle (it cannot be checked); use click_element"
+            )));
+        }
         if is_on(&element.states) == wanted {
             return Ok(format!(
                 "{name} is already {}: pressed nothing\nno change\n",
@@ -256,7 +271,15 @@ impl<E: Engine> Session<E> {
         let what = self.click_aimed(&engine, &aimed, way, &click).await?;
         let what = format!("turned {name} {} ({what})", word(wanted));
         let mut answered = self.answer(&engine, what, before, options).await?;
-        let now = answered.after.as_ref().and_then(|s| {
+        let after = match answered.after.take() {
+            Some(after) => Some(after),
+            // Without a diff there is no read after: read for the check alone.
+            None => self
+                .read_for_acting(&engine, &aimed.window_id(), false, None)
+                .await
+                .ok(),
+        };
+        let now = after.as_ref().and_then(|s| {
             s.tree
                 .find(&element.id)
                 .map(|n| is_on(&s.tree.element(n).states))
@@ -307,6 +330,19 @@ impl<E: Engine> Session<E> {
         );
         Ok(self.answer(&engine, what, before, options).await?.text())
     }
+}
+
+/// Whether an element can be checked: a check box, toggle or radio button, a
+/// checkable menu item, or anything that says it is checkable.
+fn is_toggle(element: &axsight_core::Element) -> bool {
+    matches!(
+        element.role,
+        Role::CheckBox
+            | Role::ToggleButton
+            | Role::RadioButton
+            | Role::CheckMenuItem
+            | Role::RadioMenuItem
+    ) || element.states.contains(State::Checkable)
 }
 
 /// Whether a toggle is on: checked, or pressed for toggle buttons.

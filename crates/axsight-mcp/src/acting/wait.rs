@@ -110,7 +110,7 @@ impl<E: Engine> Session<E> {
         let deadline = start + timeout;
         loop {
             let mark = engine.mark().await;
-            let (element, line) = match self.aim(&engine, target).await {
+            let (element, line) = match self.locate(&engine, target).await {
                 Ok(aimed) => {
                     let line = self.describe(&aimed);
                     (aimed.element().cloned(), Some(line))

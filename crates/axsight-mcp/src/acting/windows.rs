@@ -6,7 +6,7 @@ use std::time::{Duration, Instant};
 
 use axsight_core::{Engine, State, WindowQuery};
 
-use super::{window_id_of, ActOptions, Session};
+use super::{ActOptions, Session};
 use crate::ToolError;
 
 impl<E: Engine> Session<E> {
@@ -29,7 +29,7 @@ impl<E: Engine> Session<E> {
     ) -> Result<String, ToolError> {
         let engine = self.engine().await?;
         let snapshot = self.named_window(&engine, app, window).await?;
-        let id = window_id_of(&snapshot);
+        let id = snapshot.window_id();
         let title = snapshot.title.clone();
         let was_active = snapshot
             .tree
@@ -84,7 +84,7 @@ impl<E: Engine> Session<E> {
             Ok(snapshot) => snapshot,
             Err(error) => return self.close_unreadable(&engine, window, error).await,
         };
-        let id = window_id_of(&snapshot);
+        let id = snapshot.window_id();
         let title = snapshot.title.clone();
         let before = self.before(&engine, Some(snapshot), options).await;
         engine.close_window(&id).await.map_err(ToolError::engine)?;
@@ -134,15 +134,14 @@ impl<E: Engine> Session<E> {
 
     async fn do_open(&self, app: &str, timeout: Duration) -> Result<String, ToolError> {
         let engine = self.engine().await?;
+        // Without the windows there before, every window would look new.
         let known: HashSet<_> = engine
             .applications()
             .await
-            .map(|apps| {
-                apps.into_iter()
-                    .flat_map(|a| a.windows.into_iter().map(|w| w.id))
-                    .collect()
-            })
-            .unwrap_or_default();
+            .map_err(ToolError::engine)?
+            .into_iter()
+            .flat_map(|a| a.windows.into_iter().map(|w| w.id))
+            .collect();
         let mut mark = engine.mark().await;
         let launched = engine.launch(app).await.map_err(ToolError::engine)?;
         let start = Instant::now();
@@ -181,17 +180,13 @@ impl<E: Engine> Session<E> {
             }
             let now = Instant::now();
             if now >= deadline {
-                let alive = std::path::Path::new(&format!("/proc/{}", launched.pid)).exists();
                 return Err(ToolError::TimedOut(format!(
-                    "started `{}` (pid {}) but no new window appeared on the accessibility bus within {} ms; {}",
+                    "started `{}` (pid {}) but no new window appeared on the accessibility bus within {} ms: \
+                     it may have exited (check the command), hide from accessibility (run `axsight doctor`), \
+                     or be slow to start (raise timeout_ms)",
                     launched.command,
                     launched.pid,
                     timeout.as_millis(),
-                    if alive {
-                        "it is still running: it may hide from accessibility (run `axsight doctor`) or be slow to start"
-                    } else {
-                        "it has exited: check the command"
-                    }
                 )));
             }
             mark = engine

@@ -119,26 +119,11 @@ pub enum ModifiersArg {
 
 impl ModifiersArg {
     pub fn modifiers(&self) -> Result<Vec<Modifier>, ToolError> {
-        let words: Vec<String> = match self {
-            ModifiersArg::Text(text) => vec![text.clone()],
-            ModifiersArg::List(list) => list.clone(),
+        let text = match self {
+            ModifiersArg::Text(text) => text.clone(),
+            ModifiersArg::List(list) => list.join("+"),
         };
-        let mut out = Vec::new();
-        for word in words
-            .iter()
-            .flat_map(|w| w.split(['+', ',', ' ']))
-            .filter(|w| !w.is_empty())
-        {
-            let modifier = Modifier::from_name(word).ok_or_else(|| {
-                ToolError::BadArguments(format!(
-                    "unknown modifier '{word}'; use ctrl, alt, shift or super"
-                ))
-            })?;
-            if !out.contains(&modifier) {
-                out.push(modifier);
-            }
-        }
-        Ok(out)
+        Modifier::parse_list(&text).map_err(ToolError::BadArguments)
     }
 }
 

@@ -85,15 +85,7 @@ pub async fn click(
     let target = parse_target(target, scope);
     number_handles(&session, &target, scope).await?;
     let modifiers = match &click.modifiers {
-        Some(text) => text
-            .split(['+', ',', ' '])
-            .filter(|w| !w.is_empty())
-            .map(|w| {
-                axsight_core::Modifier::from_name(w).ok_or_else(|| {
-                    anyhow::anyhow!("unknown modifier '{w}'; use ctrl, alt, shift or super")
-                })
-            })
-            .collect::<anyhow::Result<Vec<_>>>()?,
+        Some(text) => axsight_core::Modifier::parse_list(text).map_err(|e| anyhow::anyhow!(e))?,
         None => Vec::new(),
     };
     let options_ = ClickOptions {

@@ -75,7 +75,7 @@ pub async fn act(app: &str, button: &str, runs: usize) -> anyhow::Result<()> {
     for background in [false, true] {
         let mut times = Vec::with_capacity(runs);
         let mut sizes = Vec::with_capacity(runs);
-        // Names may change with every click ("Count 1", "Count 2"): match the start.
+        // Names may change with every click ("Count 1", "Count 2"): match a part.
         let target = Target::Selector {
             selector: format!("role:Button && text:{}", quote(button)),
             app: Some(app.to_string()),
@@ -108,7 +108,7 @@ pub async fn act(app: &str, button: &str, runs: usize) -> anyhow::Result<()> {
             "tool": "axsight",
             "mode": if background { "accessible-action" } else { "pointer" },
             "button": button,
-            "runs": runs,
+            "runs": runs.max(1),
             "p50_ms": (median(times) * 100.0).round() / 100.0,
             "answer_bytes_p50": median(sizes.iter().map(|&s| s as f64).collect()),
             "answer_tokens_p50": median(sizes.iter().map(|&s| s as f64 / 4.0).collect()),

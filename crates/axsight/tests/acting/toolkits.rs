@@ -69,21 +69,22 @@ async fn the_calculator_computes_by_handles_and_by_keys() {
         .unwrap();
     assert!(shown.contains("84"), "{shown}");
 
-    // By keys: clear, then type the sum on the keyboard.
+    // By keys: clear, then another product on the keyboard (not 84 again, or the
+    // first result would pass for it).
     let answer = session
-        .press_key("Escape 1 2 * 7 Return", None, &options)
+        .press_key("Escape 6 * 9 Return", None, &options)
         .await
         .unwrap();
-    assert!(answer.contains("pressed Escape 1 2 * 7 Return"), "{answer}");
+    assert!(answer.contains("pressed Escape 6 * 9 Return"), "{answer}");
     let shown = session
         .wait_for(
             &result,
-            &Condition::HasValue("84".into()),
+            &Condition::HasValue("54".into()),
             Duration::from_secs(5),
         )
         .await
         .unwrap();
-    assert!(shown.contains("84"), "{shown}");
+    assert!(shown.contains("54"), "{shown}");
 }
 
 #[tokio::test]

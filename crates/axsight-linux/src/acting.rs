@@ -86,8 +86,14 @@ impl LinuxEngine {
         };
         for entry in entries {
             let Some(pid) = entry.info.pid else { continue };
-            let ping = dbus::ping(&self.conn, &entry.root);
-            if tokio::time::timeout(PING_DEADLINE, ping).await.is_ok() {
+            let ping = dbus::call::<_, ()>(
+                &self.conn,
+                &entry.root,
+                "org.freedesktop.DBus.Peer",
+                "Ping",
+                (),
+            );
+            if let Ok(Ok(())) = tokio::time::timeout(PING_DEADLINE, ping).await {
                 continue;
             }
             let x11 = x11.clone();

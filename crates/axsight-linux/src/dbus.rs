@@ -70,10 +70,17 @@ where
 }
 
 /// Pings the peer that owns `obj`; the answer matters less than its place in the
-/// message order. Errors are ignored: a gone app shows up elsewhere.
+/// message order. Errors are ignored: a gone app shows up elsewhere. A peer that
+/// does not answer within [`PING_TIMEOUT`] sends no events either, so there is
+/// nothing to order: waiting longer for a stopped app would only slow every
+/// caller.
 pub async fn ping(conn: &Connection, obj: &ObjRef) {
-    let _ = call::<_, ()>(conn, obj, "org.freedesktop.DBus.Peer", "Ping", ()).await;
+    let ping = call::<_, ()>(conn, obj, "org.freedesktop.DBus.Peer", "Ping", ());
+    let _ = tokio::time::timeout(PING_TIMEOUT, ping).await;
 }
+
+/// How long [`ping`] waits for its answer.
+pub const PING_TIMEOUT: Duration = Duration::from_millis(250);
 
 /// Reads every property of `iface` on `obj` in one round trip.
 pub async fn all_properties(

@@ -79,6 +79,7 @@ pub enum Command {
     Type {
         /// Selector, point or handle (see `axsight click --help`).
         target: String,
+        /// The text; `-` reads it from stdin (keeps a password out of `ps`).
         text: String,
         #[command(flatten)]
         scope: Scope,

@@ -94,9 +94,11 @@ impl<E: Engine> Session<E> {
                 .await
             {
                 Ok(Performed::Done) => ways.push("typed through EditableText"),
-                Ok(Performed::Unanswered) => return Err(ToolError::CannotAct(format!(
+                Ok(Performed::Unanswered) => {
+                    return Err(ToolError::CannotAct(format!(
                     "{name} did not answer the text it was given; read it again before typing more"
-                ))),
+                )))
+                }
                 Err(error) if error.kind() != FailureKind::Refused => {
                     return Err(ToolError::engine(error))
                 }

@@ -107,12 +107,21 @@ pub async fn type_text(
     append: bool,
     act: &ActFlags,
 ) -> anyhow::Result<ExitCode> {
+    // "-" reads the text from stdin: a password on the command line would show in
+    // `ps` and the shell's history.
+    let text = if text == "-" {
+        let mut read = String::new();
+        std::io::Read::read_to_string(&mut std::io::stdin(), &mut read)?;
+        read.trim_end_matches('\n').to_string()
+    } else {
+        text.to_string()
+    };
     let session = Session::watching();
     let target = parse_target(target, scope);
     number_handles(&session, &target, scope).await?;
     print(
         session
-            .type_into(&target, text, !append, &options(act))
+            .type_into(&target, &text, !append, &options(act))
             .await,
     )
 }

@@ -73,6 +73,32 @@ async fn click_type_and_key_print_what_changed() {
     assert!(keyed.contains("pressed ctrl+a x"), "{keyed}");
     assert!(keyed.contains("\"from the shell\" -> \"x\""), "{keyed}");
 
+    // A secret from stdin: never on the command line, never in the answer.
+    let mut child = Command::new(env!("CARGO_BIN_EXE_axsight"))
+        .args(["type", "name:Password", "-", "--window", &title])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .expect("axsight runs");
+    std::io::Write::write_all(child.stdin.as_mut().unwrap(), b"from-stdin-secret\n").unwrap();
+    let secret = stdout(&child.wait_with_output().unwrap());
+    assert!(secret.contains("typed 17 characters"), "{secret}");
+    assert!(!secret.contains("from-stdin"), "{secret}");
+
+    // A secret from stdin: never on the command line, never in the answer.
+    let mut child = Command::new(env!("CARGO_BIN_EXE_axsight"))
+        .args(["type", "name:Password", "-", "--window", &title])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .expect("axsight runs");
+    if let Some(stdin) = child.stdin.as_mut() {
+        std::io::Write::write_all(stdin, b"from-stdin-secret\n").expect("stdin takes the text");
+    }
+    let secret = stdout(&child.wait_with_output().expect("axsight ends"));
+    assert!(secret.contains("typed 17 characters"), "{secret}");
+    assert!(!secret.contains("from-stdin"), "{secret}");
+
     let refused = axsight(&["click", "name:\"No such thing\"", "--window", &title]);
     assert!(!refused.status.success());
     let error = String::from_utf8_lossy(&refused.stderr);

@@ -6,7 +6,7 @@ use futures_util::future::join_all;
 use crate::dbus::{self, ObjRef};
 use axsight_core::WindowQuery;
 
-use crate::engine::LinuxEngine;
+use crate::engine::{lock, LinuxEngine};
 use crate::normalize::role_name;
 use crate::walk::Quirks;
 use crate::{states, Error, Result};
@@ -21,6 +21,10 @@ pub(crate) struct AppEntry {
     pub quirks: Quirks,
 }
 
+/// How long an app that did not answer is left out of listings before it is
+/// asked again.
+const STUCK_MEMORY: std::time::Duration = std::time::Duration::from_secs(5);
+
 impl LinuxEngine {
     /// Lists the apps on the bus. An app of `previous` that does not answer now
     /// keeps its earlier entry, so reading its windows fails as "not answering"
@@ -33,15 +37,34 @@ impl LinuxEngine {
                 .map_err(|source| Error::BusLost {
                     source: Box::new(source),
                 })?;
-        let reads = apps
-            .iter()
-            .filter(|app| !app.is_null())
-            .map(|app| self.read_app(app));
+        let apps: Vec<ObjRef> = apps.into_iter().filter(|app| !app.is_null()).collect();
+        // An app that did not answer lately is not asked again for a while: one
+        // stopped app must not cost every listing a call's full timeout.
+        let recently_stuck = |app: &ObjRef| {
+            lock(&self.stuck)
+                .get(&app.bus)
+                .is_some_and(|since| since.elapsed() < STUCK_MEMORY)
+        };
+        let reads = apps.iter().map(|app| async move {
+            if recently_stuck(app) {
+                return Err(Error::Timeout {
+                    app: app.bus.clone(),
+                    ms: dbus::CALL_TIMEOUT.as_millis() as u64,
+                });
+            }
+            self.read_app(app).await
+        });
         let mut entries = Vec::new();
         for (result, app) in join_all(reads).await.into_iter().zip(&apps) {
             match result {
-                Ok(entry) => entries.push(entry),
+                Ok(entry) => {
+                    lock(&self.stuck).remove(&app.bus);
+                    entries.push(entry)
+                }
                 Err(Error::Timeout { .. }) => {
+                    lock(&self.stuck)
+                        .entry(app.bus.clone())
+                        .or_insert_with(std::time::Instant::now);
                     if let Some(known) = previous.iter().find(|e| e.root.bus == app.bus) {
                         tracing::warn!(bus = %app.bus, "application not answering: kept as listed before");
                         entries.push(known.clone());

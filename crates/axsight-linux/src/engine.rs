@@ -58,6 +58,8 @@ pub struct LinuxEngine {
     windows: Mutex<HashMap<WindowKey, Arc<CachedWindow>>>,
     /// The last app listing and the event bookmark taken before it.
     pub(crate) listing: Mutex<Option<(u64, Vec<AppEntry>)>>,
+    /// Apps (by bus name) that did not answer a listing, and since when.
+    pub(crate) stuck: Mutex<HashMap<String, std::time::Instant>>,
 }
 
 impl LinuxEngine {
@@ -94,6 +96,7 @@ impl LinuxEngine {
             watch: None,
             windows: Mutex::default(),
             listing: Mutex::default(),
+            stuck: Mutex::default(),
         })
     }
 

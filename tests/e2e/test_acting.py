@@ -189,3 +189,27 @@ def test_click_unknown_handle_is_an_error(fixture_app, app_args):
         assert "#u99999" in message and "never given out" in message, message
 
     run_session(body)
+
+
+def test_capture_screenshot_is_image_content_with_its_mapping(fixture_app, app_args):
+    """A window's screenshot comes back as MCP image content (a real PNG of the
+    window's size, scaled to max_dimension) with a caption that maps pixels back."""
+    import base64
+    import struct
+
+    async def body(c):
+        result = await c.call("capture_screenshot", {"window": fixture_app.title,
+                                                     "annotate": True, "max_dimension": 400})
+        assert not result.is_error, result
+        images = [b for b in result.content if b.type == "image"]
+        assert len(images) == 1 and images[0].mime_type == "image/png"
+        png = base64.b64decode(images[0].data)
+        assert png[:8] == b"\x89PNG\r\n\x1a\n"
+        width, height = struct.unpack(">II", png[16:24])
+        assert width == 400 and height == 300, (width, height)
+        caption = "".join(b.text for b in result.content if b.type == "text")
+        assert "image x / 0.5" in caption and "elements marked" in caption, caption
+        bad = await c.error("capture_screenshot", {"window": fixture_app.title, "zoom": 2})
+        assert "zoom" in bad
+
+    run_session(body)

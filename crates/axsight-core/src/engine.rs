@@ -10,8 +10,8 @@ use std::future::Future;
 use std::time::Duration;
 
 use crate::{
-    Application, Bounds, ElementId, EventMark, Input, Operation, Performed, Point, SettlePolicy,
-    Settled, WindowSnapshot,
+    Application, Bounds, Capture, ElementId, EventMark, Input, Operation, Performed, Point,
+    SettlePolicy, Settled, WindowSnapshot,
 };
 
 /// Which window to read. Both parts match case-insensitively by substring; `app`
@@ -178,6 +178,13 @@ pub trait Engine: Send + Sync + Sized + 'static {
     /// Starts an application by name, desktop id or command line, in an environment
     /// every toolkit accepts.
     fn launch(&self, app: &str) -> impl Future<Output = Result<Launched, Self::Error>> + Send;
+
+    /// The screen's pixels in `region` (cut to the screen), or the whole screen
+    /// when `None`.
+    fn capture(
+        &self,
+        region: Option<Bounds>,
+    ) -> impl Future<Output = Result<Capture, Self::Error>> + Send;
 
     /// The current place in the event stream.
     fn mark(&self) -> impl Future<Output = EventMark> + Send;

@@ -6,6 +6,7 @@
 //! the MCP server and the CLI format them and resolve handles and selectors here.
 
 mod aim;
+mod capture;
 mod compact;
 mod desktop;
 mod diff;
@@ -21,6 +22,7 @@ mod state;
 mod tree;
 
 pub use aim::{click_action, clickable_point, element_at, visible_box};
+pub use capture::Capture;
 pub use compact::{element_head, format_element, render, CompactOptions, Rendered};
 pub use desktop::{format_applications, Application, Window, WindowSnapshot};
 pub use diff::{diff, render_diff, Changed, FieldChange, TreeDiff, WindowChange};

@@ -8,7 +8,7 @@
 use std::time::Duration;
 
 use axsight_core::{
-    Bounds, ElementId, EventMark, Input, Launched, Operation, Performed, Point, SettleEnd,
+    Bounds, Capture, ElementId, EventMark, Input, Launched, Operation, Performed, Point, SettleEnd,
     SettlePolicy, Settled,
 };
 
@@ -19,6 +19,9 @@ use crate::{launch, operate, x11, Error, Result};
 
 /// The longest one piece of input may take to send (a long text is many events).
 const INPUT_DEADLINE: Duration = Duration::from_secs(10);
+
+/// The longest a screen capture may take (a whole 4K screen is 33 MB).
+const CAPTURE_DEADLINE: Duration = Duration::from_secs(5);
 
 /// More time per character of typed text.
 const PER_CHARACTER: Duration = Duration::from_millis(10);
@@ -65,6 +68,12 @@ impl LinuxEngine {
         let xid = self.x_window(window).await?.ok_or(Error::WindowGone)?;
         let x11 = self.x11.clone().ok_or_else(no_display)?;
         x11::off_thread(WINDOW_DEADLINE, move || lock(&x11).activate(xid)).await
+    }
+
+    /// The screen's pixels in `region`, or the whole screen.
+    pub async fn capture(&self, region: Option<Bounds>) -> Result<Capture> {
+        let x11 = self.x11.clone().ok_or_else(no_display)?;
+        x11::off_thread(CAPTURE_DEADLINE, move || lock(&x11).capture(region)).await
     }
 
     /// The windows process `pid` shows on the display, with their titles.

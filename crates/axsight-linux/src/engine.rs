@@ -7,8 +7,8 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use axsight_core::{
-    Application, Bounds, ConnectOptions, ElementId, Engine, EventMark, Input, Launched, Operation,
-    Performed, Point, ReadOptions, SettlePolicy, Settled, WindowQuery, WindowSnapshot,
+    Application, Bounds, Capture, ConnectOptions, ElementId, Engine, EventMark, Input, Launched,
+    Operation, Performed, Point, ReadOptions, SettlePolicy, Settled, WindowQuery, WindowSnapshot,
 };
 use futures_util::future::join_all;
 use zbus::Connection;
@@ -469,6 +469,10 @@ impl Engine for LinuxEngine {
 
     async fn launch(&self, app: &str) -> Result<Launched> {
         LinuxEngine::launch(self, app).await
+    }
+
+    async fn capture(&self, region: Option<Bounds>) -> Result<Capture> {
+        LinuxEngine::capture(self, region).await
     }
 
     async fn mark(&self) -> EventMark {

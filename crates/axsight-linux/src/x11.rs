@@ -4,6 +4,7 @@
 //! Submodules send real input through XTest (`input`) and raise, close and
 //! hit-test toplevel windows (`windows`).
 
+mod capture;
 mod input;
 mod keysyms;
 mod windows;

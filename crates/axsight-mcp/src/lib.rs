@@ -9,12 +9,14 @@ mod acting;
 mod error;
 mod params;
 mod schema;
+mod screenshot;
 mod server;
 mod session;
 mod target;
 
 pub use acting::{ActOptions, ClickOptions, Condition, NewValue};
 pub use error::ToolError;
+pub use screenshot::{Shot, ShotRequest};
 pub use server::{AxsightServer, INSTRUCTIONS};
 pub use session::{Found, Session, TreeOutput, TreeRequest};
 pub use target::Target;

@@ -25,7 +25,10 @@ exact, case-insensitive), `text:\"Save as\"` (substring of name/value/descriptio
 parentheses, `A >> B` (B inside A), `nth:0` / `nth:-1`, `visible:true`, `enabled:true`, \
 `state:checked`. Prefer handles and selectors from the tree over screen coordinates. Actions \
 (click_element, type_into_element, press_key…) answer with what changed once the UI settled: \
-added/removed/changed lines with handles usable at once, so a new screenshot or tree is rarely needed.";
+added/removed/changed lines with handles usable at once, so a new screenshot or tree is rarely needed. \
+An action's target is one of: `selector` (narrowed by `app`/`window`), `index` (a handle such as \
+\"#u14\", or a number with `vision_type`), or `x`+`y` screen pixels. `ui_diff_before_after: false` \
+skips the diff; `timeout_ms` bounds the wait for the UI (default 5000).";
 
 /// The axsight MCP server, over engine `E`.
 pub struct AxsightServer<E: Engine> {
@@ -45,7 +48,7 @@ impl<E: Engine> Clone for AxsightServer<E> {
 impl<E: Engine> AxsightServer<E> {
     /// A server over its own session, which watches the desktop's events.
     pub fn new() -> AxsightServer<E> {
-        let mut tool_router = Self::tool_router() + Self::acting_router();
+        let mut tool_router = Self::tool_router() + Self::acting_router() + Self::picture_router();
         for route in tool_router.map.values_mut() {
             let schema = Arc::make_mut(&mut route.attr.input_schema);
             crate::schema::compact(schema);

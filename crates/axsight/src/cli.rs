@@ -100,6 +100,28 @@ pub enum Command {
         #[command(flatten)]
         act: ActFlags,
     },
+    /// Save a screenshot of the screen, a window, an element or a region.
+    Shot {
+        /// Where to write it; .jpg or .jpeg makes a JPEG, anything else a PNG.
+        file: std::path::PathBuf,
+        #[command(flatten)]
+        scope: Scope,
+        /// An element, by its handle as `axsight tree` numbered it.
+        #[arg(long)]
+        index: Option<String>,
+        /// A screen region: x,y,width,height.
+        #[arg(long)]
+        region: Option<String>,
+        /// Largest side in pixels.
+        #[arg(long)]
+        max_dimension: Option<u32>,
+        /// Magnify an element or region this many times (1-8).
+        #[arg(long)]
+        zoom: Option<f64>,
+        /// Draw each element's handle on the picture.
+        #[arg(long)]
+        annotate: bool,
+    },
     /// Check the display, the buses and accessibility, and say how to fix what is wrong.
     Doctor,
     /// Serve MCP over stdio.

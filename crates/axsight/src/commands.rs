@@ -4,6 +4,7 @@
 mod acting;
 mod bench;
 mod doctor;
+mod shot;
 
 use std::process::ExitCode;
 
@@ -94,6 +95,25 @@ pub async fn run(command: Command) -> anyhow::Result<ExitCode> {
             scope,
             act,
         } => return acting::key(&keys, target.as_deref(), &scope, &act).await,
+        Command::Shot {
+            file,
+            scope,
+            index,
+            region,
+            max_dimension,
+            zoom,
+            annotate,
+        } => {
+            let shot = shot::Shot {
+                scope,
+                index,
+                region,
+                max_dimension,
+                zoom,
+                annotate,
+            };
+            return shot::run(&file, shot).await;
+        }
         Command::Doctor => return doctor::run().await,
         Command::Serve => {
             // Chromium, Firefox and Qt expose their trees only while IsEnabled is true.

@@ -12,27 +12,30 @@ use super::IndexArg;
 use crate::{ActOptions, NewValue, Target, ToolError};
 
 /// Which element an action aims at: exactly one of `selector`, `index`, or `x`+`y`.
+///
+/// The fields carry no descriptions in the schema: every acting tool has them,
+/// and the server's instructions explain them once (see `INSTRUCTIONS`).
 #[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
 pub struct TargetArgs {
-    /// Selector, e.g. "role:Button && name:Save".
+    // Selector, e.g. "role:Button && name:Save".
     #[serde(default)]
     pub selector: Option<String>,
-    /// Handle ("#u14"), or a number with vision_type.
+    // Handle ("#u14"), or a number with vision_type.
     #[serde(default)]
     pub index: Option<IndexArg>,
-    /// Source of a numeric index ("ui_tree").
+    // Source of a numeric index ("ui_tree").
     #[serde(default)]
     pub vision_type: Option<String>,
-    /// Screen x (with y).
+    // Screen x (with y).
     #[serde(default)]
     pub x: Option<i32>,
-    /// Screen y (with x).
+    // Screen y (with x).
     #[serde(default)]
     pub y: Option<i32>,
-    /// The selector's app (name or pid).
+    // The selector's app (name or pid).
     #[serde(default, alias = "process")]
     pub app: Option<String>,
-    /// The selector's window (title).
+    // The selector's window (title).
     #[serde(default, alias = "title")]
     pub window: Option<String>,
 }
@@ -88,10 +91,10 @@ impl TargetArgs {
 /// What every action takes besides its target.
 #[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
 pub struct ActArgs {
-    /// Answer with the UI diff (default true).
+    // Answer with the UI diff (default true).
     #[serde(default)]
     pub ui_diff_before_after: Option<bool>,
-    /// Max ms to wait for the UI to settle (default 5000).
+    // Max ms to wait for the UI to settle (default 5000).
     #[serde(default)]
     pub timeout_ms: Option<u64>,
 }
@@ -371,4 +374,69 @@ mod tests {
         let args: DragArgs = parse(json!({"from": {"x": 1, "y": 2}, "to": "u4"}));
         assert_eq!(args.from.target(), Target::Point(Point { x: 1, y: 2 }));
     }
+}
+
+/// A screen region: [x, y, width, height] or {"x","y","width","height"}.
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+#[serde(untagged)]
+pub enum RegionArg {
+    List([i32; 4]),
+    Object {
+        x: i32,
+        y: i32,
+        width: i32,
+        height: i32,
+    },
+}
+
+impl RegionArg {
+    pub fn bounds(&self) -> Result<axsight_core::Bounds, ToolError> {
+        let (x, y, width, height) = match *self {
+            RegionArg::List([x, y, w, h]) => (x, y, w, h),
+            RegionArg::Object {
+                x,
+                y,
+                width,
+                height,
+            } => (x, y, width, height),
+        };
+        axsight_core::Bounds::from_extents(x, y, width, height)
+            .filter(axsight_core::Bounds::has_area)
+            .ok_or_else(|| {
+                ToolError::BadArguments(format!(
+                    "region [{x},{y},{width},{height}] is empty or off any screen"
+                ))
+            })
+    }
+}
+
+#[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
+pub struct ShotArgs {
+    /// App name or pid: capture its window.
+    #[serde(default, alias = "process")]
+    pub app: Option<String>,
+    /// Window title: capture that window.
+    #[serde(default, alias = "title")]
+    pub window: Option<String>,
+    /// Handle ("#u14"): capture that element.
+    #[serde(default)]
+    pub index: Option<IndexArg>,
+    /// Source of a numeric index ("ui_tree").
+    #[serde(default)]
+    pub vision_type: Option<String>,
+    /// [x, y, width, height] on screen.
+    #[serde(default)]
+    pub region: Option<RegionArg>,
+    /// png (default) or jpeg.
+    #[serde(default)]
+    pub format: Option<String>,
+    /// Largest side in pixels (default 1568).
+    #[serde(default)]
+    pub max_dimension: Option<u32>,
+    /// Magnify an element or region 1-8 times.
+    #[serde(default)]
+    pub zoom: Option<f64>,
+    /// Draw each element's handle on the picture.
+    #[serde(default)]
+    pub annotate: bool,
 }

@@ -10,10 +10,11 @@ use rmcp::{tool, tool_router, ErrorData};
 use super::{answer, AxsightServer};
 use crate::params::{
     ActionArgs, ClickArgs, DragArgs, KeyArgs, OpenArgs, ScrollArgs, SelectArgs, SetValueArgs,
-    ToggleArgs, TypeArgs, WaitArgs, WindowArgs,
+    ShotArgs, ToggleArgs, TypeArgs, WaitArgs, WindowArgs,
 };
-use crate::{ClickOptions, Condition, ToolError};
+use crate::{ClickOptions, Condition, ShotRequest, ToolError};
 use axsight_core::Engine;
+use rmcp::model::ContentBlock;
 
 #[tool_router(router = acting_router, vis = "pub(crate)")]
 impl<E: Engine> AxsightServer<E> {
@@ -269,5 +270,60 @@ impl<E: Engine> AxsightServer<E> {
             self.session.wait_for(&target, &condition, timeout).await
         };
         Ok(answer(run.await))
+    }
+}
+
+/// The largest side of a screenshot when the caller gives none: about what vision
+/// models take in before they scale down themselves.
+const DEFAULT_MAX_DIMENSION: u32 = 1568;
+
+#[tool_router(router = picture_router, vis = "pub(crate)")]
+impl<E: Engine> AxsightServer<E> {
+    #[tool(
+        description = "Screenshot of the screen, a window (app/window), an element (index) or a region, as an image; annotate=true draws each element's handle on it.",
+        annotations(read_only_hint = true, open_world_hint = false)
+    )]
+    async fn capture_screenshot(
+        &self,
+        Parameters(args): Parameters<ShotArgs>,
+    ) -> Result<CallToolResult, ErrorData> {
+        let run = async {
+            let index = args
+                .index
+                .as_ref()
+                .map(|i| i.handle_text(args.vision_type.as_deref()))
+                .transpose()
+                .map_err(ToolError::BadArguments)?;
+            let request = ShotRequest {
+                app: args.app,
+                window: args.window,
+                index,
+                region: args.region.as_ref().map(|r| r.bounds()).transpose()?,
+                format: args
+                    .format
+                    .as_deref()
+                    .unwrap_or("png")
+                    .parse()
+                    .map_err(ToolError::BadArguments)?,
+                max_dimension: match args.zoom {
+                    Some(_) => None,
+                    None => Some(args.max_dimension.unwrap_or(DEFAULT_MAX_DIMENSION)),
+                },
+                zoom: args.zoom,
+                annotate: args.annotate,
+            };
+            self.session.screenshot(&request).await
+        };
+        Ok(match run.await {
+            Ok(shot) => {
+                use base64::Engine as _;
+                let data = base64::engine::general_purpose::STANDARD.encode(&shot.picture.bytes);
+                CallToolResult::success(vec![
+                    ContentBlock::image(data, shot.picture.format.mime()),
+                    ContentBlock::text(shot.caption),
+                ])
+            }
+            Err(error) => super::failure(error),
+        })
     }
 }

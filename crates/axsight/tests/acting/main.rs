@@ -7,6 +7,7 @@
 
 mod cli;
 mod fixture;
+mod pictures;
 mod safety;
 #[path = "../desktop/support.rs"]
 mod support;

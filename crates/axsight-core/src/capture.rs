@@ -1,0 +1,53 @@
+//! A captured piece of the screen: RGB pixels and where on screen they came from.
+//! Engines capture; encoding, scaling and drawing marks are the vision crate's.
+
+use crate::{Bounds, Point};
+
+/// Pixels of a screen region, row by row, three bytes (R, G, B) each.
+#[derive(Clone, PartialEq, Eq)]
+pub struct Capture {
+    /// Where the top-left pixel is on screen.
+    pub origin: Point,
+    pub width: u32,
+    pub height: u32,
+    /// `width * height * 3` bytes.
+    pub rgb: Vec<u8>,
+}
+
+impl std::fmt::Debug for Capture {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "Capture {{ {}x{} at ({}, {}) }}",
+            self.width, self.height, self.origin.x, self.origin.y
+        )
+    }
+}
+
+impl Capture {
+    /// The screen region the pixels cover.
+    pub fn bounds(&self) -> Bounds {
+        Bounds {
+            x: self.origin.x,
+            y: self.origin.y,
+            width: self.width as i32,
+            height: self.height as i32,
+        }
+    }
+
+    /// The RGB value at image pixel (`x`, `y`), if inside.
+    ///
+    /// ```
+    /// use axsight_core::{Capture, Point};
+    /// let c = Capture { origin: Point { x: 5, y: 5 }, width: 2, height: 1, rgb: vec![1, 2, 3, 4, 5, 6] };
+    /// assert_eq!(c.pixel(1, 0), Some([4, 5, 6]));
+    /// assert_eq!(c.pixel(2, 0), None);
+    /// ```
+    pub fn pixel(&self, x: u32, y: u32) -> Option<[u8; 3]> {
+        if x >= self.width || y >= self.height {
+            return None;
+        }
+        let at = ((y * self.width + x) * 3) as usize;
+        self.rgb.get(at..at + 3).map(|p| [p[0], p[1], p[2]])
+    }
+}

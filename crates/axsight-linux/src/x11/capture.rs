@@ -1,0 +1,164 @@
+//! Screen capture: the root window's pixels in a region, as RGB.
+//!
+//! One `GetImage` request in ZPixmap format, read with the root visual's colour
+//! masks and the server's byte order, so 24- and 32-bit displays of either
+//! endianness come out the same. It never changes anything on screen.
+
+use axsight_core::{Bounds, Capture, Point};
+use x11rb::connection::Connection as _;
+use x11rb::protocol::xproto::{ConnectionExt as _, ImageFormat, ImageOrder};
+
+use super::{x11_error, X11};
+use crate::{Error, Result};
+
+impl X11 {
+    /// The pixels of `region` of the screen (cut to the screen), or of the whole
+    /// screen.
+    pub fn capture(&mut self, region: Option<Bounds>) -> Result<Capture> {
+        let setup = self.conn.setup();
+        let screen = setup
+            .roots
+            .iter()
+            .find(|s| s.root == self.root)
+            .ok_or_else(|| Error::X11("the root window's screen is not in the setup".into()))?;
+        let whole = Bounds {
+            x: 0,
+            y: 0,
+            width: i32::from(screen.width_in_pixels),
+            height: i32::from(screen.height_in_pixels),
+        };
+        let area = match region {
+            Some(region) => region.intersection(&whole).ok_or_else(|| {
+                Error::X11(format!(
+                    "the region [{},{},{},{}] lies off the {}x{} screen",
+                    region.x, region.y, region.width, region.height, whole.width, whole.height
+                ))
+            })?,
+            None => whole,
+        };
+        let visual = screen
+            .allowed_depths
+            .iter()
+            .flat_map(|d| d.visuals.iter())
+            .find(|v| v.visual_id == screen.root_visual)
+            .ok_or_else(|| Error::X11("the root visual is not in the setup".into()))?;
+        let masks = [visual.red_mask, visual.green_mask, visual.blue_mask];
+        let lsb_first = setup.image_byte_order == ImageOrder::LSB_FIRST;
+        let reply = self
+            .conn
+            .get_image(
+                ImageFormat::Z_PIXMAP,
+                self.root,
+                area.x as i16,
+                area.y as i16,
+                area.width as u16,
+                area.height as u16,
+                !0,
+            )
+            .map_err(x11_error)?
+            .reply()
+            .map_err(x11_error)?;
+        let bits = setup
+            .pixmap_formats
+            .iter()
+            .find(|f| f.depth == reply.depth)
+            .map(|f| (f.bits_per_pixel, f.scanline_pad))
+            .ok_or_else(|| Error::X11(format!("no pixmap format for depth {}", reply.depth)))?;
+        let rgb = to_rgb(
+            &reply.data,
+            area.width as usize,
+            area.height as usize,
+            bits,
+            masks,
+            lsb_first,
+        )?;
+        Ok(Capture {
+            origin: Point {
+                x: area.x,
+                y: area.y,
+            },
+            width: area.width as u32,
+            height: area.height as u32,
+            rgb,
+        })
+    }
+}
+
+/// Converts ZPixmap rows of 24- or 32-bit pixels into packed RGB.
+fn to_rgb(
+    data: &[u8],
+    width: usize,
+    height: usize,
+    (bits_per_pixel, scanline_pad): (u8, u8),
+    masks: [u32; 3],
+    lsb_first: bool,
+) -> Result<Vec<u8>> {
+    let bytes = usize::from(bits_per_pixel / 8);
+    if !(bytes == 3 || bytes == 4) {
+        return Err(Error::X11(format!(
+            "screens of {bits_per_pixel} bits per pixel cannot be captured"
+        )));
+    }
+    let pad = usize::from(scanline_pad.max(8) / 8);
+    let stride = (width * bytes).div_ceil(pad) * pad;
+    if data.len() < stride * height {
+        return Err(Error::X11("the X server sent a short image".into()));
+    }
+    let channel = |pixel: u32, mask: u32| -> u8 {
+        if mask == 0 {
+            return 0;
+        }
+        let value = (pixel & mask) >> mask.trailing_zeros();
+        let width = (mask >> mask.trailing_zeros()).count_ones();
+        // Scale a channel of any width to 8 bits.
+        if width >= 8 {
+            (value >> (width - 8)) as u8
+        } else {
+            ((value * 255) / ((1 << width) - 1)) as u8
+        }
+    };
+    let mut rgb = Vec::with_capacity(width * height * 3);
+    for row in data.chunks(stride).take(height) {
+        for px in row[..width * bytes].chunks_exact(bytes) {
+            let pixel = match (bytes, lsb_first) {
+                (4, true) => u32::from_le_bytes([px[0], px[1], px[2], px[3]]),
+                (4, false) => u32::from_be_bytes([px[0], px[1], px[2], px[3]]),
+                (_, true) => u32::from_le_bytes([px[0], px[1], px[2], 0]),
+                (_, false) => u32::from_be_bytes([0, px[0], px[1], px[2]]),
+            };
+            rgb.extend(masks.iter().map(|&mask| channel(pixel, mask)));
+        }
+    }
+    Ok(rgb)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::to_rgb;
+
+    const MASKS: [u32; 3] = [0xff0000, 0x00ff00, 0x0000ff];
+
+    #[test]
+    fn bgrx_rows_with_padding_become_rgb() {
+        // Two 32-bit pixels per row (no padding needed), little-endian BGRX.
+        let data = [0x03, 0x02, 0x01, 0, 0x06, 0x05, 0x04, 0];
+        let rgb = to_rgb(&data, 2, 1, (32, 32), MASKS, true).unwrap();
+        assert_eq!(rgb, [1, 2, 3, 4, 5, 6]);
+        // 24-bit pixels padded to 32-bit rows: 1 pixel = 3 bytes + 1 pad byte.
+        let data = [0x30, 0x20, 0x10, 0xee, 0x60, 0x50, 0x40, 0xee];
+        let rgb = to_rgb(&data, 1, 2, (24, 32), MASKS, true).unwrap();
+        assert_eq!(rgb, [0x10, 0x20, 0x30, 0x40, 0x50, 0x60]);
+        // Big-endian servers send XRGB.
+        let data = [0, 0x01, 0x02, 0x03];
+        assert_eq!(
+            to_rgb(&data, 1, 1, (32, 32), MASKS, false).unwrap(),
+            [1, 2, 3]
+        );
+    }
+
+    #[test]
+    fn short_or_odd_images_are_errors() {
+        assert!(to_rgb(&[0; 4], 2, 1, (32, 32), MASKS, true).is_err());
+        assert!(to_rgb(&[0; 8], 1, 1, (16, 32), MASKS, true).is_err());
+    }
+}

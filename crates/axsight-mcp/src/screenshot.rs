@@ -1,0 +1,191 @@
+//! `capture_screenshot`: the screen, a window, an element or a region as a picture,
+//! optionally with every element's handle drawn on it (set of marks), and the
+//! numbers that map its pixels back to the screen.
+
+use axsight_core::{
+    visible_box, Bounds, Engine, NodeId, Source, Tree, WindowQuery, WindowSnapshot,
+};
+use axsight_vision::{encode, Format, Mark, Picture, PictureOptions};
+
+use crate::session::Session;
+use crate::target::Target;
+use crate::ToolError;
+
+/// What to capture and how.
+#[derive(Debug, Clone, Default)]
+pub struct ShotRequest {
+    pub app: Option<String>,
+    pub window: Option<String>,
+    /// A handle: capture that element.
+    pub index: Option<String>,
+    pub region: Option<Bounds>,
+    pub format: Format,
+    pub max_dimension: Option<u32>,
+    pub zoom: Option<f64>,
+    /// Draw the handles of the tree's elements onto the picture.
+    pub annotate: bool,
+}
+
+/// A picture and the sentence that says what it shows.
+#[derive(Debug)]
+pub struct Shot {
+    pub picture: Picture,
+    pub caption: String,
+}
+
+impl<E: Engine> Session<E> {
+    /// Takes the screenshot `request` asks for.
+    pub async fn screenshot(&self, request: &ShotRequest) -> Result<Shot, ToolError> {
+        self.recover(self.take_screenshot(request).await).await
+    }
+
+    async fn take_screenshot(&self, request: &ShotRequest) -> Result<Shot, ToolError> {
+        let scoped = request.app.is_some() || request.window.is_some();
+        let given = [request.index.is_some(), request.region.is_some(), scoped];
+        if given.iter().filter(|g| **g).count() > 1 {
+            return Err(ToolError::BadArguments(
+                "give one of `index`, `region`, or `app`/`window` (none: the whole screen)".into(),
+            ));
+        }
+        if request.zoom.is_some() && request.index.is_none() && request.region.is_none() {
+            return Err(ToolError::BadArguments(
+                "`zoom` magnifies an element (`index`) or a `region`, not a window or the screen"
+                    .into(),
+            ));
+        }
+        let engine = self.engine().await?;
+        // What to capture, what it is called, and the windows whose elements
+        // may be marked.
+        let (region, what, windows): (Option<Bounds>, String, Vec<WindowSnapshot>) =
+            if let Some(handle) = &request.index {
+                let aimed = self.aim(&engine, &Target::Handle(handle.clone())).await?;
+                let node = aimed
+                    .node
+                    .ok_or_else(|| ToolError::CannotAct(format!("{handle} names no element")))?;
+                let area = visible_box(&aimed.snapshot.tree, node).ok_or_else(|| {
+                    ToolError::CannotAct(format!(
+                        "{} has no visible box on screen to capture",
+                        self.describe(&aimed)
+                    ))
+                })?;
+                (Some(area), self.describe(&aimed), vec![aimed.snapshot])
+            } else if scoped {
+                let query = WindowQuery {
+                    app: request.app.clone(),
+                    window: request.window.clone(),
+                    window_id: None,
+                };
+                let snapshot = engine
+                    .window_tree(&query, self.read_options(false, false))
+                    .await
+                    .map_err(ToolError::engine)?;
+                self.remember(&snapshot);
+                let root = snapshot.tree.element(snapshot.tree.root());
+                let area = root.bounds.filter(Bounds::has_area).ok_or_else(|| {
+                    ToolError::CannotAct(format!("'{}' has no box on screen", snapshot.title))
+                })?;
+                let what = format!("window '{}' ({})", snapshot.title, snapshot.app);
+                (Some(area), what, vec![snapshot])
+            } else {
+                let what = match request.region {
+                    Some(r) => format!("region [{},{},{},{}]", r.x, r.y, r.width, r.height),
+                    None => "the screen".to_string(),
+                };
+                // Marks on a region or the screen come from every window.
+                let windows = if request.annotate {
+                    engine
+                        .window_trees(None, self.read_options(false, false))
+                        .await
+                        .map_err(ToolError::engine)?
+                } else {
+                    Vec::new()
+                };
+                (request.region, what, windows)
+            };
+        let capture = engine.capture(region).await.map_err(ToolError::engine)?;
+        let marks = if request.annotate {
+            let mut marks = Vec::new();
+            for snapshot in &windows {
+                self.remember(snapshot);
+                marks.extend(self.marks_of(&snapshot.tree, capture.bounds()));
+            }
+            marks
+        } else {
+            Vec::new()
+        };
+        let options = PictureOptions {
+            format: request.format,
+            max_dimension: request.max_dimension,
+            zoom: request.zoom,
+            marks,
+        };
+        let marked = options.marks.len();
+        let picture =
+            encode(&capture, &options).map_err(|error| ToolError::CannotAct(error.to_string()))?;
+        let mut caption = format!(
+            "{what}: {}x{} {:?}, screen x = {} + image x / {scale}, screen y = {} + image y / {scale}",
+            picture.width,
+            picture.height,
+            picture.format,
+            picture.origin.x,
+            picture.origin.y,
+            scale = round(picture.scale),
+        );
+        if request.annotate {
+            caption.push_str(&format!("; {marked} elements marked with their handles"));
+        }
+        Ok(Shot { picture, caption })
+    }
+
+    /// The marks of a window's elements that can be acted on or read, inside
+    /// `area`: those with actions, editable ones, and named leaves.
+    fn marks_of(&self, tree: &Tree, area: Bounds) -> Vec<Mark> {
+        let mut registry = self.registry.lock().unwrap_or_else(|e| e.into_inner());
+        let mut marks = Vec::new();
+        let mut stack = vec![tree.root()];
+        while let Some(node) = stack.pop() {
+            stack.extend(tree.node(node).children.iter().rev().copied());
+            if node == tree.root() || !worth_marking(tree, node) {
+                continue;
+            }
+            let Some(visible) = visible_box(tree, node) else {
+                continue;
+            };
+            if visible.intersection(&area).is_none() {
+                continue;
+            }
+            let element = tree.element(node);
+            let handle = registry.assign(&element.id, element.role, &element.name);
+            marks.push(Mark {
+                bounds: visible,
+                label: handle.to_string(),
+                source: Source::Tree,
+            });
+        }
+        marks
+    }
+}
+
+/// Whether an element earns a mark: something to click, type into or read.
+fn worth_marking(tree: &Tree, node: NodeId) -> bool {
+    let element = tree.element(node);
+    let leaf = tree.node(node).children.is_empty();
+    use axsight_core::Role;
+    element.actionable
+        || element.states.contains(axsight_core::State::Editable)
+        || matches!(
+            element.role,
+            Role::TabItem
+                | Role::ListItem
+                | Role::TreeItem
+                | Role::MenuItem
+                | Role::Cell
+                | Role::Link
+        )
+        || (leaf && !element.name.trim().is_empty())
+}
+
+/// A scale printed with four decimals at most.
+fn round(scale: f64) -> f64 {
+    (scale * 10_000.0).round() / 10_000.0
+}

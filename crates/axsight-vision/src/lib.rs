@@ -1,0 +1,14 @@
+//! What axsight makes of the screen's pixels: pictures an agent can read.
+//!
+//! It turns a [`axsight_core::Capture`] into an encoded image — scaled to a largest
+//! side, or zoomed, as PNG or JPEG — and draws set-of-marks boxes and handle labels
+//! onto it ([`draw_marks`]), so an agent (or a person) can match what it sees with
+//! the handles it can click. It does not capture, click, or speak MCP: the engine
+//! captures and acts, the server shapes tool results.
+
+mod glyphs;
+mod marks;
+mod picture;
+
+pub use marks::{draw_marks, Mark};
+pub use picture::{encode, Format, Picture, PictureOptions, VisionError};

@@ -1,0 +1,170 @@
+//! Screenshots: the right region and size, the scale that maps pixels back, and
+//! marks that line up with the elements' boxes.
+
+use axsight_core::{Bounds, Point};
+use axsight_linux::LinuxEngine;
+use axsight_mcp::{ShotRequest, TreeOutput, TreeRequest};
+
+use crate::support;
+use crate::Session;
+
+/// The box printed on the first tree line containing `needle`, and its handle.
+fn element(tree: &str, needle: &str) -> (String, Bounds) {
+    let line = tree
+        .lines()
+        .find(|l| l.contains(needle))
+        .unwrap_or_else(|| panic!("no {needle:?} in:\n{tree}"));
+    let handle = line.split_whitespace().next().unwrap().to_string();
+    let numbers: Vec<i32> = line
+        .rsplit_once('[')
+        .and_then(|(_, b)| b.split_once(']'))
+        .map(|(b, _)| b.split(',').map(|n| n.parse().unwrap()).collect())
+        .unwrap();
+    let bounds = Bounds {
+        x: numbers[0],
+        y: numbers[1],
+        width: numbers[2],
+        height: numbers[3],
+    };
+    (handle, bounds)
+}
+
+/// Whether the picture has the tree's mark colour at or next to (x, y).
+fn marked_near(image: &image::RgbImage, x: i64, y: i64) -> bool {
+    let blue = image::Rgb([0, 90, 230]);
+    (-1..=1).any(|dx| {
+        (-1..=1).any(|dy| {
+            let (px, py) = (x + dx, y + dy);
+            px >= 0
+                && py >= 0
+                && (px as u32) < image.width()
+                && (py as u32) < image.height()
+                && *image.get_pixel(px as u32, py as u32) == blue
+        })
+    })
+}
+
+#[tokio::test]
+async fn annotated_screenshots_mark_elements_where_they_are() {
+    let _turn = crate::turn().await;
+    let engine = LinuxEngine::connect().await.unwrap();
+    let title = support::title("pictures");
+    let _app = support::fixture(&engine, &title).await;
+    let session = Session::watching();
+    let request = TreeRequest {
+        window: Some(title.clone()),
+        ..TreeRequest::default()
+    };
+    let TreeOutput::Text(tree) = session.window_tree(&request, false).await.unwrap() else {
+        panic!("text was asked for")
+    };
+    let (_, window) = element(&tree, "[Window]");
+    let (_, count) = element(&tree, "[Button] Count");
+
+    for max_dimension in [None, Some(400)] {
+        let shot = session
+            .screenshot(&ShotRequest {
+                window: Some(title.clone()),
+                annotate: true,
+                max_dimension,
+                ..ShotRequest::default()
+            })
+            .await
+            .unwrap();
+        let picture = &shot.picture;
+        assert_eq!(
+            picture.origin,
+            Point {
+                x: window.x,
+                y: window.y
+            }
+        );
+        let image = image::load_from_memory(&picture.bytes).unwrap().to_rgb8();
+        assert_eq!(
+            (image.width(), image.height()),
+            (picture.width, picture.height)
+        );
+        let expected_width = match max_dimension {
+            None => window.width as u32,
+            Some(max) => max.min(window.width as u32),
+        };
+        assert_eq!(picture.width, expected_width, "{}", shot.caption);
+        assert!(shot.caption.contains("elements marked"), "{}", shot.caption);
+        // The Count button's box corners carry the mark's colour.
+        let to_image = |x: i32, y: i32| {
+            (
+                ((x - window.x) as f64 * picture.scale).round() as i64,
+                ((y - window.y) as f64 * picture.scale).round() as i64,
+            )
+        };
+        let (left, top) = to_image(count.x, count.y);
+        let (right, bottom) = to_image(count.x + count.width, count.y + count.height);
+        for (x, y) in [
+            (left, bottom - 1),
+            (right - 1, bottom - 1),
+            (right - 1, top),
+        ] {
+            assert!(
+                marked_near(&image, x, y),
+                "no mark at ({x}, {y}) with scale {}",
+                picture.scale
+            );
+        }
+        // The middle of the button is the button, not a mark.
+        assert!(!marked_near(&image, (left + right) / 2, (top + bottom) / 2));
+    }
+}
+
+#[tokio::test]
+async fn regions_zoom_and_bad_requests() {
+    let _turn = crate::turn().await;
+    let engine = LinuxEngine::connect().await.unwrap();
+    let title = support::title("regions");
+    let _app = support::fixture(&engine, &title).await;
+    let session = Session::watching();
+    let region = Bounds {
+        x: 10,
+        y: 20,
+        width: 120,
+        height: 50,
+    };
+    let shot = session
+        .screenshot(&ShotRequest {
+            region: Some(region),
+            zoom: Some(2.0),
+            format: axsight_vision::Format::Jpeg,
+            ..ShotRequest::default()
+        })
+        .await
+        .unwrap();
+    assert_eq!((shot.picture.width, shot.picture.height), (240, 100));
+    assert_eq!(&shot.picture.bytes[..2], &[0xff, 0xd8]);
+    assert!(
+        shot.caption.contains("screen x = 10 + image x / 2"),
+        "{}",
+        shot.caption
+    );
+
+    let both = session
+        .screenshot(&ShotRequest {
+            region: Some(region),
+            window: Some(title.clone()),
+            ..ShotRequest::default()
+        })
+        .await
+        .unwrap_err();
+    assert!(both.to_string().contains("give one of"), "{both}");
+    let off = session
+        .screenshot(&ShotRequest {
+            region: Some(Bounds {
+                x: 100_000,
+                y: 0,
+                width: 10,
+                height: 10,
+            }),
+            ..ShotRequest::default()
+        })
+        .await
+        .unwrap_err();
+    assert!(off.to_string().contains("off the"), "{off}");
+}

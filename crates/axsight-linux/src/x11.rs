@@ -7,6 +7,7 @@
 mod capture;
 mod input;
 mod keysyms;
+mod shm;
 mod windows;
 
 use std::collections::HashMap;
@@ -28,6 +29,8 @@ pub struct X11 {
     toplevels: HashMap<(Option<u32>, String), Window>,
     /// XTest availability and the keyboard map, for `send_input`.
     input: input::InputState,
+    /// The MIT-SHM segment screen captures go through, where the display allows.
+    shm: shm::Shm,
 }
 
 /// A toplevel X window's content origin on screen.
@@ -49,6 +52,7 @@ impl X11 {
             atoms: HashMap::new(),
             toplevels: HashMap::new(),
             input: input::InputState::default(),
+            shm: shm::Shm::default(),
         })
     }
 

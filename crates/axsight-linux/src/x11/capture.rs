@@ -1,6 +1,7 @@
 //! Screen capture: the root window's pixels in a region, as RGB.
 //!
-//! One `GetImage` request in ZPixmap format, read with the root visual's colour
+//! One `ShmGetImage` into a shared segment where MIT-SHM allows (see `shm`), else one
+//! `GetImage` request, both in ZPixmap format, read with the root visual's colour
 //! masks and the server's byte order, so 24- and 32-bit displays of either
 //! endianness come out the same. It never changes anything on screen.
 
@@ -44,34 +45,52 @@ impl X11 {
             .ok_or_else(|| Error::X11("the root visual is not in the setup".into()))?;
         let masks = [visual.red_mask, visual.green_mask, visual.blue_mask];
         let lsb_first = setup.image_byte_order == ImageOrder::LSB_FIRST;
-        let reply = self
-            .conn
-            .get_image(
-                ImageFormat::Z_PIXMAP,
-                self.root,
-                area.x as i16,
-                area.y as i16,
-                area.width as u16,
-                area.height as u16,
-                !0,
-            )
-            .map_err(x11_error)?
-            .reply()
-            .map_err(x11_error)?;
-        let bits = setup
-            .pixmap_formats
-            .iter()
-            .find(|f| f.depth == reply.depth)
-            .map(|f| (f.bits_per_pixel, f.scanline_pad))
-            .ok_or_else(|| Error::X11(format!("no pixmap format for depth {}", reply.depth)))?;
-        let rgb = to_rgb(
-            &reply.data,
-            area.width as usize,
-            area.height as usize,
-            bits,
-            masks,
-            lsb_first,
-        )?;
+        let format_of = |depth: u8| {
+            setup
+                .pixmap_formats
+                .iter()
+                .find(|f| f.depth == depth)
+                .map(|f| (f.bits_per_pixel, f.scanline_pad))
+                .ok_or_else(|| Error::X11(format!("no pixmap format for depth {depth}")))
+        };
+        let (width, height) = (area.width as usize, area.height as usize);
+        let request = (
+            area.x as i16,
+            area.y as i16,
+            area.width as u16,
+            area.height as u16,
+        );
+        // Through shared memory where the display allows; any failure there falls
+        // back to GetImage.
+        let shared = format_of(screen.root_depth)
+            .ok()
+            .and_then(|bits| image_len(width, height, bits))
+            .and_then(|len| self.shm.get_image(&self.conn, self.root, request, len))
+            .and_then(|(depth, data)| {
+                to_rgb(
+                    data,
+                    width,
+                    height,
+                    format_of(depth).ok()?,
+                    masks,
+                    lsb_first,
+                )
+                .ok()
+            });
+        let rgb = match shared {
+            Some(rgb) => rgb,
+            None => {
+                let (x, y, w, h) = request;
+                let reply = self
+                    .conn
+                    .get_image(ImageFormat::Z_PIXMAP, self.root, x, y, w, h, !0)
+                    .map_err(x11_error)?
+                    .reply()
+                    .map_err(x11_error)?;
+                let bits = format_of(reply.depth)?;
+                to_rgb(&reply.data, width, height, bits, masks, lsb_first)?
+            }
+        };
         Ok(Capture {
             origin: Point {
                 x: area.x,
@@ -84,6 +103,22 @@ impl X11 {
     }
 }
 
+/// The bytes of a `width` x `height` ZPixmap image of 24- or 32-bit pixels, or `None`
+/// for other pixel sizes.
+fn image_len(width: usize, height: usize, bits: (u8, u8)) -> Option<usize> {
+    row_layout(width, bits).map(|(_, stride)| stride * height)
+}
+
+/// The bytes per pixel and per padded row of 24- or 32-bit ZPixmap rows.
+fn row_layout(width: usize, (bits_per_pixel, scanline_pad): (u8, u8)) -> Option<(usize, usize)> {
+    let bytes = usize::from(bits_per_pixel / 8);
+    if !(bytes == 3 || bytes == 4) {
+        return None;
+    }
+    let pad = usize::from(scanline_pad.max(8) / 8);
+    Some((bytes, (width * bytes).div_ceil(pad) * pad))
+}
+
 /// Converts ZPixmap rows of 24- or 32-bit pixels into packed RGB.
 fn to_rgb(
     data: &[u8],
@@ -93,14 +128,11 @@ fn to_rgb(
     masks: [u32; 3],
     lsb_first: bool,
 ) -> Result<Vec<u8>> {
-    let bytes = usize::from(bits_per_pixel / 8);
-    if !(bytes == 3 || bytes == 4) {
-        return Err(Error::X11(format!(
+    let (bytes, stride) = row_layout(width, (bits_per_pixel, scanline_pad)).ok_or_else(|| {
+        Error::X11(format!(
             "screens of {bits_per_pixel} bits per pixel cannot be captured"
-        )));
-    }
-    let pad = usize::from(scanline_pad.max(8) / 8);
-    let stride = (width * bytes).div_ceil(pad) * pad;
+        ))
+    })?;
     if data.len() < stride * height {
         return Err(Error::X11("the X server sent a short image".into()));
     }

@@ -18,6 +18,7 @@ mod json;
 mod operation;
 mod role;
 mod selector;
+mod spotted;
 mod state;
 mod tree;
 
@@ -39,5 +40,6 @@ pub use json::{to_json, JsonElement};
 pub use operation::{EventMark, Operation, Performed, SettleEnd, SettlePolicy, Settled};
 pub use role::Role;
 pub use selector::{Atom, Expr, MatchContext, RoleMatch, Selector, SelectorError, Step};
+pub use spotted::{Spotted, SpottedError, SpottedRegistry};
 pub use state::{State, StateSet};
 pub use tree::{Node, NodeId, Tree};

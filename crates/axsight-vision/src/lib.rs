@@ -8,7 +8,9 @@
 
 mod glyphs;
 mod marks;
+mod ocr;
 mod picture;
 
 pub use marks::{draw_marks, Mark};
+pub use ocr::{read_text, OcrLine, OcrOptions};
 pub use picture::{encode, Format, Picture, PictureOptions, VisionError};

@@ -268,6 +268,9 @@ impl<E: Engine> Session<E> {
 
     /// The aimed element's line with its handle, for saying what was acted on.
     pub(crate) fn describe(&self, aimed: &Aimed) -> String {
+        if let Some(label) = &aimed.label {
+            return label.clone();
+        }
         match (aimed.node, aimed.point) {
             (Some(node), _) => {
                 let element = aimed.snapshot.tree.element(node);

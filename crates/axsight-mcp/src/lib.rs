@@ -12,6 +12,7 @@ mod schema;
 mod screenshot;
 mod server;
 mod session;
+mod sources;
 mod target;
 
 pub use acting::{ActOptions, ClickOptions, Condition, NewValue};

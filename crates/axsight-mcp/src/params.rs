@@ -41,6 +41,9 @@ pub struct TreeArgs {
     /// Also list elements that are not drawn.
     #[serde(default)]
     pub include_invisible: bool,
+    /// Add the text OCR reads in the window, with #o handles to click.
+    #[serde(default)]
+    pub include_ocr: bool,
     #[serde(default)]
     pub format: Format,
 }

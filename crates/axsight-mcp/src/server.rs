@@ -106,6 +106,7 @@ impl<E: Engine> AxsightServer<E> {
             max_depth: args.max_depth,
             max_chars: args.max_chars,
             include_invisible: args.include_invisible,
+            include_ocr: args.include_ocr,
         };
         let json = args.format == Format::Json;
         Ok(match self.session.window_tree(&request, json).await {

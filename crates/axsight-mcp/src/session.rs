@@ -8,7 +8,7 @@ use std::sync::{Arc, Mutex};
 use axsight_core::{
     format_applications, format_element, render, to_json, CompactOptions, ConnectOptions,
     ElementId, Engine, EngineError, FailureKind, Handle, HandleRegistry, MatchContext, NodeId,
-    ReadOptions, Selector, Source, WindowQuery, WindowSnapshot,
+    ReadOptions, Selector, Source, SpottedRegistry, WindowQuery, WindowSnapshot,
 };
 
 use crate::ToolError;
@@ -25,6 +25,8 @@ pub struct TreeRequest {
     pub max_depth: Option<usize>,
     pub max_chars: Option<usize>,
     pub include_invisible: bool,
+    /// Add what OCR reads in the window, with `#o` handles.
+    pub include_ocr: bool,
 }
 
 /// A tree as text or as JSON.
@@ -48,6 +50,8 @@ pub struct Session<E: Engine> {
     watch_events: bool,
     engine: tokio::sync::Mutex<Option<Arc<E>>>,
     pub(crate) registry: Mutex<HandleRegistry>,
+    /// Handles of what screenshot sources saw (`#o`, `#m`, `#v`).
+    pub(crate) spotted: Mutex<SpottedRegistry>,
     /// For every element printed so far: the identity of its window's root, so a
     /// handle can be read again from its own window.
     window_of: Mutex<HashMap<ElementId, ElementId>>,
@@ -59,6 +63,7 @@ impl<E: Engine> Default for Session<E> {
             watch_events: false,
             engine: tokio::sync::Mutex::default(),
             registry: Mutex::default(),
+            spotted: Mutex::default(),
             window_of: Mutex::default(),
         }
     }
@@ -167,6 +172,11 @@ impl<E: Engine> Session<E> {
         request: &TreeRequest,
         json: bool,
     ) -> Result<TreeOutput, ToolError> {
+        if request.include_ocr && json {
+            return Err(ToolError::BadArguments(
+                "include_ocr comes with the text format; leave out format: json".into(),
+            ));
+        }
         if request.from.is_some() && request.selector.is_some() {
             return Err(ToolError::BadArguments(
                 "give `from` or `selector`, not both: each names the subtree to print".into(),
@@ -255,11 +265,11 @@ impl<E: Engine> Session<E> {
                 .unwrap_or(CompactOptions::default().max_chars),
             include_invisible: request.include_invisible,
         };
-        Ok(TreeOutput::Text(self.tree_text(
-            &snapshot,
-            top,
-            Some(&options),
-        )))
+        let mut text = self.tree_text(&snapshot, top, Some(&options));
+        if request.include_ocr {
+            text.push_str(&self.ocr_section(&engine, &snapshot).await?);
+        }
+        Ok(TreeOutput::Text(text))
     }
 
     /// A captured window printed from `top`: the app line, the compact tree, and

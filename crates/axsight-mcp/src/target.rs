@@ -2,8 +2,8 @@
 //! window read just before acting, and checked to be the element the agent saw.
 
 use axsight_core::{
-    element_at, Element, ElementId, Engine, EngineError, FailureKind, MatchContext, NodeId, Point,
-    ReadOptions, Selector, WindowQuery, WindowSnapshot,
+    element_at, Element, ElementId, Engine, EngineError, FailureKind, Handle, MatchContext, NodeId,
+    Point, ReadOptions, Selector, SpottedError, WindowQuery, WindowSnapshot,
 };
 
 use crate::session::Session;
@@ -32,6 +32,8 @@ pub(crate) struct Aimed {
     pub node: Option<NodeId>,
     /// Where a point target lies.
     pub point: Option<Point>,
+    /// How to name a target that is no tree element (`#o7 "Save"`).
+    pub label: Option<String>,
 }
 
 impl Aimed {
@@ -72,6 +74,7 @@ impl<E: Engine> Session<E> {
         same_as_seen: bool,
     ) -> Result<Aimed, ToolError> {
         let aimed = match target {
+            Target::Handle(text) if !is_tree_handle(text) => self.aim_spotted(engine, text).await?,
             Target::Handle(text) => self.aim_handle(engine, text, same_as_seen).await?,
             Target::Selector {
                 selector,
@@ -171,6 +174,59 @@ impl<E: Engine> Session<E> {
             snapshot,
             node: Some(node),
             point: None,
+            label: None,
+        })
+    }
+
+    /// A handle of a screenshot source: its box, moved with its window since the
+    /// capture, and the element under it now.
+    async fn aim_spotted(&self, engine: &E, text: &str) -> Result<Aimed, ToolError> {
+        let handle: Handle = text.parse()?;
+        let spotted = {
+            let registry = self.spotted.lock().unwrap_or_else(|e| e.into_inner());
+            match registry.resolve(handle) {
+                Ok(spotted) => spotted.clone(),
+                Err(SpottedError::Retired) => {
+                    return Err(ToolError::StaleHandle {
+                        handle: handle.to_string(),
+                        why: "a newer capture of its window replaced it".into(),
+                    })
+                }
+                Err(SpottedError::Unknown) => {
+                    return Err(ToolError::UnknownHandle {
+                        handle: handle.to_string(),
+                    })
+                }
+            }
+        };
+        let shown = handle.to_string();
+        let snapshot = self
+            .read_for_acting(engine, &spotted.window, false, Some(&shown))
+            .await?;
+        let frame = snapshot
+            .tree
+            .element(snapshot.tree.root())
+            .bounds
+            .ok_or_else(|| ToolError::StaleHandle {
+                handle: shown.clone(),
+                why: "its window has no box on screen now".into(),
+            })?;
+        if (frame.width, frame.height) != spotted.window_size {
+            return Err(ToolError::StaleHandle {
+                handle: shown,
+                why: "its window changed size since the capture".into(),
+            });
+        }
+        let point = spotted.centre_at(Point {
+            x: frame.x,
+            y: frame.y,
+        });
+        let node = element_at(&snapshot.tree, point);
+        Ok(Aimed {
+            snapshot,
+            node,
+            point: Some(point),
+            label: Some(format!("{shown} {:?}", spotted.label)),
         })
     }
 
@@ -207,6 +263,7 @@ impl<E: Engine> Session<E> {
                     snapshot,
                     node: Some(node),
                     point: None,
+                    label: None,
                 });
             }
             if window.is_some() {
@@ -227,6 +284,7 @@ impl<E: Engine> Session<E> {
                     snapshot,
                     node: Some(node),
                     point: None,
+                    label: None,
                 })
             })
             .ok_or_else(|| ToolError::NoMatch {
@@ -267,6 +325,14 @@ impl<E: Engine> Session<E> {
             snapshot,
             node,
             point: Some(point),
+            label: None,
         })
     }
+}
+
+/// Whether a handle's text names a tree element (`#u…`); anything unparsable
+/// goes the tree's way, whose error says what is wrong with it.
+fn is_tree_handle(text: &str) -> bool {
+    text.parse::<Handle>()
+        .map_or(true, |h| h.source == axsight_core::Source::Tree)
 }

@@ -41,6 +41,9 @@ pub enum Command {
         /// Also print elements that are not drawn.
         #[arg(long)]
         include_invisible: bool,
+        /// Add the text OCR reads in the window, with #o handles.
+        #[arg(long)]
+        include_ocr: bool,
     },
     /// Find elements matching a selector, e.g. 'role:Button && name:Save'.
     Find {

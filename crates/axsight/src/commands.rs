@@ -35,6 +35,7 @@ pub async fn run(command: Command) -> anyhow::Result<ExitCode> {
             max_depth,
             max_chars,
             include_invisible,
+            include_ocr,
         } => {
             let request = TreeRequest {
                 app,
@@ -42,6 +43,7 @@ pub async fn run(command: Command) -> anyhow::Result<ExitCode> {
                 max_depth,
                 max_chars: Some(max_chars),
                 include_invisible,
+                include_ocr,
                 ..TreeRequest::default()
             };
             match session.window_tree(&request, json).await? {

@@ -9,6 +9,7 @@ mod cli;
 mod fixture;
 mod pictures;
 mod safety;
+mod sources;
 #[path = "../desktop/support.rs"]
 mod support;
 mod toolkits;

@@ -1,0 +1,92 @@
+//! Grounding sources beside the tree: text OCR reads, with `#o` handles that
+//! click where the text is, and point at the tree where it says the same.
+
+use axsight_linux::LinuxEngine;
+use axsight_mcp::{ActOptions, ClickOptions, Target, ToolError, TreeOutput, TreeRequest};
+
+use crate::support;
+use crate::Session;
+
+async fn with_ocr(session: &Session, title: &str) -> String {
+    let request = TreeRequest {
+        window: Some(title.to_string()),
+        include_ocr: true,
+        ..TreeRequest::default()
+    };
+    match session.window_tree(&request, false).await.unwrap() {
+        TreeOutput::Text(text) => text,
+        TreeOutput::Json(_) => panic!("text was asked for"),
+    }
+}
+
+/// The handle of the OCR line that reads `text`.
+fn ocr_handle(tree: &str, text: &str) -> String {
+    let ocr = tree
+        .split("- ocr\n")
+        .nth(1)
+        .unwrap_or_else(|| panic!("no ocr section:\n{tree}"));
+    ocr.lines()
+        .find(|l| l.to_lowercase().contains(&text.to_lowercase()))
+        .and_then(|l| l.split_whitespace().next())
+        .unwrap_or_else(|| panic!("OCR did not read {text:?}:\n{ocr}"))
+        .to_string()
+}
+
+#[tokio::test]
+async fn painted_text_is_read_by_ocr_and_clicked_by_its_handle() {
+    let _turn = crate::turn().await;
+    let engine = LinuxEngine::connect().await.unwrap();
+    let title = support::title("ocr");
+    let _app = support::fixture(&engine, &title).await;
+    let session = Session::watching();
+
+    let tree = with_ocr(&session, &title).await;
+    let canvas = ocr_handle(&tree, "Canvas text 42");
+    assert!(canvas.starts_with("#o"), "{tree}");
+    // Text the tree already has points at the tree's handle.
+    let ocr = tree.split("- ocr\n").nth(1).unwrap();
+    let labelled = ocr
+        .lines()
+        .find(|l| l.contains("Open dialog later"))
+        .unwrap_or_else(|| panic!("OCR did not read a button's label:\n{ocr}"));
+    assert!(labelled.contains(" = #u"), "{labelled}");
+
+    let answer = session
+        .click(
+            &Target::Handle(canvas.clone()),
+            &ClickOptions::default(),
+            &ActOptions::default(),
+        )
+        .await
+        .unwrap();
+    assert!(answer.contains("Canvas text 42"), "{answer}");
+    // The fixture says where in the canvas the click landed: on the painted
+    // text, drawn from (10, ~80) to (~165, 100).
+    let at = answer
+        .split("Canvas clicked at ")
+        .nth(1)
+        .map(|rest| {
+            rest.chars()
+                .take_while(|c| c.is_ascii_digit() || *c == ',')
+                .collect::<String>()
+        })
+        .unwrap_or_else(|| panic!("the canvas saw no click: {answer}"));
+    let (x, y) = at.split_once(',').unwrap();
+    let (x, y): (i32, i32) = (x.parse().unwrap(), y.parse().unwrap());
+    assert!(
+        (10..=180).contains(&x) && (72..=104).contains(&y),
+        "clicked at {x},{y}"
+    );
+
+    // A newer capture retires the older handles.
+    with_ocr(&session, &title).await;
+    let stale = session
+        .click(
+            &Target::Handle(canvas),
+            &ClickOptions::default(),
+            &ActOptions::default(),
+        )
+        .await
+        .unwrap_err();
+    assert!(matches!(stale, ToolError::StaleHandle { .. }), "{stale}");
+}

@@ -27,7 +27,7 @@ from conftest import FIXTURE_APP, REPO, SECRET, launch, stop
 AXSIGHT_BIN = Path(os.environ.get("AXSIGHT_BIN") or REPO / "target" / "debug" / "axsight")
 # Tools that only read (annotated read_only_hint: true), and the acting ones.
 READ_ONLY_TOOLS = {"get_applications", "get_window_tree", "find_elements", "validate_element",
-                   "wait_for_element", "capture_screenshot"}
+                   "wait_for_element", "capture_screenshot", "find_element"}
 ACTING_TOOLS = {"click_element", "type_into_element", "press_key", "scroll_element", "set_value",
                 "select_option", "set_toggled", "invoke_action", "mouse_drag", "activate_window",
                 "open_application", "close_window"}
@@ -140,7 +140,7 @@ def test_tools_list_is_small_and_read_only(desktop):
     and the acting ones not, in under 16 KB."""
     async def body(c):
         listed = await c.list_tools()
-        assert {t.name for t in listed.tools} == TOOLS and len(listed.tools) == 18
+        assert {t.name for t in listed.tools} == TOOLS and len(listed.tools) == 19
         for tool in listed.tools:
             read_only = tool.annotations.read_only_hint if tool.annotations else None
             if tool.name in READ_ONLY_TOOLS:

@@ -48,7 +48,8 @@ impl<E: Engine> Clone for AxsightServer<E> {
 impl<E: Engine> AxsightServer<E> {
     /// A server over its own session, which watches the desktop's events.
     pub fn new() -> AxsightServer<E> {
-        let mut tool_router = Self::tool_router() + Self::acting_router() + Self::picture_router();
+        let mut tool_router =
+            Self::tool_router() + Self::acting_router() + Self::grounding_router();
         for route in tool_router.map.values_mut() {
             let schema = Arc::make_mut(&mut route.attr.input_schema);
             crate::schema::compact(schema);

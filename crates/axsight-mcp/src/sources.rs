@@ -17,6 +17,17 @@ impl<E: Engine> Session<E> {
         engine: &E,
         snapshot: &WindowSnapshot,
     ) -> Result<String, ToolError> {
+        let (lines, handles) = self.read_ocr(engine, snapshot).await?;
+        Ok(self.print_ocr(&snapshot.tree, &lines, &handles))
+    }
+
+    /// Reads the window's text with OCR: the lines (none over secret fields) and
+    /// the `#o` handles they now have.
+    pub(crate) async fn read_ocr(
+        &self,
+        engine: &E,
+        snapshot: &WindowSnapshot,
+    ) -> Result<(Vec<OcrLine>, Vec<Handle>), ToolError> {
         let frame = snapshot
             .tree
             .element(snapshot.tree.root())
@@ -70,10 +81,10 @@ impl<E: Engine> Session<E> {
             }
             registry.record(found)
         };
-        Ok(self.print_ocr(&snapshot.tree, &lines, &handles))
+        Ok((lines, handles))
     }
 
-    fn print_ocr(&self, tree: &Tree, lines: &[OcrLine], handles: &[Handle]) -> String {
+    pub(crate) fn print_ocr(&self, tree: &Tree, lines: &[OcrLine], handles: &[Handle]) -> String {
         let mut out = String::from("- ocr\n");
         if lines.is_empty() {
             out.push_str("  (no text read)\n");

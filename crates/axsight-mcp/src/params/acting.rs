@@ -440,3 +440,15 @@ pub struct ShotArgs {
     #[serde(default)]
     pub annotate: bool,
 }
+
+#[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
+pub struct DescribeArgs {
+    /// The element in words, e.g. "the Save button", "search field top right".
+    pub description: String,
+    /// App name or pid (default: the active window's).
+    #[serde(default, alias = "process")]
+    pub app: Option<String>,
+    /// Window title.
+    #[serde(default, alias = "title")]
+    pub window: Option<String>,
+}

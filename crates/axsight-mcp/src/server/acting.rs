@@ -9,8 +9,8 @@ use rmcp::{tool, tool_router, ErrorData};
 
 use super::{answer, AxsightServer};
 use crate::params::{
-    ActionArgs, ClickArgs, DragArgs, KeyArgs, OpenArgs, ScrollArgs, SelectArgs, SetValueArgs,
-    ShotArgs, ToggleArgs, TypeArgs, WaitArgs, WindowArgs,
+    ActionArgs, ClickArgs, DescribeArgs, DragArgs, KeyArgs, OpenArgs, ScrollArgs, SelectArgs,
+    SetValueArgs, ShotArgs, ToggleArgs, TypeArgs, WaitArgs, WindowArgs,
 };
 use crate::{ClickOptions, Condition, ShotRequest, ToolError};
 use axsight_core::Engine;
@@ -277,8 +277,27 @@ impl<E: Engine> AxsightServer<E> {
 /// models take in before they scale down themselves.
 const DEFAULT_MAX_DIMENSION: u32 = 1568;
 
-#[tool_router(router = picture_router, vis = "pub(crate)")]
+#[tool_router(router = grounding_router, vis = "pub(crate)")]
 impl<E: Engine> AxsightServer<E> {
+    #[tool(
+        description = "Find an element from a description in words (\"the Save button\", \"search field top right\"): the tree first; OCR only if nothing in it fits.",
+        annotations(read_only_hint = true, open_world_hint = false)
+    )]
+    async fn find_element(
+        &self,
+        Parameters(args): Parameters<DescribeArgs>,
+    ) -> Result<CallToolResult, ErrorData> {
+        let result = self
+            .session
+            .find_described(
+                &args.description,
+                args.app.as_deref(),
+                args.window.as_deref(),
+            )
+            .await;
+        Ok(answer(result))
+    }
+
     #[tool(
         description = "Screenshot of the screen, a window (app/window), an element (index) or a region, as an image; annotate=true draws each element's handle on it.",
         annotations(read_only_hint = true, open_world_hint = false)

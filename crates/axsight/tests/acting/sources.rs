@@ -90,3 +90,59 @@ async fn painted_text_is_read_by_ocr_and_clicked_by_its_handle() {
         .unwrap_err();
     assert!(matches!(stale, ToolError::StaleHandle { .. }), "{stale}");
 }
+
+#[tokio::test]
+async fn descriptions_find_tree_elements_first_and_painted_text_by_ocr() {
+    let _turn = crate::turn().await;
+    let engine = LinuxEngine::connect().await.unwrap();
+    let title = support::title("describe");
+    let _app = support::fixture(&engine, &title).await;
+    let session = Session::watching();
+
+    let rename = session
+        .find_described("the rename me button", None, Some(&title))
+        .await
+        .unwrap();
+    assert!(
+        rename.starts_with("found in the tree, no screenshot taken: #u"),
+        "{rename}"
+    );
+    assert!(rename.contains("[Button] Rename me"), "{rename}");
+
+    let field = session
+        .find_described("password field", None, Some(&title))
+        .await
+        .unwrap();
+    assert!(field.contains("[Edit] Password"), "{field}");
+
+    // Painted text has no element: OCR finds it, with a handle to click.
+    let painted = session
+        .find_described("canvas text 42", None, Some(&title))
+        .await
+        .unwrap();
+    assert!(painted.starts_with("found by OCR"), "{painted}");
+    assert!(painted.contains("\"Canvas text 42\""), "{painted}");
+    let handle = painted
+        .split("index \"")
+        .nth(1)
+        .and_then(|rest| rest.split('"').next())
+        .unwrap();
+    let clicked = session
+        .click(
+            &Target::Handle(handle.to_string()),
+            &ClickOptions::default(),
+            &ActOptions::default(),
+        )
+        .await
+        .unwrap();
+    assert!(clicked.contains("Canvas clicked at"), "{clicked}");
+
+    let empty = session
+        .find_described("  ", None, Some(&title))
+        .await
+        .unwrap_err();
+    assert!(
+        empty.to_string().contains("describe the element"),
+        "{empty}"
+    );
+}

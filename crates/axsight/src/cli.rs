@@ -147,6 +147,15 @@ pub enum BenchCommand {
         #[arg(long, default_value_t = 20)]
         runs: usize,
     },
+    /// Time screen capture, PNG encoding and OCR on the screen and one window; JSON lines.
+    Sources {
+        /// The application whose window is measured.
+        #[arg(long)]
+        app: String,
+        /// Runs per measurement (OCR: at most 5 on the window, 1 on the screen).
+        #[arg(long, default_value_t = 10)]
+        runs: usize,
+    },
     /// Time clicks with their settled diff (pointer and accessible action); JSON lines.
     Act {
         /// Application (name substring or pid).

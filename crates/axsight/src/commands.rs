@@ -135,6 +135,9 @@ pub async fn run(command: Command) -> anyhow::Result<ExitCode> {
         Command::Bench {
             what: BenchCommand::Act { app, button, runs },
         } => bench::act(&app, &button, runs).await?,
+        Command::Bench {
+            what: BenchCommand::Sources { app, runs },
+        } => bench::sources(&app, runs).await?,
     }
     Ok(ExitCode::SUCCESS)
 }

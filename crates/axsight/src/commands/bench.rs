@@ -126,3 +126,82 @@ const AGENT_PAUSE: std::time::Duration = std::time::Duration::from_millis(500);
 fn quote(text: &str) -> String {
     format!("\"{}\"", text.replace('\\', "\\\\").replace('"', "\\\""))
 }
+
+/// `axsight bench sources`: what each screenshot source costs, on the whole screen
+/// and on one app's window: capture, PNG encoding, and OCR, p50 over `runs`,
+/// with the process's peak memory after each. One JSON line per measurement.
+pub async fn sources(app: &str, runs: usize) -> anyhow::Result<()> {
+    use axsight_core::{Bounds, WindowQuery};
+    use axsight_vision::{encode, read_text, OcrOptions, PictureOptions};
+    let engine = LinuxEngine::connect().await?;
+    let query = WindowQuery {
+        app: Some(app.to_string()),
+        ..WindowQuery::default()
+    };
+    let window = engine.window_tree(&query, ReadOptions::default()).await?;
+    let frame = window
+        .tree
+        .element(window.tree.root())
+        .bounds
+        .filter(Bounds::has_area)
+        .ok_or_else(|| anyhow::anyhow!("'{app}' has no window on screen"))?;
+    let runs = runs.max(1);
+    for (area, region) in [("screen", None), ("window", Some(frame))] {
+        let mut capture_ms = Vec::with_capacity(runs);
+        let mut capture = None;
+        for _ in 0..runs {
+            let start = Instant::now();
+            capture = Some(engine.capture(region).await?);
+            capture_ms.push(start.elapsed().as_secs_f64() * 1000.0);
+        }
+        let capture = capture.expect("at least one run");
+        report(area, "capture", &capture, capture_ms);
+        let mut encode_ms = Vec::with_capacity(runs);
+        for _ in 0..runs {
+            let start = Instant::now();
+            encode(&capture, &PictureOptions::default())?;
+            encode_ms.push(start.elapsed().as_secs_f64() * 1000.0);
+        }
+        report(area, "png", &capture, encode_ms);
+        // OCR is slow: fewer runs on the whole screen.
+        let ocr_runs = if region.is_some() { runs.min(5) } else { 1 };
+        let mut ocr_ms = Vec::with_capacity(ocr_runs);
+        let mut lines = 0;
+        for _ in 0..ocr_runs {
+            let start = Instant::now();
+            lines = read_text(&capture, &OcrOptions::default())?.len();
+            ocr_ms.push(start.elapsed().as_secs_f64() * 1000.0);
+        }
+        report(area, &format!("ocr ({lines} lines)"), &capture, ocr_ms);
+    }
+    Ok(())
+}
+
+/// One JSON line: what was measured, on what, its p50 and the peak memory so far.
+fn report(area: &str, what: &str, capture: &axsight_core::Capture, times: Vec<f64>) {
+    let runs = times.len();
+    let line = serde_json::json!({
+        "area": area,
+        "size": format!("{}x{}", capture.width, capture.height),
+        "what": what,
+        "runs": runs,
+        "p50_ms": (median(times) * 10.0).round() / 10.0,
+        "peak_rss_mb": peak_rss_mb(),
+    });
+    println!("{line}");
+}
+
+/// The process's peak resident memory (VmHWM), in MB. OCR runs as a child process
+/// and is not in it.
+fn peak_rss_mb() -> Option<f64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let kb: f64 = status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmHWM:"))?
+        .trim()
+        .trim_end_matches("kB")
+        .trim()
+        .parse()
+        .ok()?;
+    Some((kb / 1024.0 * 10.0).round() / 10.0)
+}

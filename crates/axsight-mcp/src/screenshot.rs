@@ -24,6 +24,9 @@ pub struct ShotRequest {
     pub zoom: Option<f64>,
     /// Draw the handles of the tree's elements onto the picture.
     pub annotate: bool,
+    /// With `annotate`: also read the window's text with OCR and draw its `#o`
+    /// handles (a window or an element's window only).
+    pub include_ocr: bool,
 }
 
 /// A picture and the sentence that says what it shows.
@@ -50,6 +53,12 @@ impl<E: Engine> Session<E> {
         if request.zoom.is_some() && request.index.is_none() && request.region.is_none() {
             return Err(ToolError::BadArguments(
                 "`zoom` magnifies an element (`index`) or a `region`, not a window or the screen"
+                    .into(),
+            ));
+        }
+        if request.include_ocr && !(request.annotate && (request.index.is_some() || scoped)) {
+            return Err(ToolError::BadArguments(
+                "include_ocr marks OCR lines on an annotated window or element: give annotate: true and app/window or index"
                     .into(),
             ));
         }
@@ -103,11 +112,21 @@ impl<E: Engine> Session<E> {
                 (request.region, what, windows)
             };
         let capture = engine.capture(region).await.map_err(ToolError::engine)?;
+        let mut read_lines = 0;
         let marks = if request.annotate {
             let mut marks = Vec::new();
             for snapshot in &windows {
                 self.remember(snapshot);
                 marks.extend(self.marks_of(&snapshot.tree, capture.bounds()));
+                if request.include_ocr {
+                    let (lines, handles) = self.read_ocr(&engine, snapshot).await?;
+                    read_lines += lines.len();
+                    marks.extend(lines.iter().zip(&handles).map(|(line, handle)| Mark {
+                        bounds: line.bounds,
+                        label: handle.to_string(),
+                        source: Source::Ocr,
+                    }));
+                }
             }
             marks
         } else {
@@ -132,7 +151,15 @@ impl<E: Engine> Session<E> {
             scale = round(picture.scale),
         );
         if request.annotate {
-            caption.push_str(&format!("; {marked} elements marked with their handles"));
+            caption.push_str(&format!(
+                "; {} elements marked with their handles",
+                marked - read_lines
+            ));
+        }
+        if request.include_ocr {
+            caption.push_str(&format!(
+                "; {read_lines} lines OCR read marked with their #o handles"
+            ));
         }
         Ok(Shot { picture, caption })
     }

@@ -124,6 +124,9 @@ pub enum Command {
         /// Draw each element's handle on the picture.
         #[arg(long)]
         annotate: bool,
+        /// With --annotate: also mark the text OCR reads, with #o handles.
+        #[arg(long)]
+        include_ocr: bool,
     },
     /// Check the display, the buses and accessibility, and say how to fix what is wrong.
     Doctor,

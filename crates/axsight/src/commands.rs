@@ -105,6 +105,7 @@ pub async fn run(command: Command) -> anyhow::Result<ExitCode> {
             max_dimension,
             zoom,
             annotate,
+            include_ocr,
         } => {
             let shot = shot::Shot {
                 scope,
@@ -113,6 +114,7 @@ pub async fn run(command: Command) -> anyhow::Result<ExitCode> {
                 max_dimension,
                 zoom,
                 annotate,
+                include_ocr,
             };
             return shot::run(&file, shot).await;
         }

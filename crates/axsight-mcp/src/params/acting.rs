@@ -439,6 +439,9 @@ pub struct ShotArgs {
     /// Draw each element's handle on the picture.
     #[serde(default)]
     pub annotate: bool,
+    /// With annotate: also mark the text OCR reads, with #o handles.
+    #[serde(default)]
+    pub include_ocr: bool,
 }
 
 #[derive(Debug, Clone, Default, Deserialize, JsonSchema)]

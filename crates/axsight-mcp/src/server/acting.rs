@@ -330,6 +330,7 @@ impl<E: Engine> AxsightServer<E> {
                 },
                 zoom: args.zoom,
                 annotate: args.annotate,
+                include_ocr: args.include_ocr,
             };
             self.session.screenshot(&request).await
         };

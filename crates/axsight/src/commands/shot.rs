@@ -18,6 +18,7 @@ pub struct Shot {
     pub max_dimension: Option<u32>,
     pub zoom: Option<f64>,
     pub annotate: bool,
+    pub include_ocr: bool,
 }
 
 /// `x,y,width,height` as a region.
@@ -60,6 +61,7 @@ pub async fn run(file: &Path, shot: Shot) -> anyhow::Result<ExitCode> {
         max_dimension: shot.max_dimension,
         zoom: shot.zoom,
         annotate: shot.annotate,
+        include_ocr: shot.include_ocr,
     };
     match session.screenshot(&request).await {
         Ok(shot) => {

@@ -168,3 +168,46 @@ async fn regions_zoom_and_bad_requests() {
         .unwrap_err();
     assert!(off.to_string().contains("off the"), "{off}");
 }
+
+#[tokio::test]
+async fn ocr_lines_are_marked_in_their_own_colour() {
+    let _turn = crate::turn().await;
+    let engine = LinuxEngine::connect().await.unwrap();
+    let title = support::title("ocr marks");
+    let _app = support::fixture(&engine, &title).await;
+    let session = Session::watching();
+    let shot = session
+        .screenshot(&ShotRequest {
+            window: Some(title.clone()),
+            annotate: true,
+            include_ocr: true,
+            ..ShotRequest::default()
+        })
+        .await
+        .unwrap();
+    let read: usize = shot
+        .caption
+        .split("; ")
+        .find_map(|part| part.strip_suffix(" lines OCR read marked with their #o handles"))
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("no OCR count in: {}", shot.caption));
+    assert!(read > 10, "{}", shot.caption);
+    let image = image::load_from_memory(&shot.picture.bytes)
+        .unwrap()
+        .to_rgb8();
+    let orange = image::Rgb([220, 90, 0]);
+    let marked = image.pixels().filter(|p| **p == orange).count();
+    assert!(
+        marked > 100 * read,
+        "{marked} orange pixels for {read} lines"
+    );
+
+    let refused = session
+        .screenshot(&ShotRequest {
+            include_ocr: true,
+            ..ShotRequest::default()
+        })
+        .await
+        .unwrap_err();
+    assert!(refused.to_string().contains("include_ocr"), "{refused}");
+}

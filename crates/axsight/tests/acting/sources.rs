@@ -146,3 +146,57 @@ async fn descriptions_find_tree_elements_first_and_painted_text_by_ocr() {
         "{empty}"
     );
 }
+
+#[tokio::test]
+async fn an_ocr_handle_follows_its_window_when_it_moves() {
+    let _turn = crate::turn().await;
+    let engine = LinuxEngine::connect().await.unwrap();
+    let title = support::title("moved");
+    let _app = support::fixture(&engine, &title).await;
+    let session = Session::watching();
+    let tree = with_ocr(&session, &title).await;
+    let canvas = ocr_handle(&tree, "Canvas text 42");
+
+    // The fixture moves its own window (no window manager here to ask).
+    let options = ActOptions::default();
+    let menu = session
+        .click(
+            &crate::aim(&title, "role:Menu && name:File"),
+            &ClickOptions::default(),
+            &options,
+        )
+        .await
+        .unwrap();
+    let moved = session
+        .click(
+            &crate::handle_in(&menu, "[MenuItem] Move window"),
+            &ClickOptions::default(),
+            &options,
+        )
+        .await
+        .unwrap();
+    assert!(
+        moved.contains("bounds [0,0,800,600] -> [120,80,800,600]"),
+        "{moved}"
+    );
+
+    let answer = session
+        .click(&Target::Handle(canvas), &ClickOptions::default(), &options)
+        .await
+        .unwrap();
+    let at = answer
+        .split("Canvas clicked at ")
+        .nth(1)
+        .map(|rest| {
+            rest.chars()
+                .take_while(|c| c.is_ascii_digit() || *c == ',')
+                .collect::<String>()
+        })
+        .unwrap_or_else(|| panic!("the canvas saw no click: {answer}"));
+    let (x, y) = at.split_once(',').unwrap();
+    let (x, y): (i32, i32) = (x.parse().unwrap(), y.parse().unwrap());
+    assert!(
+        (10..=180).contains(&x) && (72..=104).contains(&y),
+        "clicked at {x},{y} in the canvas"
+    );
+}

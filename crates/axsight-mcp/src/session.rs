@@ -344,6 +344,10 @@ impl<E: Engine> Session<E> {
 
     /// `validate_handle`'s work, before [`Session::recover`].
     async fn check_handle(&self, handle: &str) -> Result<Option<Found>, ToolError> {
+        let parsed: Handle = handle.parse()?;
+        if parsed.source != Source::Tree {
+            return self.check_spotted(handle).await;
+        }
         let (handle, id, window) = self.tree_handle(handle)?;
         let engine = self.engine().await?;
         let query = WindowQuery {
@@ -383,6 +387,29 @@ impl<E: Engine> Session<E> {
             app: snapshot.app.clone(),
             window: snapshot.title.clone(),
         }))
+    }
+
+    /// Checks a screenshot source's handle: alive (not retired by a newer capture),
+    /// its window still there and the same size; says where it is now.
+    async fn check_spotted(&self, handle: &str) -> Result<Option<Found>, ToolError> {
+        let engine = self.engine().await?;
+        match self
+            .locate(&engine, &crate::Target::Handle(handle.to_string()))
+            .await
+        {
+            Ok(aimed) => {
+                let at = aimed
+                    .point
+                    .map_or_else(String::new, |p| format!(" at ({}, {})", p.x, p.y));
+                Ok(Some(Found {
+                    line: format!("{}{at}", self.describe(&aimed)),
+                    app: aimed.snapshot.app.clone(),
+                    window: aimed.snapshot.title.clone(),
+                }))
+            }
+            Err(ToolError::StaleHandle { .. }) => Ok(None),
+            Err(error) => Err(error),
+        }
     }
 
     /// Parses and resolves a tree handle to its element and window.

@@ -78,8 +78,13 @@ async fn painted_text_is_read_by_ocr_and_clicked_by_its_handle() {
         "clicked at {x},{y}"
     );
 
+    let alive = session.validate_handle(&canvas).await.unwrap();
+    let alive = alive.expect("the OCR handle is alive").line;
+    assert!(alive.contains("\"Canvas text 42\" at ("), "{alive}");
+
     // A newer capture retires the older handles.
     with_ocr(&session, &title).await;
+    assert!(session.validate_handle(&canvas).await.unwrap().is_none());
     let stale = session
         .click(
             &Target::Handle(canvas),

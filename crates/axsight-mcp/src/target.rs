@@ -46,6 +46,14 @@ impl Aimed {
     pub fn element(&self) -> Option<&Element> {
         self.node.map(|n| self.snapshot.tree.element(n))
     }
+
+    /// The element aimed at, which the action needs; `name` is how the answer
+    /// calls the target, `purpose` ends the refusal (" to type into").
+    pub fn required_element(&self, name: &str, purpose: &str) -> Result<Element, ToolError> {
+        self.element()
+            .cloned()
+            .ok_or_else(|| ToolError::CannotAct(format!("no element at {name}{purpose}")))
+    }
 }
 
 /// Reads for acting carry action names: the accessible way needs them.

@@ -41,10 +41,7 @@ impl<E: Engine> Session<E> {
         let engine = self.engine().await?;
         let mut aimed = self.aim(&engine, target).await?;
         let name = self.describe(&aimed);
-        let element = aimed
-            .element()
-            .ok_or_else(|| ToolError::CannotAct(format!("no element at {name} to type into")))?
-            .clone();
+        let element = aimed.required_element(&name, " to type into")?;
         if !is_editable(&element) {
             return Err(ToolError::CannotAct(format!(
                 "{name} does not take text (it is not editable); aim at an Edit, or use press_key"
@@ -159,16 +156,8 @@ impl<E: Engine> Session<E> {
         }
         match self.pointer_way(engine, aimed, false).await? {
             Ok(at) => {
-                self.send(
-                    engine,
-                    Input::Click {
-                        at,
-                        button: axsight_core::MouseButton::Left,
-                        count: 1,
-                        modifiers: Vec::new(),
-                    },
-                )
-                .await
+                self.send_click(engine, at, &super::ClickOptions::default())
+                    .await
             }
             Err(why) => Err(ToolError::CannotAct(format!(
                 "cannot give the element the keyboard focus: it refused, and {why}"
@@ -264,10 +253,7 @@ impl<E: Engine> Session<E> {
         let (window, place) = match target {
             // A point no accessible window covers: focus it with a click anyway.
             Some(point @ Target::Point(at)) if self.no_window_at(&engine, point).await => {
-                let click = super::ClickOptions {
-                    count: 1,
-                    ..super::ClickOptions::default()
-                };
+                let click = super::ClickOptions::default();
                 engine
                     .activate_window_at(*at)
                     .await

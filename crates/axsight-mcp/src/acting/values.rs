@@ -69,10 +69,7 @@ impl<E: Engine> Session<E> {
         let engine = self.engine().await?;
         let aimed = self.aim(&engine, target).await?;
         let name = self.describe(&aimed);
-        let element = aimed
-            .element()
-            .ok_or_else(|| ToolError::CannotAct(format!("no element at {name}")))?
-            .clone();
+        let element = aimed.required_element(&name, "")?;
         let before = self
             .before(&engine, Some(aimed.snapshot.clone()), options)
             .await;
@@ -244,10 +241,7 @@ impl<E: Engine> Session<E> {
         let engine = self.engine().await?;
         let mut aimed = self.aim(&engine, target).await?;
         let name = self.describe(&aimed);
-        let element = aimed
-            .element()
-            .ok_or_else(|| ToolError::CannotAct(format!("no element at {name}")))?
-            .clone();
+        let element = aimed.required_element(&name, "")?;
         let word = |on: bool| if on { "on" } else { "off" };
         if !is_toggle(&element) {
             return Err(ToolError::CannotAct(format!(
@@ -264,10 +258,7 @@ impl<E: Engine> Session<E> {
         let before = self
             .before(&engine, Some(aimed.snapshot.clone()), options)
             .await;
-        let click = ClickOptions {
-            count: 1,
-            ..ClickOptions::default()
-        };
+        let click = ClickOptions::default();
         let what = self.click_aimed(&engine, &aimed, way, &click).await?;
         let what = format!("turned {name} {} ({what})", word(wanted));
         let mut answered = self.answer(&engine, what, before, options).await?;
@@ -312,10 +303,7 @@ impl<E: Engine> Session<E> {
         let engine = self.engine().await?;
         let aimed = self.aim(&engine, target).await?;
         let name = self.describe(&aimed);
-        let element = aimed
-            .element()
-            .ok_or_else(|| ToolError::CannotAct(format!("no element at {name}")))?
-            .clone();
+        let element = aimed.required_element(&name, "")?;
         let before = self
             .before(&engine, Some(aimed.snapshot.clone()), options)
             .await;

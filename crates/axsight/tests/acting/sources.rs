@@ -19,6 +19,22 @@ async fn with_ocr(session: &Session, title: &str) -> String {
     }
 }
 
+/// Where the fixture says its canvas was clicked (canvas pixels), from an
+/// action's answer.
+fn canvas_click(answer: &str) -> (i32, i32) {
+    let at: String = answer
+        .split("Canvas clicked at ")
+        .nth(1)
+        .map(|rest| {
+            rest.chars()
+                .take_while(|c| c.is_ascii_digit() || *c == ',')
+                .collect()
+        })
+        .unwrap_or_else(|| panic!("the canvas saw no click: {answer}"));
+    let (x, y) = at.split_once(',').expect("x,y");
+    (x.parse().expect("a number"), y.parse().expect("a number"))
+}
+
 /// The handle of the OCR line that reads `text`.
 fn ocr_handle(tree: &str, text: &str) -> String {
     let ocr = tree
@@ -62,17 +78,7 @@ async fn painted_text_is_read_by_ocr_and_clicked_by_its_handle() {
     assert!(answer.contains("Canvas text 42"), "{answer}");
     // The fixture says where in the canvas the click landed: on the painted
     // text, drawn from (10, ~80) to (~165, 100).
-    let at = answer
-        .split("Canvas clicked at ")
-        .nth(1)
-        .map(|rest| {
-            rest.chars()
-                .take_while(|c| c.is_ascii_digit() || *c == ',')
-                .collect::<String>()
-        })
-        .unwrap_or_else(|| panic!("the canvas saw no click: {answer}"));
-    let (x, y) = at.split_once(',').unwrap();
-    let (x, y): (i32, i32) = (x.parse().unwrap(), y.parse().unwrap());
+    let (x, y) = canvas_click(&answer);
     assert!(
         (10..=180).contains(&x) && (72..=104).contains(&y),
         "clicked at {x},{y}"
@@ -189,17 +195,7 @@ async fn an_ocr_handle_follows_its_window_when_it_moves() {
         .click(&Target::Handle(canvas), &ClickOptions::default(), &options)
         .await
         .unwrap();
-    let at = answer
-        .split("Canvas clicked at ")
-        .nth(1)
-        .map(|rest| {
-            rest.chars()
-                .take_while(|c| c.is_ascii_digit() || *c == ',')
-                .collect::<String>()
-        })
-        .unwrap_or_else(|| panic!("the canvas saw no click: {answer}"));
-    let (x, y) = at.split_once(',').unwrap();
-    let (x, y): (i32, i32) = (x.parse().unwrap(), y.parse().unwrap());
+    let (x, y) = canvas_click(&answer);
     assert!(
         (10..=180).contains(&x) && (72..=104).contains(&y),
         "clicked at {x},{y} in the canvas"

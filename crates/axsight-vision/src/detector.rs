@@ -1,0 +1,268 @@
+//! The UI-element detector (`#m`): a YOLO-style model in ONNX (OmniParser's
+//! `icon_detect` format — one class, boxes as centre, size and score) run
+//! in-process through ONNX Runtime, on a window's capture.
+//!
+//! It owns pre-processing (letterbox), inference, the score threshold,
+//! non-maximum suppression and the way back to screen pixels. It does not
+//! capture, number handles or decide what an agent sees: the server does.
+//!
+//! ```no_run
+//! use axsight_vision::{Detector, DetectorOptions};
+//! # fn run(capture: &axsight_core::Capture) -> Result<(), axsight_vision::DetectorError> {
+//! let detector = Detector::load(DetectorOptions::new("omniparser-v2-icon-detect.onnx"))?;
+//! for found in detector.detect(capture)? {
+//!     println!("{:?} {:.2}", found.bounds, found.confidence);
+//! }
+//! # Ok(()) }
+//! ```
+
+mod boxes;
+mod letterbox;
+mod runtime;
+
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+
+use axsight_core::{Bounds, Capture};
+use ort::session::Session;
+use ort::value::{Tensor, ValueType};
+
+pub use runtime::RUNTIME_VARIABLE;
+
+/// The variable naming the model file, read when no path is given.
+pub const MODEL_VARIABLE: &str = "AXSIGHT_DETECTOR_MODEL";
+
+/// How a user gets a model: said whenever none is configured.
+pub const HOW_TO_GET_A_MODEL: &str = "run scripts/get-detector-model from axsight's repository \
+(a one-time, large Python install; it exports OmniParser v2's detector, AGPL-3.0, to ONNX), then \
+set AXSIGHT_DETECTOR_MODEL=/path/to/model.onnx or start the server with --detector-model PATH; \
+any YOLOv8/11-style ONNX detector with input [1,3,H,W] and output [1,4+classes,anchors] works";
+
+/// Which model, where ONNX Runtime is, and how to read the model's answer.
+#[derive(Debug, Clone, PartialEq)]
+pub struct DetectorOptions {
+    /// The ONNX model file.
+    pub model: PathBuf,
+    /// `libonnxruntime.so`; searched for when `None` (see [`RUNTIME_VARIABLE`]).
+    pub runtime_library: Option<PathBuf>,
+    /// The side of the square input for models with a dynamic input size;
+    /// a multiple of 32. 640 finds the controls of a window in a few hundred
+    /// milliseconds on two cores; 1280 finds smaller ones at four times the cost.
+    pub input_size: u32,
+    /// Boxes scoring less are dropped (0–1).
+    pub min_confidence: f32,
+    /// Of two boxes overlapping more than this (IoU), the weaker is dropped.
+    pub max_overlap: f32,
+    /// At most this many boxes per picture.
+    pub max_boxes: usize,
+    /// Threads for one inference; 0 lets ONNX Runtime choose (one per core).
+    pub threads: usize,
+}
+
+impl DetectorOptions {
+    /// The defaults for `model`.
+    pub fn new(model: impl Into<PathBuf>) -> DetectorOptions {
+        DetectorOptions {
+            model: model.into(),
+            runtime_library: None,
+            input_size: 640,
+            min_confidence: 0.25,
+            max_overlap: 0.45,
+            max_boxes: 300,
+            threads: 0,
+        }
+    }
+
+    /// The model named by [`MODEL_VARIABLE`], if set.
+    pub fn from_env() -> Option<DetectorOptions> {
+        std::env::var_os(MODEL_VARIABLE)
+            .filter(|v| !v.is_empty())
+            .map(DetectorOptions::new)
+    }
+}
+
+/// Something the detector found.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Detection {
+    /// Screen pixels.
+    pub bounds: Bounds,
+    /// 0 to 1.
+    pub confidence: f32,
+    /// The model's class number (OmniParser's model has one: 0, "icon").
+    pub class: usize,
+}
+
+/// Why the detector cannot answer.
+#[derive(Debug, thiserror::Error)]
+pub enum DetectorError {
+    #[error("no UI-element detector model is configured: {HOW_TO_GET_A_MODEL}")]
+    NoModel,
+    #[error("{0}")]
+    Runtime(String),
+    #[error("cannot use {path} as a detector model: {reason}")]
+    Model { path: PathBuf, reason: String },
+    #[error("the detector failed: {0}")]
+    Inference(String),
+    #[error("the capture is damaged: {width}x{height} does not match its pixels")]
+    BadCapture { width: u32, height: u32 },
+}
+
+/// A loaded detector model, ready to run on captures. Runs take turns.
+pub struct Detector {
+    session: Mutex<Session>,
+    input: String,
+    /// The model's input size (width, height).
+    input_size: (u32, u32),
+    options: DetectorOptions,
+}
+
+impl std::fmt::Debug for Detector {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Detector")
+            .field("model", &self.options.model)
+            .field("input_size", &self.input_size)
+            .finish()
+    }
+}
+
+impl Detector {
+    /// Loads ONNX Runtime (once per process) and the model, and checks that the
+    /// model takes one picture and gives boxes.
+    pub fn load(options: DetectorOptions) -> Result<Detector, DetectorError> {
+        let bad = |reason: String| DetectorError::Model {
+            path: options.model.clone(),
+            reason,
+        };
+        if !options.model.is_file() {
+            return Err(bad("no such file".into()));
+        }
+        if options.input_size == 0 || options.input_size % 32 != 0 {
+            return Err(bad(format!(
+                "input size {} is not a positive multiple of 32",
+                options.input_size
+            )));
+        }
+        let environment = runtime::runtime(options.runtime_library.as_deref())?;
+        let mut builder = Session::builder(environment).map_err(|e| bad(e.to_string()))?;
+        if options.threads > 0 {
+            builder = builder
+                .with_intra_threads(options.threads)
+                .map_err(|e| bad(e.to_string()))?;
+        }
+        let session = builder
+            .commit_from_file(&options.model)
+            .map_err(|e| bad(e.to_string()))?;
+        let (input, input_size) = input_of(&session, options.input_size).map_err(bad)?;
+        check_output(&session).map_err(bad)?;
+        Ok(Detector {
+            session: Mutex::new(session),
+            input,
+            input_size,
+            options,
+        })
+    }
+
+    /// The model file.
+    pub fn model(&self) -> &Path {
+        &self.options.model
+    }
+
+    /// The boxes the model finds in `capture`, best first, in screen pixels.
+    pub fn detect(&self, capture: &Capture) -> Result<Vec<Detection>, DetectorError> {
+        let pixels = (capture.width as usize).saturating_mul(capture.height as usize);
+        if pixels == 0 || capture.rgb.len() < pixels.saturating_mul(3) {
+            return Err(DetectorError::BadCapture {
+                width: capture.width,
+                height: capture.height,
+            });
+        }
+        let (width, height) = self.input_size;
+        let (pixels, placement) = letterbox::letterbox(capture, width, height);
+        let tensor = Tensor::from_array(([1usize, 3, height as usize, width as usize], pixels))
+            .map_err(|e| DetectorError::Inference(e.to_string()))?;
+        let found = {
+            let mut session = self.session.lock().unwrap_or_else(|e| e.into_inner());
+            let outputs = session
+                .run(ort::inputs![self.input.as_str() => tensor])
+                .map_err(|e| DetectorError::Inference(e.to_string()))?;
+            let (shape, values) = outputs[0]
+                .try_extract_tensor::<f32>()
+                .map_err(|e| DetectorError::Inference(e.to_string()))?;
+            // [1, 4 + classes, anchors]
+            let (rows, anchors) = match **shape {
+                [1, rows, anchors] if rows >= 5 && anchors >= 0 => (rows as usize, anchors as usize),
+                _ => {
+                    return Err(DetectorError::Inference(format!(
+                        "the model answered a {shape:?} tensor, not [1, 4+classes, anchors]"
+                    )))
+                }
+            };
+            if values.len() < rows * anchors {
+                return Err(DetectorError::Inference("the model's answer is short".into()));
+            }
+            boxes::decode(
+                values,
+                rows,
+                anchors,
+                self.options.min_confidence,
+                &placement,
+                (capture.width, capture.height),
+            )
+        };
+        let kept = boxes::suppress(found, self.options.max_overlap, self.options.max_boxes);
+        Ok(kept
+            .into_iter()
+            .map(|b| {
+                let x = b.x1.round() as i32;
+                let y = b.y1.round() as i32;
+                Detection {
+                    bounds: Bounds {
+                        x: capture.origin.x + x,
+                        y: capture.origin.y + y,
+                        width: (b.x2.round() as i32 - x).max(1),
+                        height: (b.y2.round() as i32 - y).max(1),
+                    },
+                    confidence: b.score,
+                    class: b.class,
+                }
+            })
+            .collect())
+    }
+}
+
+/// The model's one picture input: its name and size (fixed by the model, or
+/// `size`×`size` where it is dynamic).
+fn input_of(session: &Session, size: u32) -> Result<(String, (u32, u32)), String> {
+    let [input] = session.inputs() else {
+        return Err(format!(
+            "it takes {} inputs; a detector takes one picture",
+            session.inputs().len()
+        ));
+    };
+    let ValueType::Tensor { shape, .. } = input.dtype() else {
+        return Err("its input is not a tensor".into());
+    };
+    let dimension = |d: i64| if d > 0 { d as u32 } else { size };
+    match **shape {
+        [_, 3, height, width] => Ok((input.name().to_string(), (dimension(width), dimension(height)))),
+        _ => Err(format!(
+            "its input is shaped {shape:?}, not [batch, 3, height, width]"
+        )),
+    }
+}
+
+/// Checks that the model answers `[batch, 4 + classes, anchors]`.
+fn check_output(session: &Session) -> Result<(), String> {
+    let Some(output) = session.outputs().first() else {
+        return Err("it has no output".into());
+    };
+    let ValueType::Tensor { shape, .. } = output.dtype() else {
+        return Err("its output is not a tensor".into());
+    };
+    match **shape {
+        [_, rows, _] if rows < 0 || rows >= 5 => Ok(()),
+        _ => Err(format!(
+            "its output is shaped {shape:?}, not [batch, 4+classes, anchors]"
+        )),
+    }
+}

@@ -61,13 +61,13 @@ impl<E: Engine> Session<E> {
             return Ok(out);
         }
         // The tree has nothing good enough: ask OCR, scored alike.
-        let (lines, handles) = self.read_ocr(&engine, &snapshot).await?;
+        let lines = self.read_ocr(&engine, &snapshot).await?;
         let mut read = Tree::new(Element::new("ocr", Role::Window, "ocr"));
         read.element_mut(read.root()).bounds = snapshot.tree.element(snapshot.tree.root()).bounds;
         for line in &lines {
-            let mut element = Element::new(line.text.clone(), Role::Text, "ocr line");
-            element.name = line.text.clone();
-            element.bounds = Some(line.bounds);
+            let mut element = Element::new(line.handle.to_string(), Role::Text, "ocr line");
+            element.name = line.found.text.clone();
+            element.bounds = Some(line.found.bounds);
             element.states = StateSet::from_iter([State::Showing, State::Visible]);
             read.push(read.root(), element);
         }
@@ -89,11 +89,11 @@ impl<E: Engine> Session<E> {
         // Lines and handles are in the same order; the read tree's nodes follow them.
         let index = best.node.0 - 1;
         let line = &lines[index];
-        let b = line.bounds;
+        let b = line.found.bounds;
         Ok(format!(
             "found by OCR (the tree's best was {tree_best}): {} {:?} [{},{},{},{}] (score {:.2}); \
              click it with click_element index \"{}\"\n",
-            handles[index], line.text, b.x, b.y, b.width, b.height, best.score, handles[index]
+            line.handle, line.found.text, b.x, b.y, b.width, b.height, best.score, line.handle
         ))
     }
 

@@ -41,6 +41,11 @@ pub enum ToolError {
 
     #[error("timed out: {0}")]
     TimedOut(String),
+
+    /// The client's own model must look at a window before the call can end:
+    /// the server turns this into an input-required result, never into text.
+    #[error("the client's model was asked to look at the window, and has not answered")]
+    NeedsClientModel(Box<crate::sources::VisionQuestion>),
 }
 
 impl ToolError {

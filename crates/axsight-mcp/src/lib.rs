@@ -20,14 +20,15 @@ pub use acting::{ActOptions, ClickOptions, Condition, NewValue};
 pub use error::ToolError;
 pub use screenshot::{Shot, ShotRequest};
 pub use server::{AxsightServer, INSTRUCTIONS};
-pub use session::{Found, Session, TreeOutput, TreeRequest};
+pub use session::{Found, Grounding, Session, TreeOutput, TreeRequest};
 pub use target::Target;
 
 /// Serves MCP on stdin/stdout over engine `E` until the client disconnects.
 pub async fn serve_stdio<E: axsight_core::Engine>(
+    grounding: Grounding,
 ) -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
     use rmcp::ServiceExt;
-    let service = AxsightServer::<E>::new()
+    let service = AxsightServer::<E>::with_grounding(grounding)
         .serve(rmcp::transport::stdio())
         .await?;
     service.waiting().await?;

@@ -44,6 +44,13 @@ pub struct TreeArgs {
     /// Add the text OCR reads in the window, with #o handles to click.
     #[serde(default)]
     pub include_ocr: bool,
+    /// Add the controls a UI-element detector model finds, with #m handles.
+    #[serde(default, alias = "include_omniparser")]
+    pub include_detector: bool,
+    /// Add the elements a vision model names, with #v handles (the client's
+    /// model if it offers sampling, else the configured endpoint).
+    #[serde(default, alias = "include_gemini_vision")]
+    pub include_vision: bool,
     #[serde(default)]
     pub format: Format,
 }

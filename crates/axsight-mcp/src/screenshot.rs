@@ -119,11 +119,11 @@ impl<E: Engine> Session<E> {
                 self.remember(snapshot);
                 marks.extend(self.marks_of(&snapshot.tree, capture.bounds()));
                 if request.include_ocr {
-                    let (lines, handles) = self.read_ocr(&engine, snapshot).await?;
+                    let lines = self.read_ocr(&engine, snapshot).await?;
                     read_lines += lines.len();
-                    marks.extend(lines.iter().zip(&handles).map(|(line, handle)| Mark {
-                        bounds: line.bounds,
-                        label: handle.to_string(),
+                    marks.extend(lines.iter().map(|line| Mark {
+                        bounds: line.found.bounds,
+                        label: line.handle.to_string(),
                         source: Source::Ocr,
                     }));
                 }

@@ -6,12 +6,18 @@ mod acting;
 use std::sync::Arc;
 
 use rmcp::handler::server::router::tool::ToolRouter;
+use rmcp::handler::server::tool::{InputResponses, RequestState};
 use rmcp::handler::server::wrapper::Parameters;
-use rmcp::model::{CallToolResult, ContentBlock, Implementation, ServerCapabilities, ServerConfig};
+use rmcp::model::{
+    CallToolResponse, CallToolResult, ContentBlock, Implementation, ProtocolVersion,
+    ServerCapabilities, ServerConfig,
+};
+use rmcp::service::{RequestContext, RoleServer};
 use rmcp::{tool, tool_handler, tool_router, ErrorData, ServerHandler};
 
 use crate::params::{FindArgs, Format, TreeArgs, ValidateArgs};
-use crate::session::{Session, TreeOutput, TreeRequest};
+use crate::session::{Grounding, Session, TreeOutput, TreeRequest};
+use crate::sources::VisionChannel;
 use crate::ToolError;
 use axsight_core::Engine;
 
@@ -48,6 +54,11 @@ impl<E: Engine> Clone for AxsightServer<E> {
 impl<E: Engine> AxsightServer<E> {
     /// A server over its own session, which watches the desktop's events.
     pub fn new() -> AxsightServer<E> {
+        AxsightServer::with_grounding(Grounding::default())
+    }
+
+    /// A server whose detector and vision endpoint are `grounding`'s.
+    pub fn with_grounding(grounding: Grounding) -> AxsightServer<E> {
         let mut tool_router =
             Self::tool_router() + Self::acting_router() + Self::grounding_router();
         for route in tool_router.map.values_mut() {
@@ -55,7 +66,7 @@ impl<E: Engine> AxsightServer<E> {
             crate::schema::compact(schema);
         }
         AxsightServer {
-            session: Arc::new(Session::watching()),
+            session: Arc::new(Session::watching().with_grounding(grounding)),
             tool_router,
         }
     }
@@ -98,7 +109,10 @@ impl<E: Engine> AxsightServer<E> {
     async fn get_window_tree(
         &self,
         Parameters(args): Parameters<TreeArgs>,
-    ) -> Result<CallToolResult, ErrorData> {
+        context: RequestContext<RoleServer>,
+        RequestState(state): RequestState,
+        InputResponses(responses): InputResponses,
+    ) -> Result<CallToolResponse, ErrorData> {
         let request = TreeRequest {
             app: args.app,
             window: args.window,
@@ -108,9 +122,19 @@ impl<E: Engine> AxsightServer<E> {
             max_chars: args.max_chars,
             include_invisible: args.include_invisible,
             include_ocr: args.include_ocr,
+            include_detector: args.include_detector,
+            include_vision: args.include_vision,
         };
         let json = args.format == Format::Json;
-        Ok(match self.session.window_tree(&request, json).await {
+        let vision = match self.vision_channel(&context, state, responses) {
+            Ok(vision) => vision,
+            Err(error) => return Ok(CallToolResponse::Complete(failure(error))),
+        };
+        let result = match self
+            .session
+            .window_tree_seen_by(&request, json, &vision)
+            .await
+        {
             Ok(TreeOutput::Text(tree)) => text(tree),
             Ok(TreeOutput::Json(value)) => {
                 // Structured content only, with a one-line text pointer: never the
@@ -119,8 +143,14 @@ impl<E: Engine> AxsightServer<E> {
                 result.structured_content = Some(value);
                 result
             }
+            Err(ToolError::NeedsClientModel(question)) => {
+                return Ok(CallToolResponse::InputRequired(
+                    self.session.ask_client(*question),
+                ))
+            }
             Err(error) => failure(error),
-        })
+        };
+        Ok(CallToolResponse::Complete(result))
     }
 
     #[tool(
@@ -180,6 +210,38 @@ impl<E: Engine> AxsightServer<E> {
         Ok(match validate(&self.session, args).await {
             Ok(answer) => text(answer),
             Err(error) => failure(error),
+        })
+    }
+}
+
+impl<E: Engine> AxsightServer<E> {
+    /// How this call reaches a vision model: with the answer it brings back,
+    /// through the client's model when the client offers sampling, else
+    /// through the configured endpoint.
+    fn vision_channel(
+        &self,
+        context: &RequestContext<RoleServer>,
+        state: Option<String>,
+        responses: Option<rmcp::model::InputResponses>,
+    ) -> Result<VisionChannel, ToolError> {
+        if let Some(answer) = self.session.client_answer(state, responses)? {
+            return Ok(VisionChannel::Answered(answer));
+        }
+        let sampling = context
+            .client_capabilities()
+            .is_some_and(|caps| caps.sampling.is_some());
+        if !sampling {
+            return Ok(self.session.configured_vision());
+        }
+        // From 2026-07-28 a server may not send requests of its own: it asks in
+        // its result, and the client calls again with the answer.
+        let asks_in_results = context
+            .protocol_version()
+            .is_some_and(|v| v >= ProtocolVersion::V_2026_07_28);
+        Ok(if asks_in_results {
+            VisionChannel::AskClient
+        } else {
+            VisionChannel::Sampling(context.peer.clone())
         })
     }
 }

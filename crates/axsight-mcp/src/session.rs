@@ -11,7 +11,9 @@ use axsight_core::{
     ReadOptions, Selector, Source, SpottedRegistry, WindowQuery, WindowSnapshot,
 };
 
+use crate::sources::{DetectorSlot, VisionChannel, WaitingLooks};
 use crate::ToolError;
+use axsight_vision::{ChatEndpoint, DetectorOptions};
 
 /// What `get_window_tree` asks for.
 #[derive(Debug, Clone, Default)]
@@ -27,6 +29,28 @@ pub struct TreeRequest {
     pub include_invisible: bool,
     /// Add what OCR reads in the window, with `#o` handles.
     pub include_ocr: bool,
+    /// Add what the UI-element detector finds, with `#m` handles.
+    pub include_detector: bool,
+    /// Add what a vision model sees, with `#v` handles.
+    pub include_vision: bool,
+}
+
+impl TreeRequest {
+    /// Whether any screenshot source is asked for.
+    fn includes_sources(&self) -> bool {
+        self.include_ocr || self.include_detector || self.include_vision
+    }
+}
+
+/// The screenshot sources that need setting up: the detector's model and a
+/// vision model's endpoint. OCR needs none.
+#[derive(Debug, Clone, Default)]
+pub struct Grounding {
+    /// The UI-element detector, if a model is configured.
+    pub detector: Option<DetectorOptions>,
+    /// An OpenAI-compatible endpoint for the vision source, used when the
+    /// client lends no model of its own.
+    pub vision_endpoint: Option<ChatEndpoint>,
 }
 
 /// A tree as text or as JSON.
@@ -55,6 +79,10 @@ pub struct Session<E: Engine> {
     /// For every element printed so far: the identity of its window's root, so a
     /// handle can be read again from its own window.
     window_of: Mutex<HashMap<ElementId, ElementId>>,
+    pub(crate) detector: Arc<DetectorSlot>,
+    pub(crate) vision_endpoint: Option<ChatEndpoint>,
+    /// Questions put to the client's model, waiting for its answer.
+    pub(crate) waiting_looks: Mutex<WaitingLooks>,
 }
 
 impl<E: Engine> Default for Session<E> {
@@ -65,6 +93,9 @@ impl<E: Engine> Default for Session<E> {
             registry: Mutex::default(),
             spotted: Mutex::default(),
             window_of: Mutex::default(),
+            detector: Arc::default(),
+            vision_endpoint: None,
+            waiting_looks: Mutex::default(),
         }
     }
 }
@@ -83,6 +114,20 @@ impl<E: Engine> Session<E> {
             watch_events: true,
             ..Session::default()
         }
+    }
+
+    /// The same session with the detector and vision endpoint `grounding` names.
+    pub fn with_grounding(mut self, grounding: Grounding) -> Session<E> {
+        self.detector = Arc::new(DetectorSlot::new(grounding.detector));
+        self.vision_endpoint = grounding.vision_endpoint;
+        self
+    }
+
+    /// The way to a vision model a call without a client model has.
+    pub(crate) fn configured_vision(&self) -> VisionChannel {
+        self.vision_endpoint
+            .clone()
+            .map_or(VisionChannel::Unavailable, VisionChannel::Endpoint)
     }
 
     /// The engine, connecting now if no earlier call did (a failed connection is
@@ -112,7 +157,19 @@ impl<E: Engine> Session<E> {
         request: &TreeRequest,
         json: bool,
     ) -> Result<TreeOutput, ToolError> {
-        self.recover(self.read_window_tree(request, json).await)
+        let vision = self.configured_vision();
+        self.recover(self.read_window_tree(request, json, &vision).await)
+            .await
+    }
+
+    /// [`Session::window_tree`], asking a vision model through `vision`.
+    pub(crate) async fn window_tree_seen_by(
+        &self,
+        request: &TreeRequest,
+        json: bool,
+        vision: &VisionChannel,
+    ) -> Result<TreeOutput, ToolError> {
+        self.recover(self.read_window_tree(request, json, vision).await)
             .await
     }
 
@@ -171,10 +228,13 @@ impl<E: Engine> Session<E> {
         &self,
         request: &TreeRequest,
         json: bool,
+        vision: &VisionChannel,
     ) -> Result<TreeOutput, ToolError> {
-        if request.include_ocr && json {
+        if request.includes_sources() && json {
             return Err(ToolError::BadArguments(
-                "include_ocr comes with the text format; leave out format: json".into(),
+                "include_ocr, include_detector and include_vision come with the text format; \
+                 leave out format: json"
+                    .into(),
             ));
         }
         if request.from.is_some() && request.selector.is_some() {
@@ -266,8 +326,18 @@ impl<E: Engine> Session<E> {
             include_invisible: request.include_invisible,
         };
         let mut text = self.tree_text(&snapshot, top, Some(&options));
+        let tree = &snapshot.tree;
+        if request.include_detector {
+            let seen = self.detect(&engine, &snapshot).await?;
+            text.push_str(&self.print_section(tree, Source::Detector, &seen));
+        }
+        if request.include_vision {
+            let seen = self.look(&engine, &snapshot, vision).await?;
+            text.push_str(&self.print_section(tree, Source::Vision, &seen));
+        }
         if request.include_ocr {
-            text.push_str(&self.ocr_section(&engine, &snapshot).await?);
+            let seen = self.read_ocr(&engine, &snapshot).await?;
+            text.push_str(&self.print_section(tree, Source::Ocr, &seen));
         }
         Ok(TreeOutput::Text(text))
     }

@@ -82,14 +82,15 @@ impl DetectorOptions {
 }
 
 /// Something the detector found.
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Detection {
     /// Screen pixels.
     pub bounds: Bounds,
     /// 0 to 1.
     pub confidence: f32,
-    /// The model's class number (OmniParser's model has one: 0, "icon").
-    pub class: usize,
+    /// What the model calls it: its class name (OmniParser's model has one
+    /// class, `icon`), or `class N` where the model names none.
+    pub label: String,
 }
 
 /// Why the detector cannot answer.
@@ -113,6 +114,8 @@ pub struct Detector {
     input: String,
     /// The model's input size (width, height).
     input_size: (u32, u32),
+    /// Class names, by class number, from the model's metadata.
+    classes: Vec<String>,
     options: DetectorOptions,
 }
 
@@ -154,10 +157,17 @@ impl Detector {
             .map_err(|e| bad(e.to_string()))?;
         let (input, input_size) = input_of(&session, options.input_size).map_err(bad)?;
         check_output(&session).map_err(bad)?;
+        let classes = session
+            .metadata()
+            .ok()
+            .and_then(|m| m.custom("names"))
+            .map(|names| class_names(&names))
+            .unwrap_or_default();
         Ok(Detector {
             session: Mutex::new(session),
             input,
             input_size,
+            classes,
             options,
         })
     }
@@ -190,7 +200,9 @@ impl Detector {
                 .map_err(|e| DetectorError::Inference(e.to_string()))?;
             // [1, 4 + classes, anchors]
             let (rows, anchors) = match **shape {
-                [1, rows, anchors] if rows >= 5 && anchors >= 0 => (rows as usize, anchors as usize),
+                [1, rows, anchors] if rows >= 5 && anchors >= 0 => {
+                    (rows as usize, anchors as usize)
+                }
                 _ => {
                     return Err(DetectorError::Inference(format!(
                         "the model answered a {shape:?} tensor, not [1, 4+classes, anchors]"
@@ -198,7 +210,9 @@ impl Detector {
                 }
             };
             if values.len() < rows * anchors {
-                return Err(DetectorError::Inference("the model's answer is short".into()));
+                return Err(DetectorError::Inference(
+                    "the model's answer is short".into(),
+                ));
             }
             boxes::decode(
                 values,
@@ -223,7 +237,11 @@ impl Detector {
                         height: (b.y2.round() as i32 - y).max(1),
                     },
                     confidence: b.score,
-                    class: b.class,
+                    label: self
+                        .classes
+                        .get(b.class)
+                        .cloned()
+                        .unwrap_or_else(|| format!("class {}", b.class)),
                 }
             })
             .collect())
@@ -244,11 +262,28 @@ fn input_of(session: &Session, size: u32) -> Result<(String, (u32, u32)), String
     };
     let dimension = |d: i64| if d > 0 { d as u32 } else { size };
     match **shape {
-        [_, 3, height, width] => Ok((input.name().to_string(), (dimension(width), dimension(height)))),
+        [_, 3, height, width] => Ok((
+            input.name().to_string(),
+            (dimension(width), dimension(height)),
+        )),
         _ => Err(format!(
             "its input is shaped {shape:?}, not [batch, 3, height, width]"
         )),
     }
+}
+
+/// The class names of an ultralytics export's `names` metadata, a Python
+/// dict in class order: `{0: 'icon', 1: 'text'}`.
+fn class_names(names: &str) -> Vec<String> {
+    names
+        .split(',')
+        .filter_map(|entry| {
+            let (_, name) = entry.split_once(':')?;
+            let name = name.trim().trim_matches(['{', '}']).trim();
+            Some(name.trim_matches(['\'', '"']).to_string())
+        })
+        .filter(|name| !name.is_empty())
+        .collect()
 }
 
 /// Checks that the model answers `[batch, 4 + classes, anchors]`.
@@ -264,5 +299,20 @@ fn check_output(session: &Session) -> Result<(), String> {
         _ => Err(format!(
             "its output is shaped {shape:?}, not [batch, 4+classes, anchors]"
         )),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::class_names;
+
+    #[test]
+    fn class_names_come_from_the_python_dict() {
+        assert_eq!(class_names("{0: 'icon'}"), ["icon"]);
+        assert_eq!(
+            class_names("{0: 'button', 1: \"text\"}"),
+            ["button", "text"]
+        );
+        assert!(class_names("").is_empty());
     }
 }

@@ -6,11 +6,21 @@
 //! the handles it can click. It does not capture, click, or speak MCP: the engine
 //! captures and acts, the server shapes tool results.
 
+mod detector;
 mod glyphs;
 mod marks;
 mod ocr;
 mod picture;
+mod vision_model;
 
+pub use detector::{
+    Detection, Detector, DetectorError, DetectorOptions, HOW_TO_GET_A_MODEL, MODEL_VARIABLE,
+    RUNTIME_VARIABLE,
+};
 pub use marks::{draw_marks, Mark};
 pub use ocr::{read_text, OcrLine, OcrOptions};
 pub use picture::{encode, Format, Picture, PictureOptions, VisionError};
+pub use vision_model::{
+    ask_chat_endpoint, parse_reply, vision_prompt, ChatEndpoint, EndpointError, ReplyError,
+    SeenElement,
+};

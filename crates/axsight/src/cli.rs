@@ -9,8 +9,47 @@ pub struct Cli {
     /// More logging on stderr (-v info, -vv debug); AXSIGHT_LOG overrides.
     #[arg(short, long, global = true, action = clap::ArgAction::Count)]
     pub verbose: u8,
+    #[command(flatten)]
+    pub grounding: GroundingFlags,
     #[command(subcommand)]
     pub command: Command,
+}
+
+/// Where the screenshot sources that need setting up are.
+#[derive(Debug, Clone, clap::Args)]
+pub struct GroundingFlags {
+    /// The UI-element detector's ONNX model (scripts/get-detector-model makes one).
+    #[arg(
+        long,
+        global = true,
+        env = "AXSIGHT_DETECTOR_MODEL",
+        value_name = "PATH"
+    )]
+    pub detector_model: Option<std::path::PathBuf>,
+    /// ONNX Runtime's libonnxruntime.so (default: found in Python's onnxruntime package).
+    #[arg(long, global = true, env = "AXSIGHT_ONNXRUNTIME", value_name = "PATH")]
+    pub onnxruntime: Option<std::path::PathBuf>,
+    /// The detector's input size for models without a fixed one (a multiple of 32).
+    #[arg(long, global = true, default_value_t = 640, value_name = "PIXELS")]
+    pub detector_size: u32,
+    /// Detector boxes scoring less are dropped (0-1).
+    #[arg(long, global = true, default_value_t = 0.25, value_name = "SCORE")]
+    pub detector_confidence: f32,
+    /// An OpenAI-compatible chat-completions API for the vision source, e.g.
+    /// http://127.0.0.1:8080/v1 (used when the MCP client lends no model).
+    #[arg(long, global = true, env = "AXSIGHT_VISION_URL", value_name = "URL")]
+    pub vision_url: Option<String>,
+    /// The vision model's name at that endpoint.
+    #[arg(long, global = true, env = "AXSIGHT_VISION_MODEL", value_name = "NAME")]
+    pub vision_model: Option<String>,
+    /// The environment variable that holds the endpoint's API key.
+    #[arg(
+        long,
+        global = true,
+        env = "AXSIGHT_VISION_KEY_ENV",
+        value_name = "VARIABLE"
+    )]
+    pub vision_key_env: Option<String>,
 }
 
 #[derive(Debug, Subcommand)]
@@ -44,6 +83,12 @@ pub enum Command {
         /// Add the text OCR reads in the window, with #o handles.
         #[arg(long)]
         include_ocr: bool,
+        /// Add the controls the UI-element detector finds, with #m handles.
+        #[arg(long)]
+        include_detector: bool,
+        /// Add the elements the vision endpoint names, with #v handles.
+        #[arg(long)]
+        include_vision: bool,
     },
     /// Find elements matching a selector, e.g. 'role:Button && name:Save'.
     Find {

@@ -9,16 +9,18 @@ mod shot;
 use std::process::ExitCode;
 
 use axsight_linux::LinuxEngine;
-use axsight_mcp::{TreeOutput, TreeRequest};
+use axsight_mcp::{Grounding, TreeOutput, TreeRequest};
+use axsight_vision::{ChatEndpoint, DetectorOptions};
 
 /// The session every command reads through: the Linux engine behind the same code
 /// the MCP server runs.
 pub(crate) type Session = axsight_mcp::Session<LinuxEngine>;
 
-use crate::cli::{BenchCommand, Command};
+use crate::cli::{BenchCommand, Command, GroundingFlags};
 
-pub async fn run(command: Command) -> anyhow::Result<ExitCode> {
-    let session = Session::new();
+pub async fn run(command: Command, flags: GroundingFlags) -> anyhow::Result<ExitCode> {
+    let grounding = grounding(flags)?;
+    let session = Session::new().with_grounding(grounding.clone());
     match command {
         Command::Apps { json } => {
             if json {
@@ -36,6 +38,8 @@ pub async fn run(command: Command) -> anyhow::Result<ExitCode> {
             max_chars,
             include_invisible,
             include_ocr,
+            include_detector,
+            include_vision,
         } => {
             let request = TreeRequest {
                 app,
@@ -44,6 +48,8 @@ pub async fn run(command: Command) -> anyhow::Result<ExitCode> {
                 max_chars: Some(max_chars),
                 include_invisible,
                 include_ocr,
+                include_detector,
+                include_vision,
                 ..TreeRequest::default()
             };
             match session.window_tree(&request, json).await? {
@@ -127,7 +133,7 @@ pub async fn run(command: Command) -> anyhow::Result<ExitCode> {
                     tracing::warn!(%error, "could not turn accessibility on");
                 }
             }
-            axsight_mcp::serve_stdio::<LinuxEngine>()
+            axsight_mcp::serve_stdio::<LinuxEngine>(grounding)
                 .await
                 .map_err(|e| anyhow::anyhow!(e))?;
         }
@@ -142,4 +148,32 @@ pub async fn run(command: Command) -> anyhow::Result<ExitCode> {
         } => bench::sources(&app, runs).await?,
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// The detector and vision endpoint the flags (or their variables) name.
+fn grounding(flags: GroundingFlags) -> anyhow::Result<Grounding> {
+    let detector = flags.detector_model.map(|model| DetectorOptions {
+        runtime_library: flags.onnxruntime,
+        input_size: flags.detector_size,
+        min_confidence: flags.detector_confidence,
+        ..DetectorOptions::new(model)
+    });
+    let vision_endpoint = match (flags.vision_url, flags.vision_model) {
+        (Some(base_url), Some(model)) => Some(ChatEndpoint {
+            base_url,
+            model,
+            api_key_env: flags.vision_key_env,
+        }),
+        (None, None) => None,
+        (Some(_), None) => anyhow::bail!(
+            "--vision-url needs --vision-model (or AXSIGHT_VISION_MODEL): the model's name at that endpoint"
+        ),
+        (None, Some(_)) => anyhow::bail!(
+            "--vision-model needs --vision-url (or AXSIGHT_VISION_URL): the endpoint that serves it"
+        ),
+    };
+    Ok(Grounding {
+        detector,
+        vision_endpoint,
+    })
 }

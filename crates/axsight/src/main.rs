@@ -20,7 +20,7 @@ fn main() -> std::process::ExitCode {
             return std::process::ExitCode::FAILURE;
         }
     };
-    match runtime.block_on(commands::run(cli.command)) {
+    match runtime.block_on(commands::run(cli.command, cli.grounding)) {
         Ok(code) => code,
         Err(error) => {
             eprintln!("axsight: {error:#}");

@@ -33,8 +33,12 @@ impl Placement {
         let scaled_width = ((width as f32 * scale).round() as u32).clamp(1, input_width);
         let scaled_height = ((height as f32 * scale).round() as u32).clamp(1, input_height);
         // ultralytics rounds (pad/2 - 0.1) for the left and top sides.
-        let left = ((input_width - scaled_width) as f32 / 2.0 - 0.1).round().max(0.0) as u32;
-        let top = ((input_height - scaled_height) as f32 / 2.0 - 0.1).round().max(0.0) as u32;
+        let left = ((input_width - scaled_width) as f32 / 2.0 - 0.1)
+            .round()
+            .max(0.0) as u32;
+        let top = ((input_height - scaled_height) as f32 / 2.0 - 0.1)
+            .round()
+            .max(0.0) as u32;
         Placement {
             scale,
             left,
@@ -100,7 +104,11 @@ fn sample_positions(source: u32, scaled: u32) -> Vec<(usize, usize, f32)> {
         .map(|i| {
             let at = ((i as f32 + 0.5) * ratio - 0.5).max(0.0);
             let first = (at.floor() as usize).min(last);
-            let weight = if first >= last { 0.0 } else { at - first as f32 };
+            let weight = if first >= last {
+                0.0
+            } else {
+                at - first as f32
+            };
             (first, (first + 1).min(last), weight)
         })
         .collect()

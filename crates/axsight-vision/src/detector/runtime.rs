@@ -28,7 +28,12 @@ pub(super) fn runtime(explicit: Option<&Path>) -> Result<&'static Environment, D
             .map_err(|error| format!("cannot load ONNX Runtime from {}: {error}", path.display()))?
             .with_name("axsight")
             .build()
-            .map_err(|error| format!("ONNX Runtime at {} failed to start: {error}", path.display()))?;
+            .map_err(|error| {
+                format!(
+                    "ONNX Runtime at {} failed to start: {error}",
+                    path.display()
+                )
+            })?;
         Ok((environment, path))
     });
     match loaded {
@@ -43,11 +48,13 @@ pub(super) fn runtime(explicit: Option<&Path>) -> Result<&'static Environment, D
 /// a plain `libonnxruntime.so` in `/usr/local/lib` or `/usr/lib`.
 fn locate(explicit: Option<&Path>) -> Result<PathBuf, String> {
     let named = explicit.map(|p| (p.to_path_buf(), "given")).or_else(|| {
-        [RUNTIME_VARIABLE, "ORT_DYLIB_PATH"].iter().find_map(|variable| {
-            std::env::var_os(variable)
-                .filter(|v| !v.is_empty())
-                .map(|v| (PathBuf::from(v), *variable))
-        })
+        [RUNTIME_VARIABLE, "ORT_DYLIB_PATH"]
+            .iter()
+            .find_map(|variable| {
+                std::env::var_os(variable)
+                    .filter(|v| !v.is_empty())
+                    .map(|v| (PathBuf::from(v), *variable))
+            })
     });
     if let Some((path, whence)) = named {
         return if path.is_file() {

@@ -6,6 +6,7 @@
 //! holds [`turn`] while it runs).
 
 mod cli;
+mod detector;
 mod fixture;
 mod pictures;
 mod safety;

@@ -210,3 +210,48 @@ pub fn gdbus_call(element: &axsight_core::Element, method: &str, args: &[&str]) 
 pub fn title(test: &str) -> String {
     format!("axsight test {test} {}", std::process::id())
 }
+
+/// The UI-element detector for tests: the model in `AXSIGHT_DETECTOR_MODEL`,
+/// else the one the team keeps beside the repository (`../shared/models/`),
+/// run by the ONNX Runtime that `scripts/install-deps` put in `.venv`.
+pub fn detector_options() -> axsight_vision::DetectorOptions {
+    let model = std::env::var_os("AXSIGHT_DETECTOR_MODEL")
+        .filter(|v| !v.is_empty())
+        .map(PathBuf::from)
+        .unwrap_or_else(|| repo().join("../shared/models/omniparser-v2-icon-detect.onnx"));
+    assert!(
+        model.is_file(),
+        "no detector model at {} (set AXSIGHT_DETECTOR_MODEL, or run scripts/get-detector-model)",
+        model.display()
+    );
+    let runtime = std::env::var_os("AXSIGHT_ONNXRUNTIME")
+        .filter(|v| !v.is_empty())
+        .map(PathBuf::from)
+        .or_else(venv_onnxruntime);
+    assert!(
+        runtime.is_some(),
+        "no ONNX Runtime in .venv: run scripts/install-deps (or set AXSIGHT_ONNXRUNTIME)"
+    );
+    axsight_vision::DetectorOptions {
+        runtime_library: runtime,
+        ..axsight_vision::DetectorOptions::new(model)
+    }
+}
+
+/// `libonnxruntime.so.*` of the onnxruntime wheel in the repository's `.venv`.
+fn venv_onnxruntime() -> Option<PathBuf> {
+    let lib = repo().join(".venv/lib");
+    std::fs::read_dir(lib)
+        .ok()?
+        .filter_map(Result::ok)
+        .map(|python| python.path().join("site-packages/onnxruntime/capi"))
+        .filter_map(|capi| std::fs::read_dir(capi).ok())
+        .flatten()
+        .filter_map(Result::ok)
+        .map(|entry| entry.path())
+        .find(|path| {
+            path.file_name()
+                .and_then(|n| n.to_str())
+                .is_some_and(|n| n.starts_with("libonnxruntime.so"))
+        })
+}

@@ -16,6 +16,7 @@ mod engine;
 mod handle;
 mod input;
 mod json;
+mod look;
 mod operation;
 mod role;
 mod selector;
@@ -39,6 +40,7 @@ pub use input::{
     ScrollDirection,
 };
 pub use json::{to_json, JsonElement};
+pub use look::Look;
 pub use operation::{EventMark, Operation, Performed, SettleEnd, SettlePolicy, Settled};
 pub use role::Role;
 pub use selector::{Atom, Expr, MatchContext, RoleMatch, Selector, SelectorError, Step};

@@ -5,7 +5,7 @@
 
 use std::collections::HashMap;
 
-use crate::{Bounds, ElementId, Handle, Point, Source};
+use crate::{Bounds, ElementId, Handle, Look, Point, Source};
 
 /// Something a screenshot source saw.
 #[derive(Debug, Clone, PartialEq)]
@@ -22,6 +22,9 @@ pub struct Spotted {
     pub label: String,
     /// 0 to 1.
     pub confidence: f32,
+    /// How its box looked at the capture: a click first checks that it still
+    /// looks so (`None`: the box was not wholly captured, nothing to check).
+    pub look: Option<Look>,
 }
 
 impl Spotted {
@@ -69,6 +72,7 @@ impl SpottedRegistry {
     ///     window_size: (100, 100),
     ///     label: label.into(),
     ///     confidence: 0.9,
+    ///     look: None,
     /// };
     /// let mut registry = SpottedRegistry::new();
     /// let first = registry.record(vec![seen("Open")]);
@@ -144,6 +148,7 @@ mod tests {
             window_size: (200, 100),
             label: "x".into(),
             confidence: 0.5,
+            look: None,
         }
     }
 

@@ -21,6 +21,14 @@ pub enum ToolError {
     #[error("{handle} is stale: {why}; call get_window_tree to get fresh handles")]
     StaleHandle { handle: String, why: String },
 
+    /// A screenshot source's handle that no longer fits what is on screen.
+    #[error("{handle} is stale: {why}; {refresh}", refresh = crate::target::refresh_call(*.seen_by))]
+    StaleSighting {
+        handle: String,
+        why: String,
+        seen_by: axsight_core::Source,
+    },
+
     #[error("{handle} could not be checked: its window was only partly read ({why}); try again")]
     Undecided { handle: String, why: String },
 

@@ -477,7 +477,7 @@ impl<E: Engine> Session<E> {
                     window: aimed.snapshot.title.clone(),
                 }))
             }
-            Err(ToolError::StaleHandle { .. }) => Ok(None),
+            Err(ToolError::StaleHandle { .. } | ToolError::StaleSighting { .. }) => Ok(None),
             Err(error) => Err(error),
         }
     }

@@ -13,7 +13,8 @@ mod ocr;
 mod vision;
 
 use axsight_core::{
-    visible_box, Bounds, Engine, Handle, NodeId, Source, Spotted, Tree, WindowSnapshot,
+    visible_box, Bounds, Capture, Engine, Handle, Look, NodeId, Source, Spotted, Tree,
+    WindowSnapshot,
 };
 
 pub(crate) use detector::DetectorSlot;
@@ -43,16 +44,18 @@ pub(crate) struct Sighting {
 }
 
 impl<E: Engine> Session<E> {
-    /// Numbers what `source` found in `snapshot`'s window, whose box was `frame`
-    /// at the capture. Text read over a secret field is dropped first. The
-    /// previous capture's handles of that source and window retire.
+    /// Numbers what `source` found in `capture`, a capture of `snapshot`'s
+    /// window, and keeps how each box looked. Text read over a secret field is
+    /// dropped first. The previous capture's handles of that source and window
+    /// retire.
     pub(crate) fn record_sightings(
         &self,
         snapshot: &WindowSnapshot,
-        frame: Bounds,
+        capture: &Capture,
         source: Source,
         found: Vec<Found>,
     ) -> Vec<Sighting> {
+        let frame = capture.bounds();
         let secrets: Vec<Bounds> = snapshot
             .tree
             .ids()
@@ -79,6 +82,7 @@ impl<E: Engine> Session<E> {
                     f.text.clone()
                 },
                 confidence: f.confidence.unwrap_or(1.0),
+                look: Look::of(capture, f.bounds),
             })
             .collect();
         let handles = {

@@ -2,8 +2,8 @@
 //! window read just before acting, and checked to be the element the agent saw.
 
 use axsight_core::{
-    element_at, Element, ElementId, Engine, EngineError, FailureKind, Handle, MatchContext, NodeId,
-    Point, ReadOptions, Selector, SpottedError, WindowQuery, WindowSnapshot,
+    element_at, Element, ElementId, Engine, EngineError, FailureKind, Handle, Look, MatchContext,
+    NodeId, Point, ReadOptions, Selector, Source, SpottedError, WindowQuery, WindowSnapshot,
 };
 
 use crate::session::Session;
@@ -195,9 +195,10 @@ impl<E: Engine> Session<E> {
             match registry.resolve(handle) {
                 Ok(spotted) => spotted.clone(),
                 Err(SpottedError::Retired) => {
-                    return Err(ToolError::StaleHandle {
+                    return Err(ToolError::StaleSighting {
                         handle: handle.to_string(),
                         why: "a newer capture of its window replaced it".into(),
+                        seen_by: handle.source,
                     })
                 }
                 Err(SpottedError::Unknown) => {
@@ -220,10 +221,25 @@ impl<E: Engine> Session<E> {
                 why: "its window has no box on screen now".into(),
             })?;
         if (frame.width, frame.height) != spotted.window_size {
-            return Err(ToolError::StaleHandle {
+            return Err(ToolError::StaleSighting {
                 handle: shown,
                 why: "its window changed size since the capture".into(),
+                seen_by: spotted.source,
             });
+        }
+        let now = spotted.relative.offset(frame.x, frame.y);
+        if let Some(then) = &spotted.look {
+            // A click lands only where the spot still shows what was seen.
+            let capture = engine.capture(Some(now)).await.map_err(ToolError::engine)?;
+            if !Look::of(&capture, now).is_some_and(|look| then.resembles(&look)) {
+                return Err(ToolError::StaleSighting {
+                    handle: shown,
+                    why: "its place in the window looks different since the capture (another \
+                          window on top, or new content there)"
+                        .into(),
+                    seen_by: spotted.source,
+                });
+            }
         }
         let point = spotted.centre_at(Point {
             x: frame.x,
@@ -343,4 +359,14 @@ impl<E: Engine> Session<E> {
 fn is_tree_handle(text: &str) -> bool {
     text.parse::<Handle>()
         .map_or(true, |h| h.source == axsight_core::Source::Tree)
+}
+
+/// The call that gives fresh handles of a screenshot source.
+pub(crate) fn refresh_call(source: Source) -> &'static str {
+    match source {
+        Source::Ocr => "get_window_tree with include_ocr: true reads it anew",
+        Source::Detector => "get_window_tree with include_detector: true detects anew",
+        Source::Vision => "get_window_tree with include_vision: true looks anew",
+        Source::Tree | Source::Dom => "get_window_tree reads it anew",
+    }
 }

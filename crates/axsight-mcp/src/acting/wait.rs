@@ -115,7 +115,11 @@ impl<E: Engine> Session<E> {
                     let line = self.describe(&aimed);
                     (aimed.element().cloned(), Some(line))
                 }
-                Err(ToolError::NoMatch { .. } | ToolError::StaleHandle { .. }) => (None, None),
+                Err(
+                    ToolError::NoMatch { .. }
+                    | ToolError::StaleHandle { .. }
+                    | ToolError::StaleSighting { .. },
+                ) => (None, None),
                 Err(error) => return Err(error),
             };
             let waited = start.elapsed().as_millis();

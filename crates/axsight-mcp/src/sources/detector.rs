@@ -59,10 +59,13 @@ impl<E: Engine> Session<E> {
             .capture(Some(frame))
             .await
             .map_err(ToolError::engine)?;
-        let detections = tokio::task::spawn_blocking(move || detector.detect(&capture))
-            .await
-            .map_err(|error| ToolError::CannotAct(format!("the detector failed: {error}")))?
-            .map_err(|error| ToolError::CannotAct(error.to_string()))?;
+        let (capture, detections) = tokio::task::spawn_blocking(move || {
+            let detections = detector.detect(&capture);
+            (capture, detections)
+        })
+        .await
+        .map_err(|error| ToolError::CannotAct(format!("the detector failed: {error}")))?;
+        let detections = detections.map_err(|error| ToolError::CannotAct(error.to_string()))?;
         let found = detections
             .into_iter()
             .map(|d| Found {
@@ -72,6 +75,6 @@ impl<E: Engine> Session<E> {
                 confidence: Some(d.confidence),
             })
             .collect();
-        Ok(self.record_sightings(snapshot, frame, Source::Detector, found))
+        Ok(self.record_sightings(snapshot, &capture, Source::Detector, found))
     }
 }

@@ -22,11 +22,13 @@ impl<E: Engine> Session<E> {
             .await
             .map_err(ToolError::engine)?;
         // Tesseract runs as a process: wait for it off the runtime.
-        let lines =
-            tokio::task::spawn_blocking(move || read_text(&capture, &OcrOptions::default()))
-                .await
-                .map_err(|error| ToolError::CannotAct(format!("OCR failed: {error}")))?
-                .map_err(|error| ToolError::CannotAct(error.to_string()))?;
+        let (capture, lines) = tokio::task::spawn_blocking(move || {
+            let lines = read_text(&capture, &OcrOptions::default());
+            (capture, lines)
+        })
+        .await
+        .map_err(|error| ToolError::CannotAct(format!("OCR failed: {error}")))?;
+        let lines = lines.map_err(|error| ToolError::CannotAct(error.to_string()))?;
         let found = lines
             .into_iter()
             .map(|line| Found {
@@ -36,6 +38,6 @@ impl<E: Engine> Session<E> {
                 confidence: Some(line.confidence),
             })
             .collect();
-        Ok(self.record_sightings(snapshot, frame, Source::Ocr, found))
+        Ok(self.record_sightings(snapshot, &capture, Source::Ocr, found))
     }
 }

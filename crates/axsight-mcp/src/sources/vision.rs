@@ -13,7 +13,7 @@
 
 use std::time::Duration;
 
-use axsight_core::{Bounds, Engine, Source, WindowSnapshot};
+use axsight_core::{Bounds, Capture, Engine, Source, WindowSnapshot};
 use axsight_vision::{
     ask_chat_endpoint, encode, parse_reply, vision_prompt, ChatEndpoint, Format, PictureOptions,
 };
@@ -200,15 +200,23 @@ impl<E: Engine> Session<E> {
         channel: &VisionChannel,
     ) -> Result<Vec<Sighting>, ToolError> {
         let frame = window_frame(snapshot)?;
+        if let VisionChannel::Unavailable = channel {
+            return Err(ToolError::CannotAct(NO_VISION_MODEL.into()));
+        }
+        // For an answer brought back, this capture is later than the picture
+        // the model saw: it only keeps how the boxes look from now on.
+        let capture = engine
+            .capture(Some(frame))
+            .await
+            .map_err(ToolError::engine)?;
         let answer = match channel {
-            VisionChannel::Unavailable => return Err(ToolError::CannotAct(NO_VISION_MODEL.into())),
+            VisionChannel::Unavailable => unreachable!("answered above"),
             VisionChannel::Answered(answer) => answer.clone(),
             VisionChannel::AskClient => {
-                let question = self.question(engine, frame).await?;
-                return Err(ToolError::NeedsClientModel(Box::new(question)));
+                return Err(ToolError::NeedsClientModel(Box::new(question(&capture)?)));
             }
             VisionChannel::Sampling(peer) => {
-                let question = self.question(engine, frame).await?;
+                let question = question(&capture)?;
                 let asked = peer.create_message(question.sampling_request());
                 let result = tokio::time::timeout(ANSWER_DEADLINE, asked)
                     .await
@@ -223,20 +231,18 @@ impl<E: Engine> Session<E> {
                             "the client's model could not look at the window: {error}"
                         ))
                     })?;
-                let reply = reply_text(result);
                 VisionAnswer {
-                    reply,
+                    reply: reply_text(result),
                     geometry: question.geometry,
                 }
             }
             VisionChannel::Endpoint(endpoint) => {
-                let question = self.question(engine, frame).await?;
-                let endpoint = endpoint.clone();
                 let VisionQuestion {
                     png,
                     prompt,
                     geometry,
-                } = question;
+                } = question(&capture)?;
+                let endpoint = endpoint.clone();
                 let reply = tokio::task::spawn_blocking(move || {
                     ask_chat_endpoint(&endpoint, &png, &prompt, ANSWER_DEADLINE)
                 })
@@ -267,33 +273,29 @@ impl<E: Engine> Session<E> {
                 confidence: None,
             })
             .collect();
-        Ok(self.record_sightings(snapshot, frame, Source::Vision, found))
+        Ok(self.record_sightings(snapshot, &capture, Source::Vision, found))
     }
+}
 
-    /// The window's picture and the instruction for a model.
-    async fn question(&self, engine: &E, frame: Bounds) -> Result<VisionQuestion, ToolError> {
-        let capture = engine
-            .capture(Some(frame))
-            .await
-            .map_err(ToolError::engine)?;
-        let options = PictureOptions {
-            format: Format::Png,
-            max_dimension: Some(MAX_SIDE),
-            ..PictureOptions::default()
-        };
-        let picture =
-            encode(&capture, &options).map_err(|error| ToolError::CannotAct(error.to_string()))?;
-        Ok(VisionQuestion {
-            prompt: vision_prompt(picture.width, picture.height),
-            geometry: Geometry {
-                width: picture.width,
-                height: picture.height,
-                scale: picture.scale,
-                window_size: (frame.width, frame.height),
-            },
-            png: picture.bytes,
-        })
-    }
+/// A window's picture, as a model is shown it, and the instruction.
+fn question(capture: &Capture) -> Result<VisionQuestion, ToolError> {
+    let options = PictureOptions {
+        format: Format::Png,
+        max_dimension: Some(MAX_SIDE),
+        ..PictureOptions::default()
+    };
+    let picture =
+        encode(capture, &options).map_err(|error| ToolError::CannotAct(error.to_string()))?;
+    Ok(VisionQuestion {
+        prompt: vision_prompt(picture.width, picture.height),
+        geometry: Geometry {
+            width: picture.width,
+            height: picture.height,
+            scale: picture.scale,
+            window_size: (capture.width as i32, capture.height as i32),
+        },
+        png: picture.bytes,
+    })
 }
 
 /// The text of a sampling result (its text blocks, joined).

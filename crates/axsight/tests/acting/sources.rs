@@ -99,7 +99,7 @@ async fn painted_text_is_read_by_ocr_and_clicked_by_its_handle() {
         )
         .await
         .unwrap_err();
-    assert!(matches!(stale, ToolError::StaleHandle { .. }), "{stale}");
+    assert!(matches!(stale, ToolError::StaleSighting { .. }), "{stale}");
 }
 
 #[tokio::test]
@@ -199,5 +199,44 @@ async fn an_ocr_handle_follows_its_window_when_it_moves() {
     assert!(
         (10..=180).contains(&x) && (72..=104).contains(&y),
         "clicked at {x},{y} in the canvas"
+    );
+}
+
+#[tokio::test]
+async fn a_sighting_whose_place_changed_since_its_capture_is_refused() {
+    let _turn = crate::turn().await;
+    let engine = LinuxEngine::connect().await.unwrap();
+    let title = support::title("changed place");
+    let _app = support::fixture(&engine, &title).await;
+    let session = Session::watching();
+    let options = ActOptions::default();
+    let tree = with_ocr(&session, &title).await;
+    let count = ocr_handle(&tree, "\"Count\"");
+
+    // The button renames itself "Count 1": its label is drawn anew, shifted.
+    let renamed = session
+        .click(
+            &crate::aim(&title, "role:Button && name:Count"),
+            &ClickOptions::default(),
+            &options,
+        )
+        .await
+        .unwrap();
+    assert!(renamed.contains("\"Count 1\""), "{renamed}");
+    let refused = session
+        .click(&Target::Handle(count), &ClickOptions::default(), &options)
+        .await
+        .unwrap_err();
+    assert!(
+        matches!(refused, ToolError::StaleSighting { .. })
+            && refused.to_string().contains("looks different")
+            && refused.to_string().contains("include_ocr"),
+        "{refused}"
+    );
+    // Nothing was clicked: the button still says 1.
+    let tree = with_ocr(&session, &title).await;
+    assert!(
+        tree.contains("Count 1") && !tree.contains("Count 2"),
+        "{tree}"
     );
 }

@@ -8,6 +8,7 @@ use axsight_core::{
 use axsight_vision::{encode, Format, Mark, Picture, PictureOptions};
 
 use crate::session::Session;
+use crate::sources::same_as_tree;
 use crate::target::Target;
 use crate::ToolError;
 
@@ -27,6 +28,9 @@ pub struct ShotRequest {
     /// With `annotate`: also read the window's text with OCR and draw its `#o`
     /// handles (a window or an element's window only).
     pub include_ocr: bool,
+    /// With `annotate`: also run the UI-element detector and draw its `#m`
+    /// handles (a window or an element's window only).
+    pub include_detector: bool,
 }
 
 /// A picture and the sentence that says what it shows.
@@ -56,11 +60,17 @@ impl<E: Engine> Session<E> {
                     .into(),
             ));
         }
-        if request.include_ocr && !(request.annotate && (request.index.is_some() || scoped)) {
-            return Err(ToolError::BadArguments(
-                "include_ocr marks OCR lines on an annotated window or element: give annotate: true and app/window or index"
-                    .into(),
-            ));
+        let sources = [
+            (request.include_ocr, "include_ocr"),
+            (request.include_detector, "include_detector"),
+        ];
+        if let Some((_, flag)) = sources.iter().find(|(on, _)| *on) {
+            if !(request.annotate && (request.index.is_some() || scoped)) {
+                return Err(ToolError::BadArguments(format!(
+                    "{flag} marks what it finds on an annotated window or element: give \
+                     annotate: true and app/window or index"
+                )));
+            }
         }
         let engine = self.engine().await?;
         // What to capture, what it is called, and the windows whose elements
@@ -112,19 +122,30 @@ impl<E: Engine> Session<E> {
                 (request.region, what, windows)
             };
         let capture = engine.capture(region).await.map_err(ToolError::engine)?;
-        let mut read_lines = 0;
+        // Per source: how many it found, and how many of those are tree elements.
+        let mut counts: Vec<(Source, usize, usize)> = Vec::new();
         let marks = if request.annotate {
             let mut marks = Vec::new();
             for snapshot in &windows {
                 self.remember(snapshot);
                 marks.extend(self.marks_of(&snapshot.tree, capture.bounds()));
+                let mut found = Vec::new();
+                if request.include_detector {
+                    found.push((Source::Detector, self.detect(&engine, snapshot).await?));
+                }
                 if request.include_ocr {
-                    let lines = self.read_ocr(&engine, snapshot).await?;
-                    read_lines += lines.len();
-                    marks.extend(lines.iter().map(|line| Mark {
-                        bounds: line.found.bounds,
-                        label: line.handle.to_string(),
-                        source: Source::Ocr,
+                    found.push((Source::Ocr, self.read_ocr(&engine, snapshot).await?));
+                }
+                for (source, mut sightings) in found {
+                    let all = sightings.len();
+                    // What coincides with a tree element is marked once, as the
+                    // element: the agent should use the tree's handle.
+                    sightings.retain(|seen| same_as_tree(&snapshot.tree, &seen.found).is_none());
+                    counts.push((source, all, all - sightings.len()));
+                    marks.extend(sightings.iter().map(|seen| Mark {
+                        bounds: seen.found.bounds,
+                        label: seen.handle.to_string(),
+                        source,
                     }));
                 }
             }
@@ -150,15 +171,23 @@ impl<E: Engine> Session<E> {
             picture.origin.y,
             scale = round(picture.scale),
         );
+        let sighted: usize = counts.iter().map(|(_, all, alike)| all - alike).sum();
         if request.annotate {
             caption.push_str(&format!(
                 "; {} elements marked with their handles",
-                marked - read_lines
+                marked - sighted
             ));
         }
-        if request.include_ocr {
+        for (source, all, alike) in counts {
+            let (what, things) = match source {
+                Source::Ocr => ("OCR read", "lines"),
+                _ => ("the detector found", "boxes"),
+            };
             caption.push_str(&format!(
-                "; {read_lines} lines OCR read marked with their #o handles"
+                "; {what} {all} {things}: {} marked with their #{} handles, {alike} are tree \
+                 elements marked with theirs",
+                all - alike,
+                source.letter(),
             ));
         }
         Ok(Shot { picture, caption })

@@ -157,7 +157,7 @@ pub(crate) fn window_frame(snapshot: &WindowSnapshot) -> Result<Bounds, ToolErro
 /// same where the boxes overlap (the smallest such: the label, not the window
 /// titled alike); for a bare box, the element whose box it matches best
 /// (intersection over union at least one half).
-fn same_as_tree(tree: &Tree, found: &Found) -> Option<NodeId> {
+pub(crate) fn same_as_tree(tree: &Tree, found: &Found) -> Option<NodeId> {
     let read = normalise(&found.text);
     let mut best: Option<(NodeId, f64)> = None;
     for node in tree.ids().skip(1) {

@@ -139,7 +139,7 @@ impl Detector {
         if !options.model.is_file() {
             return Err(bad("no such file".into()));
         }
-        if options.input_size == 0 || options.input_size % 32 != 0 {
+        if options.input_size == 0 || !options.input_size.is_multiple_of(32) {
             return Err(bad(format!(
                 "input size {} is not a positive multiple of 32",
                 options.input_size
@@ -295,7 +295,8 @@ fn check_output(session: &Session) -> Result<(), String> {
         return Err("its output is not a tensor".into());
     };
     match **shape {
-        [_, rows, _] if rows < 0 || rows >= 5 => Ok(()),
+        // A dynamic row count (negative) is checked at the first run.
+        [_, rows, _] if !(0..5).contains(&rows) => Ok(()),
         _ => Err(format!(
             "its output is shaped {shape:?}, not [batch, 4+classes, anchors]"
         )),

@@ -172,6 +172,9 @@ pub enum Command {
         /// With --annotate: also mark the text OCR reads, with #o handles.
         #[arg(long)]
         include_ocr: bool,
+        /// With --annotate: also mark what the UI-element detector finds, with #m handles.
+        #[arg(long)]
+        include_detector: bool,
     },
     /// Check the display, the buses and accessibility, and say how to fix what is wrong.
     Doctor,

@@ -112,6 +112,7 @@ pub async fn run(command: Command, flags: GroundingFlags) -> anyhow::Result<Exit
             zoom,
             annotate,
             include_ocr,
+            include_detector,
         } => {
             let shot = shot::Shot {
                 scope,
@@ -121,8 +122,9 @@ pub async fn run(command: Command, flags: GroundingFlags) -> anyhow::Result<Exit
                 zoom,
                 annotate,
                 include_ocr,
+                include_detector,
             };
-            return shot::run(&file, shot).await;
+            return shot::run(&session, &file, shot).await;
         }
         Command::Doctor => return doctor::run().await,
         Command::Serve => {

@@ -442,6 +442,9 @@ pub struct ShotArgs {
     /// With annotate: also mark the text OCR reads, with #o handles.
     #[serde(default)]
     pub include_ocr: bool,
+    /// With annotate: also mark what the UI-element detector finds, with #m handles.
+    #[serde(default, alias = "include_omniparser")]
+    pub include_detector: bool,
 }
 
 #[derive(Debug, Clone, Default, Deserialize, JsonSchema)]

@@ -331,6 +331,7 @@ impl<E: Engine> AxsightServer<E> {
                 zoom: args.zoom,
                 annotate: args.annotate,
                 include_ocr: args.include_ocr,
+                include_detector: args.include_detector,
             };
             self.session.screenshot(&request).await
         };

@@ -53,13 +53,12 @@ pub(crate) fn decode(
         let (class, score) = (4..rows)
             .map(|row| (row - 4, at(row, anchor)))
             .fold((0, f32::MIN), |best, c| if c.1 > best.1 { c } else { best });
-        // NaN scores fail this test too.
-        if !(score >= min_score) {
+        if score.is_nan() || score < min_score {
             continue;
         }
         let (cx, cy, w, h) = (at(0, anchor), at(1, anchor), at(2, anchor), at(3, anchor));
-        let (x1, y1) = placement.to_picture(cx - w / 2.0, cy - h / 2.0);
-        let (x2, y2) = placement.to_picture(cx + w / 2.0, cy + h / 2.0);
+        let (x1, y1) = placement.picture_point(cx - w / 2.0, cy - h / 2.0);
+        let (x2, y2) = placement.picture_point(cx + w / 2.0, cy + h / 2.0);
         let clipped = Scored {
             x1: x1.clamp(0.0, width as f32),
             y1: y1.clamp(0.0, height as f32),

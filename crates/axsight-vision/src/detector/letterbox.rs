@@ -49,7 +49,7 @@ impl Placement {
     }
 
     /// A point of the model's input, in pixels of the original picture.
-    pub fn to_picture(&self, x: f32, y: f32) -> (f32, f32) {
+    pub fn picture_point(self, x: f32, y: f32) -> (f32, f32) {
         (
             (x - self.left as f32) / self.scale,
             (y - self.top as f32) / self.scale,
@@ -132,7 +132,7 @@ mod tests {
     fn a_wide_picture_is_centred_vertically() {
         let p = Placement::fit(1920, 1080, 640, 640);
         assert_eq!((p.width, p.height, p.left, p.top), (640, 360, 0, 140));
-        assert_eq!(p.to_picture(320.0, 140.0), (960.0, 0.0));
+        assert_eq!(p.picture_point(320.0, 140.0), (960.0, 0.0));
     }
 
     #[test]

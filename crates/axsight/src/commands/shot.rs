@@ -19,6 +19,7 @@ pub struct Shot {
     pub zoom: Option<f64>,
     pub annotate: bool,
     pub include_ocr: bool,
+    pub include_detector: bool,
 }
 
 /// `x,y,width,height` as a region.
@@ -36,12 +37,11 @@ fn parse_region(text: &str) -> anyhow::Result<Bounds> {
     }
 }
 
-pub async fn run(file: &Path, shot: Shot) -> anyhow::Result<ExitCode> {
+pub async fn run(session: &Session, file: &Path, shot: Shot) -> anyhow::Result<ExitCode> {
     let format = match file.extension().and_then(|e| e.to_str()) {
         Some(e) if e.eq_ignore_ascii_case("jpg") || e.eq_ignore_ascii_case("jpeg") => Format::Jpeg,
         _ => Format::Png,
     };
-    let session = Session::new();
     // A handle means what `axsight tree` printed for the same --app/--window.
     if shot.index.is_some() {
         let request = TreeRequest {
@@ -62,6 +62,7 @@ pub async fn run(file: &Path, shot: Shot) -> anyhow::Result<ExitCode> {
         zoom: shot.zoom,
         annotate: shot.annotate,
         include_ocr: shot.include_ocr,
+        include_detector: shot.include_detector,
     };
     match session.screenshot(&request).await {
         Ok(shot) => {

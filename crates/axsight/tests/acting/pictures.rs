@@ -185,13 +185,17 @@ async fn ocr_lines_are_marked_in_their_own_colour() {
         })
         .await
         .unwrap();
+    // "; OCR read 30 lines: 12 marked with their #o handles, 18 are tree elements …"
     let read: usize = shot
         .caption
         .split("; ")
-        .find_map(|part| part.strip_suffix(" lines OCR read marked with their #o handles"))
+        .find_map(|part| part.strip_prefix("OCR read "))
+        .and_then(|rest| rest.split_once(": "))
+        .and_then(|(_, marked)| marked.split(' ').next())
         .and_then(|n| n.parse().ok())
         .unwrap_or_else(|| panic!("no OCR count in: {}", shot.caption));
-    assert!(read > 10, "{}", shot.caption);
+    // Painted text (the canvas's) is in no tree element: it is marked.
+    assert!(read >= 1, "{}", shot.caption);
     let image = image::load_from_memory(&shot.picture.bytes)
         .unwrap()
         .to_rgb8();

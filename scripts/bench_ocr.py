@@ -78,9 +78,10 @@ UNDRAWN_ROLES = {"Table", "ScrollPane", "Canvas", "List", "Tree", "ToolBar", "Me
                  "Panel", "Filler", "Window", "Image", "Dialog", "Edit", "SpinButton",
                  "Slider"}
 # Icon-only buttons, by eye on the captures: gtk3-widget-factory's headerbar and
-# page 2's toolbar and list buttons.
+# page 2's toolbar and list buttons; the fixture's three beside its status line.
 ICON_ONLY = {"factory": {"minimize", "maximize", "close", "menu", "new", "save", "search",
-                         "insert", "remove item", "add item", "refresh"}}
+                         "insert", "remove item", "add item", "refresh"},
+             "fixture": {"save", "delete", "refresh"}}
 
 
 def capture(out: Path) -> None:

@@ -72,10 +72,12 @@ class FakeModel:
     def __init__(self):
         self.asked = []
         self.box = None  # [x1, y1, x2, y2] in the picture's pixels
+        self.label = "Delete"
+        self.role = "button"
 
     def reply(self, width, height):
         # Fenced JSON with an unusable item beside the good one, as models write.
-        item = {"role": "button", "label": "Delete", "box": self.box}
+        item = {"role": self.role, "label": self.label, "box": self.box}
         return ("Here is what I see:\n```json\n"
                 + json.dumps({"elements": [item, {"role": "icon", "label": "no box"}]})
                 + "\n```")
@@ -159,6 +161,35 @@ def test_the_clients_model_through_an_input_required_result(fixture_window):
         await see_and_click_delete(client, model, fixture_window)
 
     run_client(body, mode="auto", sampling=model.sample)
+    assert len(model.asked) == 1, model.asked
+
+
+def test_find_element_asks_the_model_when_tree_and_ocr_have_nothing(fixture_window):
+    model = FakeModel()
+
+    async def body(client):
+        tree = await ok(client, "get_window_tree", {"window": fixture_window})
+        _, (wx, wy, _, _) = bounds_of(tree, f"[Window] {fixture_window}")
+        _, (cx, cy, _, _) = bounds_of(tree, "[Canvas] Canvas")
+        # The fixture paints a red circle of radius 25 at (140, 35) in its canvas.
+        model.role, model.label = "icon", "red circle"
+        model.box = [cx - wx + 115, cy - wy + 10, cx - wx + 165, cy - wy + 60]
+
+        # The tree answers alone when it can: no screenshot, no model.
+        found = await ok(client, "find_element", {"description": "the Count button",
+                                                  "window": fixture_window})
+        assert found.startswith("found in the tree"), found
+        assert not model.asked
+
+        found = await ok(client, "find_element", {"description": "the circle",
+                                                  "window": fixture_window})
+        assert found.startswith("found by the vision model"), found
+        handle = re.search(r"#v\d+", found)[0]
+        clicked = await ok(client, "click_element", {"index": handle})
+        at = re.search(r"Canvas clicked at (\d+),(\d+)", clicked)
+        assert at and abs(int(at[1]) - 140) <= 3 and abs(int(at[2]) - 35) <= 3, clicked
+
+    run_client(body, mode="legacy", sampling=model.sample)
     assert len(model.asked) == 1, model.asked
 
 

@@ -4,10 +4,11 @@
 
 use axsight_core::{
     describe_scores, element_head, Element, Engine, Role, Scored, State, StateSet, Tree,
-    WindowQuery,
+    WindowQuery, WindowSnapshot,
 };
 
 use crate::session::Session;
+use crate::sources::{Sighting, VisionChannel};
 use crate::ToolError;
 
 /// The score a tree element needs for no screenshot to be taken.
@@ -25,8 +26,25 @@ impl<E: Engine> Session<E> {
         app: Option<&str>,
         window: Option<&str>,
     ) -> Result<String, ToolError> {
-        self.recover(self.do_find_described(description, app, window).await)
+        let vision = self.configured_vision();
+        self.find_described_seen_by(description, app, window, &vision)
             .await
+    }
+
+    /// [`Session::find_described`], asking a vision model through `vision`
+    /// when neither the tree nor OCR has the element.
+    pub(crate) async fn find_described_seen_by(
+        &self,
+        description: &str,
+        app: Option<&str>,
+        window: Option<&str>,
+        vision: &VisionChannel,
+    ) -> Result<String, ToolError> {
+        self.recover(
+            self.do_find_described(description, app, window, vision)
+                .await,
+        )
+        .await
     }
 
     async fn do_find_described(
@@ -34,6 +52,7 @@ impl<E: Engine> Session<E> {
         description: &str,
         app: Option<&str>,
         window: Option<&str>,
+        vision: &VisionChannel,
     ) -> Result<String, ToolError> {
         if description.trim().is_empty() {
             return Err(ToolError::BadArguments(
@@ -60,40 +79,32 @@ impl<E: Engine> Session<E> {
             self.list_runners_up(&mut out, &snapshot.tree, &scored[1..]);
             return Ok(out);
         }
-        // The tree has nothing good enough: ask OCR, scored alike.
-        let lines = self.read_ocr(&engine, &snapshot).await?;
-        let mut read = Tree::new(Element::new("ocr", Role::Window, "ocr"));
-        read.element_mut(read.root()).bounds = snapshot.tree.element(snapshot.tree.root()).bounds;
-        for line in &lines {
-            let mut element = Element::new(line.handle.to_string(), Role::Text, "ocr line");
-            element.name = line.found.text.clone();
-            element.bounds = Some(line.found.bounds);
-            element.states = StateSet::from_iter([State::Showing, State::Visible]);
-            read.push(read.root(), element);
-        }
-        let by_ocr = describe_scores(&read, description);
         let tree_best = scored
             .first()
             .map(|s| format!("{} (score {:.2})", self.head(&snapshot.tree, s), s.score))
             .unwrap_or_else(|| "nothing".into());
-        let Some(best) = by_ocr
-            .first()
-            .filter(|s| s.score >= TREE_FIRST_THRESHOLD / 2.0)
-        else {
-            return Ok(format!(
-                "not found: the tree's best was {tree_best}, and OCR read nothing like {:?}; \
-                 try capture_screenshot with annotate: true\n",
-                description.trim()
-            ));
-        };
-        // Lines and handles are in the same order; the read tree's nodes follow them.
-        let index = best.node.0 - 1;
-        let line = &lines[index];
-        let b = line.found.bounds;
+        // The tree has nothing good enough: ask OCR, then a vision model where
+        // one can be asked, each scored like the tree.
+        let read = self.read_ocr(&engine, &snapshot).await?;
+        if let Some(found) = best_sighting(&snapshot, &read, description) {
+            return Ok(found_by("OCR", &tree_best, found));
+        }
+        let asked_model = !matches!(vision, VisionChannel::Unavailable);
+        if asked_model {
+            let seen = self.look(&engine, &snapshot, vision).await?;
+            if let Some(found) = best_sighting(&snapshot, &seen, description) {
+                return Ok(found_by("the vision model", &tree_best, found));
+            }
+        }
         Ok(format!(
-            "found by OCR (the tree's best was {tree_best}): {} {:?} [{},{},{},{}] (score {:.2}); \
-             click it with click_element index \"{}\"\n",
-            line.handle, line.found.text, b.x, b.y, b.width, b.height, best.score, line.handle
+            "not found: the tree's best was {tree_best}, and neither OCR{} found anything like \
+             {:?}; try capture_screenshot with annotate: true\n",
+            if asked_model {
+                " nor the vision model"
+            } else {
+                ""
+            },
+            description.trim()
         ))
     }
 
@@ -136,4 +147,46 @@ impl<E: Engine> Session<E> {
             out.push_str(&format!("  {}\n", self.scored_line(tree, scored)));
         }
     }
+}
+
+/// The sighting that best fits `description`, scored as tree elements are,
+/// if it scores at least half the tree's threshold.
+fn best_sighting<'a>(
+    snapshot: &WindowSnapshot,
+    seen: &'a [Sighting],
+    description: &str,
+) -> Option<(&'a Sighting, f32)> {
+    let mut read = Tree::new(Element::new("seen", Role::Window, "screenshot"));
+    read.element_mut(read.root()).bounds = snapshot.tree.element(snapshot.tree.root()).bounds;
+    for sighting in seen {
+        let f = &sighting.found;
+        let role = f
+            .kind
+            .as_deref()
+            .and_then(Role::parse)
+            .unwrap_or(Role::Text);
+        let mut element = Element::new(sighting.handle.to_string(), role, "sighting");
+        element.name = f.text.clone();
+        element.bounds = Some(f.bounds);
+        element.states = StateSet::from_iter([State::Showing, State::Visible]);
+        read.push(read.root(), element);
+    }
+    let best = describe_scores(&read, description)
+        .into_iter()
+        .next()
+        .filter(|s| s.score >= TREE_FIRST_THRESHOLD / 2.0)?;
+    // The read tree's nodes follow the sightings, after its root.
+    Some((&seen[best.node.0 - 1], best.score))
+}
+
+/// The answer for an element a screenshot source found.
+fn found_by(source: &str, tree_best: &str, (sighting, score): (&Sighting, f32)) -> String {
+    let f = &sighting.found;
+    let b = f.bounds;
+    let handle = sighting.handle;
+    format!(
+        "found by {source} (the tree's best was {tree_best}): {handle} {:?} [{},{},{},{}] \
+         (score {score:.2}); click it with click_element index \"{handle}\"\n",
+        f.text, b.x, b.y, b.width, b.height
+    )
 }

@@ -147,7 +147,7 @@ pub async fn run(command: Command, flags: GroundingFlags) -> anyhow::Result<Exit
         } => bench::act(&app, &button, runs).await?,
         Command::Bench {
             what: BenchCommand::Sources { app, runs },
-        } => bench::sources(&app, runs).await?,
+        } => bench::sources(&app, runs, grounding.detector.clone()).await?,
     }
     Ok(ExitCode::SUCCESS)
 }

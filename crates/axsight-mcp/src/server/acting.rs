@@ -3,11 +3,13 @@
 
 use std::time::Duration;
 
+use rmcp::handler::server::tool::{InputResponses, RequestState};
 use rmcp::handler::server::wrapper::Parameters;
-use rmcp::model::CallToolResult;
+use rmcp::model::{CallToolResponse, CallToolResult};
+use rmcp::service::{RequestContext, RoleServer};
 use rmcp::{tool, tool_router, ErrorData};
 
-use super::{answer, AxsightServer};
+use super::{answer, failure, AxsightServer};
 use crate::params::{
     ActionArgs, ClickArgs, DescribeArgs, DragArgs, KeyArgs, OpenArgs, ScrollArgs, SelectArgs,
     SetValueArgs, ShotArgs, ToggleArgs, TypeArgs, WaitArgs, WindowArgs,
@@ -280,22 +282,35 @@ const DEFAULT_MAX_DIMENSION: u32 = 1568;
 #[tool_router(router = grounding_router, vis = "pub(crate)")]
 impl<E: Engine> AxsightServer<E> {
     #[tool(
-        description = "Find an element from a description in words (\"the Save button\", \"search field top right\"): the tree first; OCR only if nothing in it fits.",
+        description = "Find an element from a description in words (\"the Save button\", \"search field top right\"): the tree first, with no screenshot; only if nothing in it fits, OCR, then a vision model where one is available.",
         annotations(read_only_hint = true, open_world_hint = false)
     )]
     async fn find_element(
         &self,
         Parameters(args): Parameters<DescribeArgs>,
-    ) -> Result<CallToolResult, ErrorData> {
-        let result = self
+        context: RequestContext<RoleServer>,
+        RequestState(state): RequestState,
+        InputResponses(responses): InputResponses,
+    ) -> Result<CallToolResponse, ErrorData> {
+        let vision = match self.vision_channel(&context, state, responses) {
+            Ok(vision) => vision,
+            Err(error) => return Ok(CallToolResponse::Complete(failure(error))),
+        };
+        let found = self
             .session
-            .find_described(
+            .find_described_seen_by(
                 &args.description,
                 args.app.as_deref(),
                 args.window.as_deref(),
+                &vision,
             )
             .await;
-        Ok(answer(result))
+        Ok(match found {
+            Err(ToolError::NeedsClientModel(question)) => {
+                CallToolResponse::InputRequired(self.session.ask_client(*question))
+            }
+            other => CallToolResponse::Complete(answer(other)),
+        })
     }
 
     #[tool(

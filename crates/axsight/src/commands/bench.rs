@@ -130,9 +130,13 @@ fn quote(text: &str) -> String {
 /// `axsight bench sources`: what each screenshot source costs, on the whole screen
 /// and on one app's window: capture, PNG encoding, and OCR, p50 over `runs`,
 /// with the process's peak memory after each. One JSON line per measurement.
-pub async fn sources(app: &str, runs: usize) -> anyhow::Result<()> {
+pub async fn sources(
+    app: &str,
+    runs: usize,
+    detector: Option<axsight_vision::DetectorOptions>,
+) -> anyhow::Result<()> {
     use axsight_core::{Bounds, WindowQuery};
-    use axsight_vision::{encode, read_text, OcrOptions, PictureOptions};
+    use axsight_vision::{encode, read_text, Detector, OcrOptions, PictureOptions};
     let engine = LinuxEngine::connect().await?;
     let query = WindowQuery {
         app: Some(app.to_string()),
@@ -146,6 +150,21 @@ pub async fn sources(app: &str, runs: usize) -> anyhow::Result<()> {
         .filter(Bounds::has_area)
         .ok_or_else(|| anyhow::anyhow!("'{app}' has no window on screen"))?;
     let runs = runs.max(1);
+    // The detector loads once, as a server loads it on first use.
+    let detector = match detector {
+        Some(options) => {
+            let start = Instant::now();
+            let detector = Detector::load(options)?;
+            let line = serde_json::json!({
+                "what": "detector load",
+                "ms": (start.elapsed().as_secs_f64() * 10000.0).round() / 10.0,
+                "peak_rss_mb": peak_rss_mb(),
+            });
+            println!("{line}");
+            Some(detector)
+        }
+        None => None,
+    };
     for (area, region) in [("screen", None), ("window", Some(frame))] {
         let mut capture_ms = Vec::with_capacity(runs);
         let mut capture = None;
@@ -173,6 +192,21 @@ pub async fn sources(app: &str, runs: usize) -> anyhow::Result<()> {
             ocr_ms.push(start.elapsed().as_secs_f64() * 1000.0);
         }
         report(area, &format!("ocr ({lines} lines)"), &capture, ocr_ms);
+        if let Some(detector) = &detector {
+            let mut detect_ms = Vec::with_capacity(runs.min(5));
+            let mut boxes = 0;
+            for _ in 0..runs.min(5) {
+                let start = Instant::now();
+                boxes = detector.detect(&capture)?.len();
+                detect_ms.push(start.elapsed().as_secs_f64() * 1000.0);
+            }
+            report(
+                area,
+                &format!("detector ({boxes} boxes)"),
+                &capture,
+                detect_ms,
+            );
+        }
     }
     Ok(())
 }

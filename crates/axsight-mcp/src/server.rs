@@ -34,7 +34,11 @@ parentheses, `A >> B` (B inside A), `nth:0` / `nth:-1`, `visible:true`, `enabled
 added/removed/changed lines with handles usable at once, so a new screenshot or tree is rarely needed. \
 An action's target is one of: `selector` (narrowed by `app`/`window`), `index` (a handle such as \
 \"#u14\", or a number with `vision_type`), or `x`+`y` screen pixels. `ui_diff_before_after: false` \
-skips the diff; `timeout_ms` bounds the wait for the UI (default 5000).";
+skips the diff; `timeout_ms` bounds the wait for the UI (default 5000). Where the tree is silent \
+(canvas, custom widgets), get_window_tree's include_ocr, include_detector and include_vision add \
+sections with #o (OCR text), #m (detected controls) and #v (a vision model's elements) handles that \
+click_element takes; one marked `= #u14` is that tree element: use the tree's handle. Prefer, in \
+order: tree, detector or vision, OCR, coordinates.";
 
 /// The axsight MCP server, over engine `E`.
 pub struct AxsightServer<E: Engine> {

@@ -7,9 +7,9 @@
 //! user configured. Which one a call can use is the server's to decide (it
 //! knows the client); this module asks and reads the answer.
 
-// rmcp marks its sampling types deprecated (SEP-2577 moves sampling into
-// input-required results); they are still how a client lends its model.
-#![allow(deprecated)]
+mod client_model;
+
+pub(crate) use client_model::WaitingLooks;
 
 use std::time::Duration;
 
@@ -17,16 +17,12 @@ use axsight_core::{Bounds, Capture, Engine, Source, WindowSnapshot};
 use axsight_vision::{
     ask_chat_endpoint, encode, parse_reply, vision_prompt, ChatEndpoint, Format, PictureOptions,
 };
-use rmcp::model::{
-    CreateMessageRequest, CreateMessageRequestParams, CreateMessageResult, ImageContent,
-    InputRequest, InputRequiredResult, InputResponses, Role, SamplingMessage,
-    SamplingMessageContentBlock,
-};
 use rmcp::service::{Peer, RoleServer};
 
 use super::{window_frame, Found, Sighting};
 use crate::session::Session;
 use crate::ToolError;
+use client_model::ask_by_sampling;
 
 /// Longest side of the picture a model is shown: enough to read a window's
 /// controls, few enough tokens.
@@ -34,9 +30,6 @@ const MAX_SIDE: u32 = 1280;
 
 /// How long a model may take to answer.
 const ANSWER_DEADLINE: Duration = Duration::from_secs(120);
-
-/// Most tokens a model's answer may use.
-const MAX_TOKENS: u32 = 4096;
 
 /// How this call can reach a vision model.
 #[derive(Debug, Clone)]
@@ -80,46 +73,6 @@ pub(crate) struct VisionAnswer {
     pub geometry: Geometry,
 }
 
-impl VisionQuestion {
-    /// The sampling request that asks the client's model.
-    pub fn sampling_request(&self) -> CreateMessageRequestParams {
-        use base64::Engine as _;
-        let image = base64::engine::general_purpose::STANDARD.encode(&self.png);
-        CreateMessageRequestParams::new(
-            vec![SamplingMessage::new_multiple(
-                Role::User,
-                vec![
-                    SamplingMessageContentBlock::Image(ImageContent::new(
-                        image,
-                        Format::Png.mime(),
-                    )),
-                    SamplingMessageContentBlock::text(self.prompt.clone()),
-                ],
-            )],
-            MAX_TOKENS,
-        )
-        .with_system_prompt(
-            "You locate user-interface elements in screenshots and answer with JSON only.",
-        )
-        .with_temperature(0.0)
-    }
-}
-
-/// The key of the one request an input-required result carries.
-const LOOK: &str = "look";
-
-/// At most this many questions wait for a client's answer; older ones are
-/// forgotten (a client that never answers must not grow the server).
-const MAX_WAITING: usize = 16;
-
-/// Questions put to the client's model through input-required results, by the
-/// request state the client echoes back.
-#[derive(Debug, Default)]
-pub(crate) struct WaitingLooks {
-    next: u64,
-    waiting: std::collections::VecDeque<(String, Geometry)>,
-}
-
 /// What the user says when no model can be asked.
 pub(crate) const NO_VISION_MODEL: &str = "include_vision needs a vision model: this client \
 offers no sampling, and no OpenAI-compatible endpoint is configured (start the server with \
@@ -128,70 +81,6 @@ AXSIGHT_VISION_MODEL, AXSIGHT_VISION_KEY_ENV); meanwhile capture_screenshot with
 shows the window with the tree's handles drawn on it";
 
 impl<E: Engine> Session<E> {
-    /// The input-required result that asks the client's model `question`; the
-    /// picture's geometry waits here for the answer.
-    pub(crate) fn ask_client(&self, question: VisionQuestion) -> InputRequiredResult {
-        let mut looks = self.waiting_looks.lock().unwrap_or_else(|e| e.into_inner());
-        looks.next += 1;
-        // The process id keeps a restarted server from taking an old answer
-        // for a new question.
-        let state = format!("look-{}-{}", std::process::id(), looks.next);
-        if looks.waiting.len() >= MAX_WAITING {
-            looks.waiting.pop_front();
-        }
-        looks.waiting.push_back((state.clone(), question.geometry));
-        let request =
-            InputRequest::CreateMessage(CreateMessageRequest::new(question.sampling_request()));
-        InputRequiredResult::new(
-            Some([(LOOK.to_string(), request)].into_iter().collect()),
-            Some(state),
-        )
-    }
-
-    /// The client's answer to a question [`Session::ask_client`] put, if this
-    /// call brings one.
-    pub(crate) fn client_answer(
-        &self,
-        state: Option<String>,
-        responses: Option<InputResponses>,
-    ) -> Result<Option<VisionAnswer>, ToolError> {
-        let Some(mut responses) = responses else {
-            return Ok(None);
-        };
-        let unknown = || {
-            ToolError::BadArguments(
-                "this call brings an answer to a question this server is not waiting for; \
-                 call again without inputResponses"
-                    .into(),
-            )
-        };
-        let state = state.ok_or_else(unknown)?;
-        let geometry = {
-            let mut looks = self.waiting_looks.lock().unwrap_or_else(|e| e.into_inner());
-            let at = looks
-                .waiting
-                .iter()
-                .position(|(s, _)| *s == state)
-                .ok_or_else(unknown)?;
-            looks
-                .waiting
-                .remove(at)
-                .map(|(_, g)| g)
-                .ok_or_else(unknown)?
-        };
-        let answer = responses.remove(LOOK).ok_or_else(unknown)?;
-        let result: CreateMessageResult = serde_json::from_value(answer).map_err(|error| {
-            ToolError::CannotAct(format!(
-                "the client's model answered in an unknown shape: {error}"
-            ))
-        })?;
-        Ok(Some(VisionAnswer {
-            reply: reply_text(result),
-            geometry,
-        }))
-    }
-
-    /// Asks a vision model what it sees in the window: the elements it names,
     /// numbered.
     pub(crate) async fn look(
         &self,
@@ -217,22 +106,8 @@ impl<E: Engine> Session<E> {
             }
             VisionChannel::Sampling(peer) => {
                 let question = question(&capture)?;
-                let asked = peer.create_message(question.sampling_request());
-                let result = tokio::time::timeout(ANSWER_DEADLINE, asked)
-                    .await
-                    .map_err(|_| {
-                        ToolError::TimedOut(format!(
-                            "the client's model did not answer within {} s",
-                            ANSWER_DEADLINE.as_secs()
-                        ))
-                    })?
-                    .map_err(|error| {
-                        ToolError::CannotAct(format!(
-                            "the client's model could not look at the window: {error}"
-                        ))
-                    })?;
                 VisionAnswer {
-                    reply: reply_text(result),
+                    reply: ask_by_sampling(peer, &question, ANSWER_DEADLINE).await?,
                     geometry: question.geometry,
                 }
             }
@@ -296,21 +171,6 @@ fn question(capture: &Capture) -> Result<VisionQuestion, ToolError> {
         },
         png: picture.bytes,
     })
-}
-
-/// The text of a sampling result (its text blocks, joined).
-pub(crate) fn reply_text(result: CreateMessageResult) -> String {
-    result
-        .message
-        .content
-        .into_vec()
-        .into_iter()
-        .filter_map(|block| match block {
-            SamplingMessageContentBlock::Text(text) => Some(text.text),
-            _ => None,
-        })
-        .collect::<Vec<_>>()
-        .join("\n")
 }
 
 /// A box in the pixels of a picture of `frame` shown at `scale`, on screen.

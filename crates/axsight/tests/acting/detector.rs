@@ -104,6 +104,8 @@ async fn the_detector_finds_icon_buttons_and_its_handles_click_them() {
 
 #[tokio::test]
 async fn without_a_model_the_detector_says_how_to_get_one() {
+    // Its window maps on top of the others: it takes its turn too.
+    let _turn = crate::turn().await;
     let engine = LinuxEngine::connect().await.unwrap();
     let title = support::title("no-model");
     let _app = support::fixture(&engine, &title).await;

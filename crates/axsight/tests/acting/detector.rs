@@ -53,7 +53,7 @@ async fn the_detector_finds_icon_buttons_and_its_handles_click_them() {
 
     let tree = with_detector(&session, &title).await.unwrap();
     // All three icon-only buttons are found where the tree has them.
-    for icon in ["Save (icon)", "Delete (icon)", "Refresh (icon)"] {
+    for icon in ["Copy (icon)", "Delete (icon)", "Refresh (icon)"] {
         detected(&tree, icon);
     }
     let delete = detected(&tree, "Delete (icon)");

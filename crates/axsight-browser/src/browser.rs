@@ -1,0 +1,215 @@
+//! A browser axsight started or attached to: its pages, and the process and
+//! profile it owns when it started it.
+
+use std::collections::HashMap;
+use std::path::PathBuf;
+use std::sync::Mutex;
+use std::time::Duration;
+
+use serde_json::json;
+
+use crate::cdp::Connection;
+use crate::launch::{
+    accessibility_flags, chromium_flags, endpoint_from_url, endpoint_in_profile, new_profile,
+};
+use crate::page::CALL_DEADLINE;
+use crate::{BrowserError, Page};
+
+/// How long a browser has to start and open its DevTools port.
+const START_DEADLINE: Duration = Duration::from_secs(20);
+
+/// A page (tab) of the browser.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PageInfo {
+    pub target: String,
+    pub title: String,
+    pub url: String,
+}
+
+/// A connected browser. Dropping one that axsight started ends it and removes
+/// its profile.
+#[derive(Debug)]
+pub struct Browser {
+    connection: Connection,
+    process: Option<Started>,
+    /// Sessions of the pages attached so far, by target id.
+    sessions: Mutex<HashMap<String, String>>,
+}
+
+#[derive(Debug)]
+struct Started {
+    child: std::process::Child,
+    profile: PathBuf,
+}
+
+impl Drop for Started {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+        let _ = std::fs::remove_dir_all(&self.profile);
+    }
+}
+
+impl Browser {
+    /// Starts `program` (a Chromium, or an Electron app) with the flags that
+    /// expose its pages, opening `url` if given, and connects to it.
+    pub async fn launch(
+        program: &std::path::Path,
+        extra: &[String],
+        url: Option<&str>,
+    ) -> Result<Browser, BrowserError> {
+        let profile = new_profile().map_err(|error| BrowserError::Launch {
+            program: program.display().to_string(),
+            why: format!("no profile folder: {error}"),
+        })?;
+        let mut command = std::process::Command::new(program);
+        if crate::launch::is_chromium(&program.to_string_lossy()) {
+            command.args(chromium_flags());
+        }
+        command
+            .args(accessibility_flags(&profile))
+            .args(extra)
+            .args(url)
+            // Variables that hide a program from the accessibility bus.
+            .env_remove("NO_AT_BRIDGE")
+            .env_remove("GTK_A11Y")
+            .stdin(std::process::Stdio::null())
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null());
+        let child = command.spawn().map_err(|error| BrowserError::Launch {
+            program: program.display().to_string(),
+            why: error.to_string(),
+        })?;
+        let started = Started { child, profile };
+        let endpoint = endpoint_in_profile(&started.profile, START_DEADLINE).await?;
+        let connection = Connection::connect(&endpoint, CALL_DEADLINE).await?;
+        Ok(Browser {
+            connection,
+            process: Some(started),
+            sessions: Mutex::default(),
+        })
+    }
+
+    /// Connects to a browser already running with a DevTools endpoint
+    /// (`http://127.0.0.1:9222` or its `ws://` address).
+    pub async fn attach(url: &str) -> Result<Browser, BrowserError> {
+        let endpoint = endpoint_from_url(url, CALL_DEADLINE).await?;
+        let connection = Connection::connect(&endpoint, CALL_DEADLINE).await?;
+        Ok(Browser {
+            connection,
+            process: None,
+            sessions: Mutex::default(),
+        })
+    }
+
+    /// The browser's process, when axsight started it.
+    pub fn pid(&self) -> Option<u32> {
+        self.process.as_ref().map(|p| p.child.id())
+    }
+
+    /// Whether the browser still answers.
+    pub async fn alive(&self) -> bool {
+        self.connection
+            .call(
+                "Browser.getVersion",
+                json!({}),
+                None,
+                Duration::from_secs(2),
+            )
+            .await
+            .is_ok()
+    }
+
+    /// Its pages, in the browser's order.
+    pub async fn pages(&self) -> Result<Vec<PageInfo>, BrowserError> {
+        let targets = self
+            .connection
+            .call("Target.getTargets", json!({}), None, CALL_DEADLINE)
+            .await?;
+        Ok(targets["targetInfos"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter(|t| t["type"] == "page")
+            .map(|t| PageInfo {
+                target: t["targetId"].as_str().unwrap_or_default().to_string(),
+                title: t["title"].as_str().unwrap_or_default().to_string(),
+                url: t["url"].as_str().unwrap_or_default().to_string(),
+            })
+            .collect())
+    }
+
+    /// Opens a new tab on `url`; its target id.
+    pub async fn open_tab(&self, url: &str) -> Result<String, BrowserError> {
+        let created = self
+            .connection
+            .call(
+                "Target.createTarget",
+                json!({ "url": url }),
+                None,
+                CALL_DEADLINE,
+            )
+            .await?;
+        created["targetId"]
+            .as_str()
+            .map(str::to_string)
+            .ok_or_else(|| BrowserError::Protocol {
+                method: "Target.createTarget".into(),
+                error: "no targetId in its answer".into(),
+            })
+    }
+
+    /// Brings the tab to the front of its window.
+    pub async fn activate(&self, target: &str) -> Result<(), BrowserError> {
+        self.connection
+            .call(
+                "Target.activateTarget",
+                json!({ "targetId": target }),
+                None,
+                CALL_DEADLINE,
+            )
+            .await
+            .map(|_| ())
+    }
+
+    /// The page of target `target`, attaching to it on first use.
+    pub async fn page(&self, target: &str) -> Result<Page, BrowserError> {
+        let known = self
+            .sessions
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .get(target)
+            .cloned();
+        let session = match known {
+            Some(session) => session,
+            None => {
+                let attached = self
+                    .connection
+                    .call(
+                        "Target.attachToTarget",
+                        json!({ "targetId": target, "flatten": true }),
+                        None,
+                        CALL_DEADLINE,
+                    )
+                    .await?;
+                let session = attached["sessionId"]
+                    .as_str()
+                    .ok_or_else(|| BrowserError::Protocol {
+                        method: "Target.attachToTarget".into(),
+                        error: "no sessionId in its answer".into(),
+                    })?
+                    .to_string();
+                self.sessions
+                    .lock()
+                    .unwrap_or_else(|e| e.into_inner())
+                    .insert(target.to_string(), session.clone());
+                session
+            }
+        };
+        Ok(Page {
+            connection: self.connection.clone(),
+            session,
+            target: target.to_string(),
+        })
+    }
+}

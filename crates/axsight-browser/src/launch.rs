@@ -1,0 +1,204 @@
+//! Starting Chromium (or an Electron app) so that axsight can see into it:
+//! the page's accessibility tree on (`--force-renderer-accessibility`) and a
+//! DevTools endpoint on loopback; and finding the endpoint of one already
+//! running (`http://127.0.0.1:9222`).
+
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+
+use crate::BrowserError;
+
+/// How often the profile is checked for the DevTools port file.
+const PORT_POLL: Duration = Duration::from_millis(50);
+
+/// The flags that expose a Chromium-based program's page tree and a DevTools
+/// endpoint on a port the program picks (written to `DevToolsActivePort`).
+pub fn accessibility_flags(profile: &Path) -> Vec<String> {
+    vec![
+        "--force-renderer-accessibility".into(),
+        "--remote-debugging-address=127.0.0.1".into(),
+        "--remote-debugging-port=0".into(),
+        format!("--user-data-dir={}", profile.display()),
+    ]
+}
+
+/// The flags Chromium itself needs to start quietly in a fresh profile (root
+/// needs `--no-sandbox`; a headless X server has no GPU).
+pub fn chromium_flags() -> Vec<String> {
+    let mut flags: Vec<String> = [
+        "--no-first-run",
+        "--no-default-browser-check",
+        "--disable-gpu",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--password-store=basic",
+    ]
+    .map(String::from)
+    .to_vec();
+    if is_root() {
+        flags.push("--no-sandbox".into());
+    }
+    flags
+}
+
+fn is_root() -> bool {
+    std::fs::read_to_string("/proc/self/status")
+        .ok()
+        .and_then(|s| {
+            s.lines()
+                .find_map(|l| l.strip_prefix("Uid:"))
+                .and_then(|ids| ids.split_whitespace().nth(1).map(|e| e == "0"))
+        })
+        .unwrap_or(false)
+}
+
+/// Whether `program` is a Chromium-based browser by its name.
+pub fn is_chromium(program: &str) -> bool {
+    let name = Path::new(program)
+        .file_name()
+        .and_then(|n| n.to_str())
+        .unwrap_or(program)
+        .to_ascii_lowercase();
+    [
+        "chromium",
+        "chromium-browser",
+        "google-chrome",
+        "google-chrome-stable",
+        "chrome",
+    ]
+    .contains(&name.as_str())
+}
+
+/// The Chromium to start: `/usr/lib/chromium/chromium` (Debian's program
+/// itself; its `/usr/bin` wrapper script adds flags of its own), else the
+/// first Chromium-based browser on `PATH`.
+pub fn find_chromium() -> Option<PathBuf> {
+    let debian = PathBuf::from("/usr/lib/chromium/chromium");
+    if debian.is_file() {
+        return Some(debian);
+    }
+    let path = std::env::var_os("PATH")?;
+    [
+        "chromium",
+        "chromium-browser",
+        "google-chrome-stable",
+        "google-chrome",
+    ]
+    .iter()
+    .flat_map(|name| std::env::split_paths(&path).map(move |dir| dir.join(name)))
+    .find(|candidate| candidate.is_file())
+}
+
+/// A fresh profile folder for a browser this process starts.
+pub fn new_profile() -> std::io::Result<PathBuf> {
+    let base = std::env::var_os("XDG_RUNTIME_DIR")
+        .map(PathBuf::from)
+        .filter(|p| p.is_dir())
+        .unwrap_or_else(std::env::temp_dir);
+    let dir = base.join(format!(
+        "axsight-browser-{}-{}",
+        std::process::id(),
+        PROFILES.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
+    ));
+    std::fs::create_dir_all(&dir)?;
+    Ok(dir)
+}
+
+static PROFILES: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
+
+/// Waits until the browser using `profile` has written its DevTools port, and
+/// returns its WebSocket address.
+pub async fn endpoint_in_profile(
+    profile: &Path,
+    deadline: Duration,
+) -> Result<String, BrowserError> {
+    let file = profile.join("DevToolsActivePort");
+    let start = Instant::now();
+    loop {
+        if let Ok(text) = std::fs::read_to_string(&file) {
+            let mut lines = text.lines();
+            if let (Some(port), Some(path)) = (lines.next(), lines.next()) {
+                if port.trim().parse::<u16>().is_ok() {
+                    return Ok(format!("ws://127.0.0.1:{}{}", port.trim(), path.trim()));
+                }
+            }
+        }
+        if start.elapsed() >= deadline {
+            return Err(BrowserError::Unreachable {
+                endpoint: file.display().to_string(),
+                why: format!(
+                    "the browser wrote no DevTools port within {} ms",
+                    deadline.as_millis()
+                ),
+            });
+        }
+        tokio::time::sleep(PORT_POLL).await;
+    }
+}
+
+/// The browser's WebSocket address from its HTTP endpoint
+/// (`http://127.0.0.1:9222` → `/json/version`'s `webSocketDebuggerUrl`); a
+/// `ws://` address is taken as it is.
+pub async fn endpoint_from_url(url: &str, deadline: Duration) -> Result<String, BrowserError> {
+    if url.starts_with("ws://") {
+        return Ok(url.to_string());
+    }
+    let unreachable = |why: String| BrowserError::Unreachable {
+        endpoint: url.to_string(),
+        why,
+    };
+    let authority = url
+        .strip_prefix("http://")
+        .ok_or_else(|| unreachable("give an http:// or ws:// address on loopback".into()))?
+        .trim_end_matches('/');
+    let host = authority.split('/').next().unwrap_or(authority);
+    let exchange = async {
+        let mut stream = tokio::net::TcpStream::connect(host).await?;
+        stream
+            .write_all(
+                format!("GET /json/version HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\n\r\n")
+                    .as_bytes(),
+            )
+            .await?;
+        let mut answer = Vec::new();
+        stream.read_to_end(&mut answer).await?;
+        Ok::<_, std::io::Error>(answer)
+    };
+    let answer = tokio::time::timeout(deadline, exchange)
+        .await
+        .map_err(|_| unreachable(format!("no answer within {} ms", deadline.as_millis())))?
+        .map_err(|error| unreachable(error.to_string()))?;
+    let text = String::from_utf8_lossy(&answer);
+    let body = text.split("\r\n\r\n").nth(1).unwrap_or_default();
+    let version: serde_json::Value = serde_json::from_str(body).map_err(|_| {
+        unreachable("its /json/version is not JSON: is it a DevTools endpoint?".into())
+    })?;
+    version["webSocketDebuggerUrl"]
+        .as_str()
+        .map(str::to_string)
+        .ok_or_else(|| unreachable("its /json/version names no webSocketDebuggerUrl".into()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn chromium_is_known_by_its_program_name() {
+        assert!(is_chromium("/usr/lib/chromium/chromium"));
+        assert!(is_chromium("google-chrome-stable"));
+        assert!(!is_chromium("gedit"));
+        assert!(!is_chromium("/opt/chromium-tools/run"));
+    }
+
+    #[test]
+    fn flags_name_the_profile_and_loopback() {
+        let flags = accessibility_flags(Path::new("/tmp/p"));
+        assert!(flags.contains(&"--force-renderer-accessibility".to_string()));
+        assert!(flags.contains(&"--user-data-dir=/tmp/p".to_string()));
+        assert!(flags.contains(&"--remote-debugging-address=127.0.0.1".to_string()));
+    }
+}

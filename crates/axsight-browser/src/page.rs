@@ -1,0 +1,186 @@
+//! One page (tab) of a browser, through a flat DevTools session: running
+//! scripts, navigating, and waiting until a new document has loaded.
+
+use std::time::{Duration, Instant};
+
+use serde_json::{json, Value};
+
+use crate::cdp::Connection;
+use crate::BrowserError;
+
+/// How long one protocol call may take.
+pub(crate) const CALL_DEADLINE: Duration = Duration::from_secs(10);
+
+/// How often a page is asked whether it has loaded.
+const LOAD_POLL: Duration = Duration::from_millis(50);
+
+/// A page target the connection is attached to.
+#[derive(Debug, Clone)]
+pub struct Page {
+    pub(crate) connection: Connection,
+    pub(crate) session: String,
+    pub(crate) target: String,
+}
+
+/// A move through the page's history, or a reload.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum HistoryMove {
+    Back,
+    Forward,
+    Reload,
+}
+
+impl Page {
+    /// The target's id (stable for the tab's life).
+    pub fn target_id(&self) -> &str {
+        &self.target
+    }
+
+    async fn call(&self, method: &str, params: Value) -> Result<Value, BrowserError> {
+        self.connection
+            .call(method, params, Some(&self.session), CALL_DEADLINE)
+            .await
+    }
+
+    /// Runs `expression` in the page and returns its value (promises awaited).
+    pub async fn evaluate(&self, expression: &str) -> Result<Value, BrowserError> {
+        let result = self
+            .call(
+                "Runtime.evaluate",
+                json!({ "expression": expression, "returnByValue": true, "awaitPromise": true }),
+            )
+            .await?;
+        if let Some(details) = result.get("exceptionDetails") {
+            let text = details["exception"]["description"]
+                .as_str()
+                .or_else(|| details["text"].as_str())
+                .unwrap_or("an exception");
+            return Err(BrowserError::Script(
+                text.lines().next().unwrap_or(text).to_string(),
+            ));
+        }
+        Ok(result["result"]["value"].clone())
+    }
+
+    /// Calls the JavaScript function `source` with `arguments` (a JSON array).
+    pub(crate) async fn call_function(
+        &self,
+        source: &str,
+        arguments: Value,
+    ) -> Result<Value, BrowserError> {
+        let list = arguments
+            .as_array()
+            .map(|a| {
+                a.iter()
+                    .map(Value::to_string)
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            })
+            .unwrap_or_default();
+        self.evaluate(&format!(
+            "({})({list})",
+            source.trim().trim_end_matches(';')
+        ))
+        .await
+    }
+
+    /// Opens `url` in this page and waits until the new document has loaded.
+    pub async fn navigate(&self, url: &str, deadline: Duration) -> Result<(), BrowserError> {
+        let mark = self.mark().await?;
+        let result = self.call("Page.navigate", json!({ "url": url })).await?;
+        if let Some(error) = result["errorText"].as_str().filter(|e| !e.is_empty()) {
+            return Err(BrowserError::Navigation {
+                url: url.to_string(),
+                why: error.to_string(),
+            });
+        }
+        // No loader: a move within the same document (a #fragment).
+        if result.get("loaderId").is_none_or(Value::is_null) {
+            return Ok(());
+        }
+        self.wait_for_new_document(&mark, deadline).await
+    }
+
+    /// Goes back or forward in the page's history, or reloads it, and waits
+    /// for the document to load.
+    pub async fn move_in_history(
+        &self,
+        to: HistoryMove,
+        deadline: Duration,
+    ) -> Result<(), BrowserError> {
+        let mark = self.mark().await?;
+        if to == HistoryMove::Reload {
+            self.call("Page.reload", json!({})).await?;
+        } else {
+            let history = self.call("Page.getNavigationHistory", json!({})).await?;
+            let current = history["currentIndex"].as_i64().unwrap_or(0);
+            let step = if to == HistoryMove::Back { -1 } else { 1 };
+            let entries = history["entries"].as_array().cloned().unwrap_or_default();
+            let entry = usize::try_from(current + step)
+                .ok()
+                .and_then(|i| entries.get(i))
+                .ok_or_else(|| BrowserError::Navigation {
+                    url: String::new(),
+                    why: format!(
+                        "there is no page to go {} to",
+                        if step < 0 { "back" } else { "forward" }
+                    ),
+                })?;
+            self.call(
+                "Page.navigateToHistoryEntry",
+                json!({ "entryId": entry["id"] }),
+            )
+            .await?;
+        }
+        self.wait_for_new_document(&mark, deadline).await
+    }
+
+    /// Leaves a random mark on the current document, to tell it from the next.
+    async fn mark(&self) -> Result<String, BrowserError> {
+        let mark = format!("{:016x}", random_bits());
+        self.evaluate(&format!("window.__axsightMark = {}; true", json!(mark)))
+            .await?;
+        Ok(mark)
+    }
+
+    /// Polls until a document without `mark` has finished loading.
+    async fn wait_for_new_document(
+        &self,
+        mark: &str,
+        deadline: Duration,
+    ) -> Result<(), BrowserError> {
+        let probe = format!(
+            "window.__axsightMark !== {} && document.readyState === 'complete'",
+            json!(mark)
+        );
+        let start = Instant::now();
+        loop {
+            // A page between documents may not answer: that is not yet loaded.
+            if let Ok(Value::Bool(true)) = self.evaluate(&probe).await {
+                return Ok(());
+            }
+            if start.elapsed() >= deadline {
+                let url = self
+                    .evaluate("location.href")
+                    .await
+                    .ok()
+                    .and_then(|v| v.as_str().map(str::to_string))
+                    .unwrap_or_default();
+                return Err(BrowserError::Navigation {
+                    url,
+                    why: format!("not loaded within {} ms", deadline.as_millis()),
+                });
+            }
+            tokio::time::sleep(LOAD_POLL).await;
+        }
+    }
+}
+
+/// Bits that differ from call to call (std's per-map random hash keys), so no
+/// random-number crate is needed for a document mark.
+fn random_bits() -> u64 {
+    use std::hash::{BuildHasher, Hasher};
+    let mut hasher = std::collections::hash_map::RandomState::new().build_hasher();
+    hasher.write_u64(0);
+    hasher.finish()
+}

@@ -76,6 +76,8 @@ impl Browser {
             .stdin(std::process::Stdio::null())
             .stdout(std::process::Stdio::null())
             .stderr(std::process::Stdio::null());
+        // Its own process group: a signal to axsight's group must not take it down.
+        std::os::unix::process::CommandExt::process_group(&mut command, 0);
         let child = command.spawn().map_err(|error| BrowserError::Launch {
             program: program.display().to_string(),
             why: error.to_string(),
@@ -165,6 +167,29 @@ impl Browser {
             .call(
                 "Target.activateTarget",
                 json!({ "targetId": target }),
+                None,
+                CALL_DEADLINE,
+            )
+            .await
+            .map(|_| ())
+    }
+
+    /// Moves the window that holds tab `target` so its top-left corner is at
+    /// (`x`, `y`) on screen.
+    pub async fn move_window(&self, target: &str, x: i32, y: i32) -> Result<(), BrowserError> {
+        let window = self
+            .connection
+            .call(
+                "Browser.getWindowForTarget",
+                json!({ "targetId": target }),
+                None,
+                CALL_DEADLINE,
+            )
+            .await?;
+        self.connection
+            .call(
+                "Browser.setWindowBounds",
+                json!({ "windowId": window["windowId"], "bounds": { "left": x, "top": y } }),
                 None,
                 CALL_DEADLINE,
             )

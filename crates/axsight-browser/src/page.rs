@@ -135,6 +135,16 @@ impl Page {
         self.wait_for_new_document(&mark, deadline).await
     }
 
+    /// Waits until the page has loaded a document other than the first blank
+    /// one (a tab just opened on an address).
+    pub async fn wait_loaded(&self, deadline: Duration) -> Result<(), BrowserError> {
+        self.poll_until(
+            "document.readyState === 'complete' && location.href !== 'about:blank'",
+            deadline,
+        )
+        .await
+    }
+
     /// Leaves a random mark on the current document, to tell it from the next.
     async fn mark(&self) -> Result<String, BrowserError> {
         let mark = format!("{:016x}", random_bits());
@@ -143,7 +153,7 @@ impl Page {
         Ok(mark)
     }
 
-    /// Polls until a document without `mark` has finished loading.
+    /// Waits until a document without `mark` has finished loading.
     async fn wait_for_new_document(
         &self,
         mark: &str,
@@ -153,10 +163,15 @@ impl Page {
             "window.__axsightMark !== {} && document.readyState === 'complete'",
             json!(mark)
         );
+        self.poll_until(&probe, deadline).await
+    }
+
+    /// Polls `probe` until the page answers `true`.
+    async fn poll_until(&self, probe: &str, deadline: Duration) -> Result<(), BrowserError> {
         let start = Instant::now();
         loop {
             // A page between documents may not answer: that is not yet loaded.
-            if let Ok(Value::Bool(true)) = self.evaluate(&probe).await {
+            if let Ok(Value::Bool(true)) = self.evaluate(probe).await {
                 return Ok(());
             }
             if start.elapsed() >= deadline {

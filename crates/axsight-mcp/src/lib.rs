@@ -6,6 +6,8 @@
 //! (`axsight-linux`). Accessibility logic lives in the engines and in `axsight-core`.
 
 mod acting;
+mod browsers;
+mod browsing;
 mod describe;
 mod error;
 mod params;
@@ -17,6 +19,8 @@ mod sources;
 mod target;
 
 pub use acting::{ActOptions, ClickOptions, Condition, NewValue};
+pub use browsers::BrowserSetup;
+pub use browsing::NavigateRequest;
 pub use error::ToolError;
 pub use screenshot::{Shot, ShotRequest};
 pub use server::{AxsightServer, INSTRUCTIONS};

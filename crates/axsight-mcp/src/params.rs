@@ -3,8 +3,10 @@
 //! client sends them to its model on every turn.
 
 mod acting;
+mod browsing;
 
 pub use acting::*;
+pub use browsing::*;
 
 use schemars::JsonSchema;
 use serde::Deserialize;
@@ -51,6 +53,10 @@ pub struct TreeArgs {
     /// model if it offers sampling, else the configured endpoint).
     #[serde(default, alias = "include_gemini_vision")]
     pub include_vision: bool,
+    /// Add the elements of the page a browser window shows, with #d handles
+    /// (browsers opened by open_application/navigate_browser or --browser-url).
+    #[serde(default, alias = "include_browser_dom")]
+    pub include_dom: bool,
     #[serde(default)]
     pub format: Format,
 }

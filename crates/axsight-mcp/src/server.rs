@@ -2,6 +2,7 @@
 //! lives in [`Session`]. The reading tools are here, the acting ones in [`acting`].
 
 mod acting;
+mod browsing;
 
 use std::sync::Arc;
 
@@ -63,8 +64,10 @@ impl<E: Engine> AxsightServer<E> {
 
     /// A server whose detector and vision endpoint are `grounding`'s.
     pub fn with_grounding(grounding: Grounding) -> AxsightServer<E> {
-        let mut tool_router =
-            Self::tool_router() + Self::acting_router() + Self::grounding_router();
+        let mut tool_router = Self::tool_router()
+            + Self::acting_router()
+            + Self::grounding_router()
+            + Self::browsing_router();
         for route in tool_router.map.values_mut() {
             let schema = Arc::make_mut(&mut route.attr.input_schema);
             crate::schema::compact(schema);
@@ -128,6 +131,7 @@ impl<E: Engine> AxsightServer<E> {
             include_ocr: args.include_ocr,
             include_detector: args.include_detector,
             include_vision: args.include_vision,
+            include_dom: args.include_dom,
         };
         let json = args.format == Format::Json;
         let vision = match self.vision_channel(&context, state, responses) {

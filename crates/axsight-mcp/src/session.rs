@@ -11,7 +11,8 @@ use axsight_core::{
     ReadOptions, Selector, Source, SpottedRegistry, WindowQuery, WindowSnapshot,
 };
 
-use crate::sources::{DetectorSlot, VisionChannel, WaitingLooks};
+use crate::browsers::{hidden_page_note, BrowserSetup, Browsers};
+use crate::sources::{DetectorSlot, DomHandles, VisionChannel, WaitingLooks};
 use crate::ToolError;
 use axsight_vision::{ChatEndpoint, DetectorOptions};
 
@@ -33,12 +34,14 @@ pub struct TreeRequest {
     pub include_detector: bool,
     /// Add what a vision model sees, with `#v` handles.
     pub include_vision: bool,
+    /// Add the elements of the page a browser window shows, with `#d` handles.
+    pub include_dom: bool,
 }
 
 impl TreeRequest {
     /// Whether any screenshot source is asked for.
     fn includes_sources(&self) -> bool {
-        self.include_ocr || self.include_detector || self.include_vision
+        self.include_ocr || self.include_detector || self.include_vision || self.include_dom
     }
 }
 
@@ -51,6 +54,8 @@ pub struct Grounding {
     /// An OpenAI-compatible endpoint for the vision source, used when the
     /// client lends no model of its own.
     pub vision_endpoint: Option<ChatEndpoint>,
+    /// How browsers are reached (an endpoint to attach to; scripts allowed).
+    pub browser: BrowserSetup,
 }
 
 /// A tree as text or as JSON.
@@ -83,6 +88,9 @@ pub struct Session<E: Engine> {
     pub(crate) vision_endpoint: Option<ChatEndpoint>,
     /// Questions put to the client's model, waiting for its answer.
     pub(crate) waiting_looks: Mutex<WaitingLooks>,
+    /// Browsers started or attached to, and the `#d` numbers of their pages.
+    pub(crate) browsers: Browsers,
+    pub(crate) dom_handles: Mutex<DomHandles>,
 }
 
 impl<E: Engine> Default for Session<E> {
@@ -96,6 +104,8 @@ impl<E: Engine> Default for Session<E> {
             detector: Arc::default(),
             vision_endpoint: None,
             waiting_looks: Mutex::default(),
+            browsers: Browsers::default(),
+            dom_handles: Mutex::default(),
         }
     }
 }
@@ -120,6 +130,7 @@ impl<E: Engine> Session<E> {
     pub fn with_grounding(mut self, grounding: Grounding) -> Session<E> {
         self.detector = Arc::new(DetectorSlot::new(grounding.detector));
         self.vision_endpoint = grounding.vision_endpoint;
+        self.browsers = Browsers::new(grounding.browser);
         self
     }
 
@@ -232,8 +243,8 @@ impl<E: Engine> Session<E> {
     ) -> Result<TreeOutput, ToolError> {
         if request.includes_sources() && json {
             return Err(ToolError::BadArguments(
-                "include_ocr, include_detector and include_vision come with the text format; \
-                 leave out format: json"
+                "include_ocr, include_detector, include_vision and include_dom come with the \
+                 text format; leave out format: json"
                     .into(),
             ));
         }
@@ -327,6 +338,9 @@ impl<E: Engine> Session<E> {
         };
         let mut text = self.tree_text(&snapshot, top, Some(&options));
         let tree = &snapshot.tree;
+        if request.include_dom {
+            text.push_str(&self.dom_section(&snapshot).await?);
+        }
         if request.include_detector {
             let seen = self.detect(&engine, &snapshot).await?;
             text.push_str(&self.print_section(tree, Source::Detector, &seen));
@@ -358,6 +372,9 @@ impl<E: Engine> Session<E> {
         text.push_str(&rendered.text);
         for gap in &snapshot.gaps {
             text.push_str(&format!("[partial: {gap}]\n"));
+        }
+        if let Some(note) = hidden_page_note(snapshot) {
+            text.push_str(&note);
         }
         text
     }

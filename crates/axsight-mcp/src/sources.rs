@@ -9,6 +9,7 @@
 //! secret fields.
 
 mod detector;
+mod dom;
 mod ocr;
 mod vision;
 
@@ -18,6 +19,7 @@ use axsight_core::{
 };
 
 pub(crate) use detector::DetectorSlot;
+pub(crate) use dom::DomHandles;
 pub(crate) use vision::{VisionChannel, VisionQuestion, WaitingLooks};
 
 use crate::session::Session;
@@ -154,12 +156,13 @@ pub(crate) fn window_frame(snapshot: &WindowSnapshot) -> Result<Bounds, ToolErro
 }
 
 /// The drawn tree element a sighting is: for text, one whose name says the
-/// same where the boxes overlap (the smallest such: the label, not the window
-/// titled alike); for a bare box, the element whose box it matches best
-/// (intersection over union at least one half).
+/// same where the boxes overlap; for a bare box, one whose box it matches with
+/// an intersection over union of at least one half. Of several, the best
+/// overlap wins (the link, not the text inside it), then the smaller element
+/// (the label, not the window titled alike).
 pub(crate) fn same_as_tree(tree: &Tree, found: &Found) -> Option<NodeId> {
     let read = normalise(&found.text);
-    let mut best: Option<(NodeId, f64)> = None;
+    let mut best: Option<(NodeId, f64, f64)> = None;
     for node in tree.ids().skip(1) {
         let element = tree.element(node);
         let Some(visible) = visible_box(tree, node) else {
@@ -168,25 +171,23 @@ pub(crate) fn same_as_tree(tree: &Tree, found: &Found) -> Option<NodeId> {
         let Some(shared) = visible.intersection(&found.bounds).filter(Bounds::has_area) else {
             continue;
         };
-        // Higher is better.
-        let rank = if read.is_empty() {
-            let union = area(&visible) + area(&found.bounds) - area(&shared);
-            let overlap = area(&shared) / union.max(1.0);
-            if overlap < 0.5 {
-                continue;
-            }
-            overlap
+        let union = area(&visible) + area(&found.bounds) - area(&shared);
+        let overlap = area(&shared) / union.max(1.0);
+        let fits = if read.is_empty() {
+            overlap >= 0.5
         } else {
-            if !says_the_same(&normalise(&element.name), &read) {
-                continue;
-            }
-            -area(&visible)
+            says_the_same(&normalise(&element.name), &read)
         };
-        if best.is_none_or(|(_, r)| rank > r) {
-            best = Some((node, rank));
+        if !fits {
+            continue;
+        }
+        let size = area(&visible);
+        let better = best.is_none_or(|(_, o, s)| overlap > o || (overlap == o && size < s));
+        if better {
+            best = Some((node, overlap, size));
         }
     }
-    best.map(|(node, _)| node)
+    best.map(|(node, _, _)| node)
 }
 
 fn area(b: &Bounds) -> f64 {

@@ -190,6 +190,16 @@ impl<E: Engine> Session<E> {
     /// capture, and the element under it now.
     async fn aim_spotted(&self, engine: &E, text: &str) -> Result<Aimed, ToolError> {
         let handle: Handle = text.parse()?;
+        if handle.source == Source::Dom {
+            let (snapshot, point, label) = self.locate_dom(engine, handle).await?;
+            let node = element_at(&snapshot.tree, point);
+            return Ok(Aimed {
+                snapshot,
+                node,
+                point: Some(point),
+                label: Some(label),
+            });
+        }
         let spotted = {
             let registry = self.spotted.lock().unwrap_or_else(|e| e.into_inner());
             match registry.resolve(handle) {
@@ -367,6 +377,7 @@ pub(crate) fn refresh_call(source: Source) -> &'static str {
         Source::Ocr => "get_window_tree with include_ocr: true reads it anew",
         Source::Detector => "get_window_tree with include_detector: true detects anew",
         Source::Vision => "get_window_tree with include_vision: true looks anew",
-        Source::Tree | Source::Dom => "get_window_tree reads it anew",
+        Source::Dom => "get_window_tree with include_dom: true reads it anew",
+        Source::Tree => "get_window_tree reads it anew",
     }
 }

@@ -50,6 +50,13 @@ pub struct GroundingFlags {
         value_name = "VARIABLE"
     )]
     pub vision_key_env: Option<String>,
+    /// A running browser's DevTools endpoint to attach to, e.g. http://127.0.0.1:9222
+    /// (browsers axsight starts need none).
+    #[arg(long, global = true, env = "AXSIGHT_BROWSER_URL", value_name = "URL")]
+    pub browser_url: Option<String>,
+    /// Let execute_browser_script run JavaScript in pages (off by default).
+    #[arg(long, global = true)]
+    pub allow_browser_script: bool,
 }
 
 #[derive(Debug, Subcommand)]
@@ -89,6 +96,9 @@ pub enum Command {
         /// Add the elements the vision endpoint names, with #v handles.
         #[arg(long)]
         include_vision: bool,
+        /// Add the page's elements (a browser attached with --browser-url), with #d handles.
+        #[arg(long)]
+        include_dom: bool,
     },
     /// Find elements matching a selector, e.g. 'role:Button && name:Save'.
     Find {

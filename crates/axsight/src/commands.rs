@@ -9,7 +9,7 @@ mod shot;
 use std::process::ExitCode;
 
 use axsight_linux::LinuxEngine;
-use axsight_mcp::{Grounding, TreeOutput, TreeRequest};
+use axsight_mcp::{BrowserSetup, Grounding, TreeOutput, TreeRequest};
 use axsight_vision::{ChatEndpoint, DetectorOptions};
 
 /// The session every command reads through: the Linux engine behind the same code
@@ -40,6 +40,7 @@ pub async fn run(command: Command, flags: GroundingFlags) -> anyhow::Result<Exit
             include_ocr,
             include_detector,
             include_vision,
+            include_dom,
         } => {
             let request = TreeRequest {
                 app,
@@ -50,6 +51,7 @@ pub async fn run(command: Command, flags: GroundingFlags) -> anyhow::Result<Exit
                 include_ocr,
                 include_detector,
                 include_vision,
+                include_dom,
                 ..TreeRequest::default()
             };
             match session.window_tree(&request, json).await? {
@@ -177,5 +179,9 @@ fn grounding(flags: GroundingFlags) -> anyhow::Result<Grounding> {
     Ok(Grounding {
         detector,
         vision_endpoint,
+        browser: BrowserSetup {
+            attach_url: flags.browser_url,
+            allow_scripts: flags.allow_browser_script,
+        },
     })
 }

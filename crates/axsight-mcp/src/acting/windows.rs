@@ -4,9 +4,11 @@
 use std::collections::HashSet;
 use std::time::{Duration, Instant};
 
-use axsight_core::{Engine, State, WindowQuery};
+use axsight_browser::{find_chromium, is_chromium};
+use axsight_core::{Engine, Launched, State, WindowQuery};
 
 use super::{ActOptions, Session};
+use crate::browsers::hidden_page_note;
 use crate::ToolError;
 
 impl<E: Engine> Session<E> {
@@ -143,7 +145,11 @@ impl<E: Engine> Session<E> {
             .flat_map(|a| a.windows.into_iter().map(|w| w.id))
             .collect();
         let mut mark = engine.mark().await;
-        let launched = engine.launch(app).await.map_err(ToolError::engine)?;
+        let browser = self.launch_if_browser(app).await?;
+        let launched = match &browser {
+            Some(launched) => launched.clone(),
+            None => engine.launch(app).await.map_err(ToolError::engine)?,
+        };
         let start = Instant::now();
         let deadline = start + timeout;
         loop {
@@ -165,6 +171,20 @@ impl<E: Engine> Session<E> {
                         .window_tree(&query, self.read_options(false, false))
                         .await
                         .map_err(ToolError::engine)?;
+                    // A browser's window comes before its page's tree: wait
+                    // for the page too (until the deadline).
+                    if browser.is_some()
+                        && hidden_page_note(&snapshot).is_some()
+                        && Instant::now() < deadline
+                    {
+                        mark = engine
+                            .next_event(
+                                mark,
+                                Duration::from_millis(250).min(deadline - Instant::now()),
+                            )
+                            .await;
+                        continue;
+                    }
                     self.remember(&snapshot);
                     let mut out = format!(
                         "opened {} (`{}`, pid {}): window '{}' after {} ms\n",
@@ -193,6 +213,30 @@ impl<E: Engine> Session<E> {
                 .next_event(mark, Duration::from_millis(250).min(deadline - now))
                 .await;
         }
+    }
+
+    /// Starts `app` through the session's browsers when it is a Chromium-based
+    /// browser, so its page tree and DevTools endpoint are on; `None` for
+    /// any other app.
+    async fn launch_if_browser(&self, app: &str) -> Result<Option<Launched>, ToolError> {
+        // Arguments are taken as words (no quoting): a browser's flags need none.
+        let words: Vec<String> = app.split_whitespace().map(str::to_string).collect();
+        let Some(program) = words.first() else {
+            return Ok(None);
+        };
+        if !is_chromium(program) {
+            return Ok(None);
+        }
+        let path = if program.contains('/') {
+            std::path::PathBuf::from(program)
+        } else {
+            find_chromium().unwrap_or_else(|| std::path::PathBuf::from(program))
+        };
+        let browser = self.browsers.launch(&path, &words[1..], None).await?;
+        Ok(Some(Launched {
+            pid: browser.pid().unwrap_or_default(),
+            command: app.to_string(),
+        }))
     }
 
     /// The window `app`/`window` name (the active window when neither does), read.

@@ -5,6 +5,7 @@
 //! window manager every window maps at (0, 0): so these tests take turns (each
 //! holds [`turn`] while it runs).
 
+mod browser;
 mod cli;
 mod detector;
 mod fixture;

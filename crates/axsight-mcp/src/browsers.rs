@@ -1,0 +1,149 @@
+//! The browsers a session can see into through the DevTools protocol: those it
+//! started (Chromium, or an Electron app, with the page tree and a loopback
+//! endpoint on) and one it attaches to (`--browser-url`). It finds which
+//! browser and which tab a window of the accessibility tree shows.
+
+use std::sync::Arc;
+
+use axsight_browser::{is_chromium, Browser, BrowserError, Page};
+use axsight_core::{Role, Tree, WindowSnapshot};
+
+use crate::ToolError;
+
+/// How a session reaches browsers.
+#[derive(Debug, Clone, Default)]
+pub struct BrowserSetup {
+    /// A running browser's DevTools endpoint to attach to
+    /// (`http://127.0.0.1:9222`, or its `ws://` address).
+    pub attach_url: Option<String>,
+    /// Whether `execute_browser_script` may run scripts in pages.
+    pub allow_scripts: bool,
+}
+
+/// The session's browsers.
+#[derive(Debug, Default)]
+pub(crate) struct Browsers {
+    pub setup: BrowserSetup,
+    open: tokio::sync::Mutex<Vec<Arc<Browser>>>,
+}
+
+impl Browsers {
+    pub fn new(setup: BrowserSetup) -> Browsers {
+        Browsers {
+            setup,
+            open: tokio::sync::Mutex::default(),
+        }
+    }
+
+    /// Starts `program` (a Chromium or an Electron app) with `args`, seeing
+    /// into its pages from now on.
+    pub async fn launch(
+        &self,
+        program: &std::path::Path,
+        args: &[String],
+        url: Option<&str>,
+    ) -> Result<Arc<Browser>, ToolError> {
+        let browser = Arc::new(
+            Browser::launch(program, args, url)
+                .await
+                .map_err(browser_error)?,
+        );
+        self.open.lock().await.push(browser.clone());
+        Ok(browser)
+    }
+
+    /// The browsers that still answer, attaching to the configured endpoint
+    /// on first use (a failed attach is tried again next time).
+    pub async fn live(&self) -> Result<Vec<Arc<Browser>>, ToolError> {
+        let mut open = self.open.lock().await;
+        let mut alive = Vec::with_capacity(open.len());
+        for browser in open.drain(..) {
+            if browser.alive().await {
+                alive.push(browser);
+            }
+        }
+        *open = alive;
+        if let Some(url) = &self.setup.attach_url {
+            if !open.iter().any(|b| b.pid().is_none()) {
+                let attached = Browser::attach(url).await.map_err(browser_error)?;
+                open.push(Arc::new(attached));
+            }
+        }
+        Ok(open.clone())
+    }
+
+    /// The browser and tab the window `snapshot` shows: a browser axsight
+    /// started by its process, else an attached one; the tab whose title the
+    /// window's title starts with (Chromium titles windows "PAGE - Chromium").
+    pub async fn page_of(
+        &self,
+        snapshot: &WindowSnapshot,
+    ) -> Result<Option<(Arc<Browser>, Page)>, ToolError> {
+        let browsers = self.live().await?;
+        let mut candidates: Vec<&Arc<Browser>> = browsers
+            .iter()
+            .filter(|b| b.pid().is_some() && b.pid() == snapshot.pid)
+            .collect();
+        if candidates.is_empty() {
+            candidates = browsers.iter().filter(|b| b.pid().is_none()).collect();
+        }
+        for browser in candidates {
+            let pages = browser.pages().await.map_err(browser_error)?;
+            let shown = pages
+                .iter()
+                .filter(|p| !p.title.is_empty() && snapshot.title.starts_with(&p.title))
+                .max_by_key(|p| p.title.len())
+                .or_else(|| (pages.len() == 1).then(|| &pages[0]));
+            if let Some(info) = shown {
+                let page = browser.page(&info.target).await.map_err(browser_error)?;
+                return Ok(Some((browser.clone(), page)));
+            }
+        }
+        Ok(None)
+    }
+}
+
+/// A browser's failure, worded for the agent.
+pub(crate) fn browser_error(error: BrowserError) -> ToolError {
+    ToolError::CannotAct(error.to_string())
+}
+
+/// Whether an app of this name is a Chromium-based browser or an Electron app
+/// (whose windows hide their page until accessibility is forced on).
+pub(crate) fn is_chromium_app(name: &str) -> bool {
+    let name = name.to_ascii_lowercase();
+    is_chromium(&name) || name.contains("chrom") || name.contains("electron")
+}
+
+/// The top page document of a Chromium window's tree, if the page is shown.
+pub(crate) fn page_document(tree: &Tree) -> Option<axsight_core::NodeId> {
+    tree.ids().find(|&n| {
+        let element = tree.element(n);
+        element.role == Role::Document && element.bounds.is_some_and(|b| b.has_area())
+    })
+}
+
+/// What to tell the agent about a Chromium or Electron window whose page is
+/// not in the tree, or `None` when the page is there (or it is another app).
+///
+/// ```ignore
+/// // "[no page content: ...]"
+/// ```
+pub(crate) fn hidden_page_note(snapshot: &WindowSnapshot) -> Option<String> {
+    // Chromium's popups (menus, bubbles) are untitled and never hold a page.
+    if !is_chromium_app(&snapshot.app) || snapshot.title.trim().is_empty() {
+        return None;
+    }
+    let tree = &snapshot.tree;
+    let has_page = page_document(tree).is_some_and(|d| !tree.node(d).children.is_empty());
+    if has_page {
+        return None;
+    }
+    Some(format!(
+        "[no page content: {} shows its web page in the accessibility tree only when started \
+         with --force-renderer-accessibility (and IsEnabled on, which axsight serve sets); \
+         relaunch it with that flag, or open it with open_application or navigate_browser, \
+         which add it]\n",
+        snapshot.app
+    ))
+}

@@ -1,0 +1,298 @@
+//! `navigate_browser` and `execute_browser_script`: a page opened, moved
+//! through its history or reloaded, then answered with the window's tree once
+//! the new page shows in it; and scripts run in a page, when allowed.
+
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use axsight_browser::{find_chromium, Browser, HistoryMove, Page};
+use axsight_core::{Engine, WindowQuery, WindowSnapshot};
+
+use crate::browsers::{browser_error, page_document};
+use crate::session::Session;
+use crate::ToolError;
+
+/// How often the desktop is read while a new page settles into the tree.
+const TREE_POLL: Duration = Duration::from_millis(100);
+
+/// What `navigate_browser` asks for.
+#[derive(Debug, Clone, Default)]
+pub struct NavigateRequest {
+    /// The address to open (needed unless moving through history).
+    pub url: Option<String>,
+    /// Open it in a new tab.
+    pub new_tab: bool,
+    /// Go back, forward or reload instead.
+    pub history: Option<HistoryMove>,
+    /// The browser program to start when none runs (default: Chromium).
+    pub browser: Option<String>,
+    /// Which browser window (default: the first browser axsight can drive).
+    pub app: Option<String>,
+    pub window: Option<String>,
+    /// Add the page's `dom` section to the answer.
+    pub include_dom: bool,
+    pub timeout: Duration,
+}
+
+impl<E: Engine> Session<E> {
+    /// Opens a page (or moves through history) and answers with the window's
+    /// tree once the page shows in it.
+    pub async fn navigate(&self, request: &NavigateRequest) -> Result<String, ToolError> {
+        self.recover(self.do_navigate(request).await).await
+    }
+
+    async fn do_navigate(&self, request: &NavigateRequest) -> Result<String, ToolError> {
+        let start = Instant::now();
+        let url = request
+            .url
+            .as_deref()
+            .map(str::trim)
+            .filter(|u| !u.is_empty());
+        match (url, request.history) {
+            (None, None) => {
+                return Err(ToolError::BadArguments(
+                    "give `url`, or `action`: \"back\", \"forward\" or \"reload\"".into(),
+                ))
+            }
+            (Some(_), Some(_)) => {
+                return Err(ToolError::BadArguments(
+                    "give `url` or `action`, not both".into(),
+                ))
+            }
+            _ => {}
+        }
+        let engine = self.engine().await?;
+        let (browser, page, opened) = match self.driven_page(&engine, request).await? {
+            Some((browser, page)) => (browser, page, false),
+            None => {
+                let Some(url) = url else {
+                    return Err(ToolError::CannotAct(
+                        "no browser to move through the history of: open a page first".into(),
+                    ));
+                };
+                let browser = self.start_browser(request.browser.as_deref(), url).await?;
+                let target = browser.pages().await.map_err(browser_error)?;
+                let target = target.first().ok_or_else(|| {
+                    ToolError::CannotAct("the browser started without a page".into())
+                })?;
+                let page = browser.page(&target.target).await.map_err(browser_error)?;
+                page.wait_loaded(request.timeout)
+                    .await
+                    .map_err(browser_error)?;
+                (browser, page, true)
+            }
+        };
+        let page = if opened {
+            page
+        } else if request.new_tab {
+            let url = url.unwrap_or("about:blank");
+            let target = browser
+                .open_tab("about:blank")
+                .await
+                .map_err(browser_error)?;
+            let page = browser.page(&target).await.map_err(browser_error)?;
+            page.navigate(url, request.timeout)
+                .await
+                .map_err(browser_error)?;
+            browser.activate(&target).await.map_err(browser_error)?;
+            page
+        } else {
+            match (url, request.history) {
+                (Some(url), _) => page.navigate(url, request.timeout).await,
+                (None, Some(to)) => page.move_in_history(to, request.timeout).await,
+                (None, None) => unreachable!("checked above"),
+            }
+            .map_err(browser_error)?;
+            page
+        };
+        let title = page
+            .evaluate("document.title")
+            .await
+            .map_err(browser_error)?
+            .as_str()
+            .unwrap_or_default()
+            .to_string();
+        let remaining = request.timeout.saturating_sub(start.elapsed());
+        let snapshot = self
+            .window_showing(&engine, &browser, &title, remaining)
+            .await?;
+        let href = page
+            .evaluate("location.href")
+            .await
+            .ok()
+            .and_then(|v| v.as_str().map(str::to_string))
+            .unwrap_or_default();
+        let mut out = format!(
+            "{} {href} ({:?}) in '{}' after {} ms\n",
+            match (opened, request.new_tab, request.history) {
+                (true, _, _) => "started the browser on",
+                (_, true, _) => "opened a new tab on",
+                (_, _, Some(HistoryMove::Back)) => "went back to",
+                (_, _, Some(HistoryMove::Forward)) => "went forward to",
+                (_, _, Some(HistoryMove::Reload)) => "reloaded",
+                _ => "opened",
+            },
+            title,
+            snapshot.title,
+            start.elapsed().as_millis()
+        );
+        out.push_str(&self.tree_text(&snapshot, snapshot.tree.root(), None));
+        if request.include_dom {
+            out.push_str(&self.dom_section(&snapshot).await?);
+        }
+        Ok(out)
+    }
+
+    /// The browser and tab a call drives: the window named by `app`/`window`,
+    /// else the first window of a browser axsight can drive; `None` when no
+    /// such browser runs.
+    async fn driven_page(
+        &self,
+        engine: &E,
+        request: &NavigateRequest,
+    ) -> Result<Option<(Arc<Browser>, Page)>, ToolError> {
+        if request.app.is_some() || request.window.is_some() {
+            let query = WindowQuery {
+                app: request.app.clone(),
+                window: request.window.clone(),
+                window_id: None,
+            };
+            let snapshot = engine
+                .window_tree(&query, self.read_options(false, false))
+                .await
+                .map_err(ToolError::engine)?;
+            return match self.browsers.page_of(&snapshot).await? {
+                Some(found) => Ok(Some(found)),
+                None => Err(ToolError::CannotAct(format!(
+                    "'{}' ({}) is not a browser axsight can drive: open pages with \
+                     navigate_browser or open_application, or attach with --browser-url",
+                    snapshot.title, snapshot.app
+                ))),
+            };
+        }
+        for browser in self.browsers.live().await? {
+            let pages = browser.pages().await.map_err(browser_error)?;
+            if let Some(first) = pages.first() {
+                let page = browser.page(&first.target).await.map_err(browser_error)?;
+                return Ok(Some((browser, page)));
+            }
+        }
+        Ok(None)
+    }
+
+    async fn start_browser(
+        &self,
+        program: Option<&str>,
+        url: &str,
+    ) -> Result<Arc<Browser>, ToolError> {
+        let path = match program {
+            Some(program) if program.contains('/') => std::path::PathBuf::from(program),
+            Some(program) if !axsight_browser::is_chromium(program) => {
+                return Err(ToolError::BadArguments(format!(
+                    "`browser` {program:?} is not a Chromium-based browser; give chromium or a path"
+                )))
+            }
+            _ => find_chromium().ok_or_else(|| {
+                ToolError::CannotAct(
+                    "no Chromium found (/usr/lib/chromium/chromium, or chromium or google-chrome \
+                     on PATH): install it, or give `browser` a path"
+                        .into(),
+                )
+            })?,
+        };
+        self.browsers.launch(&path, &[], Some(url)).await
+    }
+
+    /// Waits until a window of `browser` shows the page titled `title` in
+    /// its tree, and reads it.
+    async fn window_showing(
+        &self,
+        engine: &E,
+        browser: &Browser,
+        title: &str,
+        within: Duration,
+    ) -> Result<WindowSnapshot, ToolError> {
+        let deadline = Instant::now() + within;
+        loop {
+            if let Some(snapshot) = self.browser_window(engine, browser, title).await? {
+                return Ok(snapshot);
+            }
+            if Instant::now() >= deadline {
+                return Err(ToolError::TimedOut(format!(
+                    "the page {title:?} loaded, but no browser window showed it in the \
+                     accessibility tree within {} ms (is IsEnabled on? `axsight doctor`)",
+                    within.as_millis()
+                )));
+            }
+            tokio::time::sleep(TREE_POLL).await;
+        }
+    }
+
+    /// The window of `browser` whose page document is named `title`, read.
+    async fn browser_window(
+        &self,
+        engine: &E,
+        browser: &Browser,
+        title: &str,
+    ) -> Result<Option<WindowSnapshot>, ToolError> {
+        let apps = engine.applications().await.map_err(ToolError::engine)?;
+        let windows: Vec<_> = apps
+            .iter()
+            .filter(|a| browser.pid().is_none() || a.pid == browser.pid())
+            .flat_map(|a| a.windows.iter())
+            .filter(|w| title.is_empty() || w.title.starts_with(title))
+            .collect();
+        for window in windows {
+            let query = WindowQuery {
+                window_id: Some(window.id.clone()),
+                ..WindowQuery::default()
+            };
+            let Ok(snapshot) = engine
+                .window_tree(&query, self.read_options(false, false))
+                .await
+            else {
+                continue;
+            };
+            let shows = page_document(&snapshot.tree).is_some_and(|d| {
+                let document = snapshot.tree.element(d);
+                document.name == title && !snapshot.tree.node(d).children.is_empty()
+            });
+            if shows {
+                self.remember(&snapshot);
+                return Ok(Some(snapshot));
+            }
+        }
+        Ok(None)
+    }
+
+    /// `execute_browser_script`: runs `script` in the page the window shows
+    /// and answers with its value as JSON — only when the server was started
+    /// with `--allow-browser-script`.
+    pub async fn run_browser_script(
+        &self,
+        script: &str,
+        app: Option<&str>,
+        window: Option<&str>,
+    ) -> Result<String, ToolError> {
+        if !self.browsers.setup.allow_scripts {
+            return Err(ToolError::CannotAct(
+                "execute_browser_script is off: a script can read anything on the page, \
+                 passwords included, so the server runs scripts only when started with \
+                 --allow-browser-script"
+                    .into(),
+            ));
+        }
+        let engine = self.engine().await?;
+        let request = NavigateRequest {
+            app: app.map(str::to_string),
+            window: window.map(str::to_string),
+            ..NavigateRequest::default()
+        };
+        let (_, page) = self
+            .driven_page(&engine, &request)
+            .await?
+            .ok_or_else(|| ToolError::CannotAct("no browser axsight can drive runs".into()))?;
+        let value = page.evaluate(script).await.map_err(browser_error)?;
+        Ok(format!("{value}\n"))
+    }
+}

@@ -1,0 +1,59 @@
+//! The browser tools: `navigate_browser` and `execute_browser_script`.
+
+use std::time::Duration;
+
+use axsight_browser::HistoryMove;
+use axsight_core::Engine;
+use rmcp::handler::server::wrapper::Parameters;
+use rmcp::model::CallToolResult;
+use rmcp::{tool, tool_router, ErrorData};
+
+use super::{answer, AxsightServer};
+use crate::browsing::NavigateRequest;
+use crate::params::{HistoryAction, NavigateArgs, ScriptArgs};
+
+/// How long a page may take to load and show, unless `timeout_ms` says.
+const DEFAULT_LOAD: Duration = Duration::from_secs(20);
+
+#[tool_router(router = browsing_router, vis = "pub(crate)")]
+impl<E: Engine> AxsightServer<E> {
+    #[tool(
+        description = "Open a URL in a browser (starting Chromium with its page tree and DevTools on when none runs), in the current tab or a new one, or go back/forward/reload; waits for the page to load and show, then answers with the window's tree (include_dom adds the page's #d elements).",
+        annotations(open_world_hint = true)
+    )]
+    async fn navigate_browser(
+        &self,
+        Parameters(args): Parameters<NavigateArgs>,
+    ) -> Result<CallToolResult, ErrorData> {
+        let request = NavigateRequest {
+            url: args.url,
+            new_tab: args.new_tab,
+            history: args.action.map(|a| match a {
+                HistoryAction::Back => HistoryMove::Back,
+                HistoryAction::Forward => HistoryMove::Forward,
+                HistoryAction::Reload => HistoryMove::Reload,
+            }),
+            browser: args.browser,
+            app: args.app,
+            window: args.window,
+            include_dom: args.include_dom,
+            timeout: args.timeout_ms.map_or(DEFAULT_LOAD, Duration::from_millis),
+        };
+        Ok(answer(self.session.navigate(&request).await))
+    }
+
+    #[tool(
+        description = "Run JavaScript in the page a browser window shows and answer its value as JSON. Off unless the server was started with --allow-browser-script.",
+        annotations(open_world_hint = true)
+    )]
+    async fn execute_browser_script(
+        &self,
+        Parameters(args): Parameters<ScriptArgs>,
+    ) -> Result<CallToolResult, ErrorData> {
+        Ok(answer(
+            self.session
+                .run_browser_script(&args.script, args.app.as_deref(), args.window.as_deref())
+                .await,
+        ))
+    }
+}

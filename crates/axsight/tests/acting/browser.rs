@@ -1,0 +1,230 @@
+//! Chromium on the desktop: `navigate_browser` starts it on the web fixture,
+//! the page's content is in the `u` tree, `include_dom` lists the page's
+//! elements on screen where AT-SPI has them, and clicks by `#d` and by `#u`
+//! both act — also after the window moved; a `#d` handle whose element left
+//! the page is stale.
+
+use std::time::Duration;
+
+use axsight_browser::Browser;
+use axsight_mcp::{ActOptions, ClickOptions, NavigateRequest, Target, TreeOutput, TreeRequest};
+
+use crate::support;
+use crate::Session;
+
+const LOAD: Duration = Duration::from_secs(30);
+
+fn navigate(url: &str) -> NavigateRequest {
+    NavigateRequest {
+        url: Some(url.to_string()),
+        timeout: LOAD,
+        ..NavigateRequest::default()
+    }
+}
+
+async fn tree_with_dom(session: &Session, window: &str) -> String {
+    let request = TreeRequest {
+        window: Some(window.to_string()),
+        include_dom: true,
+        ..TreeRequest::default()
+    };
+    match session.window_tree(&request, false).await.unwrap() {
+        TreeOutput::Text(text) => text,
+        TreeOutput::Json(_) => panic!("text was asked for"),
+    }
+}
+
+/// The handle and box on the first line holding `needle` (of a section's text).
+fn handle_and_box(text: &str, needle: &str) -> (String, [i32; 4]) {
+    let line = text
+        .lines()
+        .find(|l| l.contains(needle))
+        .unwrap_or_else(|| panic!("no line with {needle:?} in:\n{text}"));
+    let handle = line.split_whitespace().next().unwrap().to_string();
+    let inside = line.rsplit_once('[').unwrap().1;
+    let numbers: Vec<i32> = inside
+        .split([',', ']'])
+        .filter_map(|n| n.trim().parse().ok())
+        .collect();
+    (handle, [numbers[0], numbers[1], numbers[2], numbers[3]])
+}
+
+/// The browser this process started, reached through its own DevTools port.
+async fn our_browser() -> Browser {
+    let runtime = std::env::var_os("XDG_RUNTIME_DIR")
+        .map(std::path::PathBuf::from)
+        .unwrap_or_else(std::env::temp_dir);
+    let prefix = format!("axsight-browser-{}-", std::process::id());
+    let profile = std::fs::read_dir(&runtime)
+        .unwrap()
+        .filter_map(Result::ok)
+        .find(|e| e.file_name().to_string_lossy().starts_with(&prefix))
+        .expect("the profile of the browser the session started")
+        .path();
+    let port = std::fs::read_to_string(profile.join("DevToolsActivePort")).unwrap();
+    let mut lines = port.lines();
+    let url = format!(
+        "ws://127.0.0.1:{}{}",
+        lines.next().unwrap(),
+        lines.next().unwrap()
+    );
+    Browser::attach(&url).await.unwrap()
+}
+
+#[tokio::test]
+async fn a_page_is_read_from_the_dom_and_clicked_by_d_and_u_handles() {
+    let _turn = crate::turn().await;
+    let base = support::serve_web_fixtures();
+    let session = Session::watching();
+    let options = ActOptions::default();
+
+    let opened = session
+        .navigate(&navigate(&format!("{base}/index.html")))
+        .await
+        .unwrap();
+    assert!(opened.starts_with("started the browser on"), "{opened}");
+    // The page's content is in the accessibility tree.
+    assert!(
+        opened.contains("[Document] axsight web fixture"),
+        "{opened}"
+    );
+    assert!(opened.contains("[Button] Go"), "{opened}");
+    let window = opened
+        .split("in '")
+        .nth(1)
+        .and_then(|rest| rest.split('\'').next())
+        .unwrap()
+        .to_string();
+
+    let tree = tree_with_dom(&session, &window).await;
+    let dom = tree
+        .split("- dom ")
+        .nth(1)
+        .unwrap_or_else(|| panic!("no dom section:\n{tree}"));
+    assert!(
+        !tree.contains(support::SECRET),
+        "the password leaked:\n{tree}"
+    );
+    assert!(dom.contains("[textbox] \"Password\" (password)"), "{dom}");
+    for needle in [
+        "\"Shadow button\"",
+        "\"Inside frame\" ",
+        "[tooltip] \"Portal tooltip\"",
+    ] {
+        assert!(dom.contains(needle), "{needle} missing:\n{dom}");
+    }
+    // The DOM's boxes are where AT-SPI has the same elements, and point at them.
+    let (go, go_box) = handle_and_box(dom, "[button] \"Go\"");
+    let (go_tree, go_tree_box) = handle_and_box(&tree, "[Button] Go (");
+    assert!(go.starts_with("#d"), "{dom}");
+    assert!(
+        go_box
+            .iter()
+            .zip(go_tree_box)
+            .all(|(a, b)| (a - b).abs() <= 1),
+        "DOM {go_box:?} vs AT-SPI {go_tree_box:?}"
+    );
+    assert!(
+        dom.lines()
+            .any(|l| l.contains("\"Go\"") && l.ends_with(&format!("= {go_tree}"))),
+        "{dom}"
+    );
+    // A link points at the link, not at the text inside it.
+    let (link_tree, _) = handle_and_box(&tree, "[Link] Second page (");
+    assert!(
+        dom.lines()
+            .any(|l| l.contains("[link]") && l.ends_with(&format!("= {link_tree}"))),
+        "{dom}"
+    );
+
+    // Both kinds of handle act.
+    let clicked = session
+        .click(
+            &Target::Handle(go.clone()),
+            &ClickOptions::default(),
+            &options,
+        )
+        .await
+        .unwrap();
+    assert!(clicked.contains("Go clicked"), "{clicked}");
+    let (count, _) = handle_and_box(&tree, "[Button] Count (");
+    let counted = session
+        .click(&Target::Handle(count), &ClickOptions::default(), &options)
+        .await
+        .unwrap();
+    assert!(counted.contains("Count 1"), "{counted}");
+    // Handles stay: a second read gives Go the same number.
+    let again = tree_with_dom(&session, &window).await;
+    assert_eq!(
+        handle_and_box(again.split("- dom ").nth(1).unwrap(), "[button] \"Go\"").0,
+        go
+    );
+
+    // The window moves; the old #d handle still lands on its element.
+    let browser = our_browser().await;
+    let target = browser.pages().await.unwrap()[0].target.clone();
+    browser.move_window(&target, 200, 120).await.unwrap();
+    let moved = support::wait_until(Duration::from_secs(10), || async {
+        let tree = match session
+            .window_tree(
+                &TreeRequest {
+                    window: Some(window.clone()),
+                    ..TreeRequest::default()
+                },
+                false,
+            )
+            .await
+        {
+            Ok(TreeOutput::Text(text)) => text,
+            _ => return None,
+        };
+        let (_, b) = handle_and_box(&tree, "[Button] Go (");
+        (b[0] != go_tree_box[0]).then_some(b)
+    })
+    .await
+    .expect("the window moved");
+    let clicked = session
+        .click(
+            &Target::Handle(go.clone()),
+            &ClickOptions::default(),
+            &options,
+        )
+        .await
+        .unwrap();
+    assert!(clicked.contains("Go clicked"), "{clicked}");
+    let (x, y) = clicked
+        .split("with the pointer at (")
+        .nth(1)
+        .and_then(|r| r.split(')').next())
+        .and_then(|p| p.split_once(", "))
+        .map(|(x, y)| (x.parse::<i32>().unwrap(), y.parse::<i32>().unwrap()))
+        .unwrap_or_else(|| panic!("not a pointer click: {clicked}"));
+    assert!(
+        (moved[0]..moved[0] + moved[2]).contains(&x)
+            && (moved[1]..moved[1] + moved[3]).contains(&y),
+        "clicked at ({x}, {y}), Go is now at {moved:?}"
+    );
+
+    // Following the link, the old page's handle is stale; back returns.
+    let (link, _) = handle_and_box(dom, "[link] \"Second page\"");
+    session
+        .click(&Target::Handle(link), &ClickOptions::default(), &options)
+        .await
+        .unwrap();
+    let stale = session
+        .click(&Target::Handle(go), &ClickOptions::default(), &options)
+        .await
+        .unwrap_err()
+        .to_string();
+    assert!(stale.contains("stale"), "{stale}");
+    let back = session
+        .navigate(&NavigateRequest {
+            history: Some(axsight_browser::HistoryMove::Back),
+            timeout: LOAD,
+            ..NavigateRequest::default()
+        })
+        .await
+        .unwrap();
+    assert!(back.starts_with("went back to"), "{back}");
+    assert!(back.contains("[Document] axsight web fixture"), "{back}");
+}

@@ -30,7 +30,7 @@ READ_ONLY_TOOLS = {"get_applications", "get_window_tree", "find_elements", "vali
                    "wait_for_element", "capture_screenshot", "find_element"}
 ACTING_TOOLS = {"click_element", "type_into_element", "press_key", "scroll_element", "set_value",
                 "select_option", "set_toggled", "invoke_action", "mouse_drag", "activate_window",
-                "open_application", "close_window"}
+                "open_application", "close_window", "navigate_browser", "execute_browser_script"}
 TOOLS = READ_ONLY_TOOLS | ACTING_TOOLS
 # What a client must pass for the server to see this desktop when several run.
 DESKTOP_VARS = ("DISPLAY", "DBUS_SESSION_BUS_ADDRESS", "AT_SPI_BUS_ADDRESS", "XDG_RUNTIME_DIR")
@@ -81,14 +81,14 @@ def text_of(result):
     return "".join(block.text for block in result.content if block.type == "text")
 
 
-def run_session(body, env=None, deadline=SESSION_DEADLINE_S):
-    """Starts `axsight serve`, initializes, runs `await body(client)`, shuts down.
+def run_session(body, env=None, deadline=SESSION_DEADLINE_S, args=()):
+    """Starts `axsight serve [args]`, initializes, runs `await body(client)`, shuts down.
 
     env=None passes the desktop's variables (most tests: unambiguous when several
     desktops run at once); env={} passes none beyond the SDK's defaults.
     """
     assert AXSIGHT_BIN.exists(), f"{AXSIGHT_BIN} is missing: run cargo build -p axsight"
-    params = StdioServerParameters(command=str(AXSIGHT_BIN), args=["serve"],
+    params = StdioServerParameters(command=str(AXSIGHT_BIN), args=["serve", *args],
                                    env=desktop_env() if env is None else env)
 
     async def main(errlog):
@@ -136,11 +136,11 @@ def json_nodes(node):
 
 
 def test_tools_list_is_small_and_read_only(desktop):
-    """All 17 tools, the reading ones (wait_for_element among them) marked read-only
+    """All 21 tools, the reading ones (wait_for_element among them) marked read-only
     and the acting ones not, in under 16 KB."""
     async def body(c):
         listed = await c.list_tools()
-        assert {t.name for t in listed.tools} == TOOLS and len(listed.tools) == 19
+        assert {t.name for t in listed.tools} == TOOLS and len(listed.tools) == 21
         for tool in listed.tools:
             read_only = tool.annotations.read_only_hint if tool.annotations else None
             if tool.name in READ_ONLY_TOOLS:

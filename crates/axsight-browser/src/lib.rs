@@ -43,4 +43,6 @@ pub enum BrowserError {
     Script(String),
     #[error("navigation to {url} failed: {why}")]
     Navigation { url: String, why: String },
+    #[error("there is no page to go {0} to in this tab")]
+    NoHistory(&'static str),
 }

@@ -119,13 +119,11 @@ impl Page {
             let entry = usize::try_from(current + step)
                 .ok()
                 .and_then(|i| entries.get(i))
-                .ok_or_else(|| BrowserError::Navigation {
-                    url: String::new(),
-                    why: format!(
-                        "there is no page to go {} to",
-                        if step < 0 { "back" } else { "forward" }
-                    ),
-                })?;
+                .ok_or(BrowserError::NoHistory(if step < 0 {
+                    "back"
+                } else {
+                    "forward"
+                }))?;
             self.call(
                 "Page.navigateToHistoryEntry",
                 json!({ "entryId": entry["id"] }),

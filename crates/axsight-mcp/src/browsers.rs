@@ -6,7 +6,7 @@
 use std::sync::Arc;
 
 use axsight_browser::{is_chromium, Browser, BrowserError, Page};
-use axsight_core::{Role, Tree, WindowSnapshot};
+use axsight_core::{visible_box, Role, Tree, WindowSnapshot};
 
 use crate::ToolError;
 
@@ -115,20 +115,16 @@ pub(crate) fn is_chromium_app(name: &str) -> bool {
     is_chromium(&name) || name.contains("chrom") || name.contains("electron")
 }
 
-/// The top page document of a Chromium window's tree, if the page is shown.
+/// The top page document of a Chromium window's tree, if the page is shown:
+/// the first drawn one (a window keeps its other tabs' documents, hidden).
 pub(crate) fn page_document(tree: &Tree) -> Option<axsight_core::NodeId> {
     tree.ids().find(|&n| {
-        let element = tree.element(n);
-        element.role == Role::Document && element.bounds.is_some_and(|b| b.has_area())
+        tree.element(n).role == Role::Document && visible_box(tree, n).is_some_and(|b| b.has_area())
     })
 }
 
 /// What to tell the agent about a Chromium or Electron window whose page is
 /// not in the tree, or `None` when the page is there (or it is another app).
-///
-/// ```ignore
-/// // "[no page content: ...]"
-/// ```
 pub(crate) fn hidden_page_note(snapshot: &WindowSnapshot) -> Option<String> {
     // Chromium's popups (menus, bubbles) are untitled and never hold a page.
     if !is_chromium_app(&snapshot.app) || snapshot.title.trim().is_empty() {
@@ -140,10 +136,71 @@ pub(crate) fn hidden_page_note(snapshot: &WindowSnapshot) -> Option<String> {
         return None;
     }
     Some(format!(
-        "[no page content: {} shows its web page in the accessibility tree only when started \
-         with --force-renderer-accessibility (and IsEnabled on, which axsight serve sets); \
-         relaunch it with that flag, or open it with open_application or navigate_browser, \
-         which add it]\n",
+        "[no page content: {} shows its web page in the accessibility tree only with renderer \
+         accessibility on; relaunch it with --force-renderer-accessibility (and without \
+         --disable-renderer-accessibility), or open it with open_application or \
+         navigate_browser, which add the flag]\n",
         snapshot.app
     ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use axsight_core::{Bounds, Element, State};
+
+    fn snapshot(app: &str, page: Option<bool>) -> WindowSnapshot {
+        let shown = |mut e: Element, b: Bounds| {
+            e.bounds = Some(b);
+            e.states = [State::Showing, State::Visible].into_iter().collect();
+            e
+        };
+        let frame = Bounds {
+            x: 0,
+            y: 0,
+            width: 800,
+            height: 600,
+        };
+        let mut tree = Tree::new(shown(Element::new("w", Role::Window, "frame"), frame));
+        let toolbar = tree.push(
+            tree.root(),
+            shown(Element::new("t", Role::ToolBar, "tool bar"), frame),
+        );
+        tree.push(
+            toolbar,
+            shown(Element::new("b", Role::Button, "push button"), frame),
+        );
+        if let Some(content) = page {
+            let document = tree.push(
+                tree.root(),
+                shown(Element::new("d", Role::Document, "document web"), frame),
+            );
+            if content {
+                tree.push(
+                    document,
+                    shown(Element::new("go", Role::Button, "push button"), frame),
+                );
+            }
+        }
+        WindowSnapshot {
+            app: app.into(),
+            pid: Some(1),
+            title: "Page - Chromium".into(),
+            tree,
+            gaps: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn a_browser_window_without_its_page_says_how_to_show_it() {
+        let note = hidden_page_note(&snapshot("Chromium", None)).unwrap();
+        assert!(note.contains("--force-renderer-accessibility"), "{note}");
+        assert!(hidden_page_note(&snapshot("Chromium", Some(false))).is_some());
+        assert!(hidden_page_note(&snapshot("Chromium", Some(true))).is_none());
+        // Other apps, and Chromium's untitled popups, get no note.
+        assert!(hidden_page_note(&snapshot("gedit", None)).is_none());
+        let mut popup = snapshot("Chromium", None);
+        popup.title = String::new();
+        assert!(hidden_page_note(&popup).is_none());
+    }
 }

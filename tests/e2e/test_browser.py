@@ -1,0 +1,110 @@
+"""The browser end to end, through the official Python SDK client: `navigate_browser`
+starts Chromium on the web fixture's login form (served from loopback), and the test
+signs in using nothing but what the tools answered: handles from the tree, typing,
+a click, the diff. Also: the DOM section, a #d click, the history, a new tab, and the
+script tool, off by default.
+"""
+import functools
+import re
+import threading
+from http.server import HTTPServer, SimpleHTTPRequestHandler
+
+import pytest
+
+from conftest import REPO
+from test_mcp_server import parse_tree, run_session
+
+WEB = REPO / "tests" / "fixtures" / "web"
+PASSWORD = "s3cret-PASS-e2e"
+LOAD = {"timeout_ms": 30000}
+
+
+class Quiet(SimpleHTTPRequestHandler):
+    def log_message(self, *args):
+        pass
+
+
+@pytest.fixture
+def web(desktop):
+    """The web fixtures on a loopback HTTP server (the frame must be same-origin)."""
+    server = HTTPServer(("127.0.0.1", 0),
+                        functools.partial(Quiet, directory=str(WEB)))
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.server_address[1]}"
+    server.shutdown()
+
+
+def handle(text, role, name):
+    """The handle of the one tree line `[role] name` in `text`."""
+    found = [h for h, (r, n) in parse_tree(text).items() if (r, n) == (role, name)]
+    assert len(found) == 1, f"[{role}] {name}: {found} in:\n{text}"
+    return found[0]
+
+
+def test_sign_in_with_nothing_but_tool_outputs(web):
+    async def body(c):
+        opened = await c.ok("navigate_browser", {"url": f"{web}/login.html", **LOAD})
+        assert opened.startswith("started the browser on"), opened
+        assert "[Document] Sign in" in opened, opened
+        email = handle(opened, "Edit", "Email")
+        password = handle(opened, "Edit", "Password")
+        sign_in = handle(opened, "Button", "Sign in")
+
+        typed = await c.ok("type_into_element", {"index": email, "text": "bob@example.com"})
+        assert "bob@example.com" in typed, typed
+        secret = await c.ok("type_into_element", {"index": password, "text": PASSWORD})
+        assert PASSWORD not in secret, secret
+
+        signed = await c.ok("click_element", {"index": sign_in})
+        assert "Welcome, bob@example.com" in signed, signed
+        assert "added:" in signed, signed
+
+        # The page's elements with #d handles; the password never shows.
+        tree = await c.ok("get_window_tree", {"app": "chromium", "include_dom": True})
+        assert '[heading] "Welcome, bob@example.com"' in tree, tree
+
+        # The form replaced itself in place: there is no page to go back to.
+        back = await c.error("navigate_browser", {"action": "back", **LOAD})
+        assert back == "there is no page to go back to in this tab", back
+        # A reload brings the form back, empty.
+        again = await c.ok("navigate_browser", {"action": "reload", **LOAD})
+        assert again.startswith("reloaded") and "[Edit] Password" in again, again
+        assert PASSWORD not in again, again
+
+        closed = await c.ok("close_window", {"app": "chromium"})
+        assert "removed:" in closed, closed
+
+    run_session(body)
+
+
+def test_dom_handles_tabs_and_the_script_tool(web):
+    async def body(c):
+        opened = await c.ok("navigate_browser", {"url": f"{web}/index.html",
+                                                 "include_dom": True, **LOAD})
+        dom = opened.split("- dom ", 1)[1]
+        go = re.search(r"(#d\d+) \[button\] \"Go\"", dom)[1]
+        clicked = await c.ok("click_element", {"index": go})
+        assert clicked.startswith(f'clicked {go} [button] "Go"'), clicked
+        assert "Go clicked" in clicked, clicked
+
+        tab = await c.ok("navigate_browser", {"url": f"{web}/second.html", "new_tab": True,
+                                              **LOAD})
+        assert tab.startswith("opened a new tab on") and "[Document] Second page" in tab, tab
+
+        off = await c.error("execute_browser_script", {"script": "document.title"})
+        assert "--allow-browser-script" in off, off
+
+        bad = await c.error("navigate_browser", {})
+        assert "url" in bad and "action" in bad, bad
+
+    run_session(body)
+
+
+def test_the_script_tool_runs_when_allowed(web):
+    async def body(c):
+        await c.ok("navigate_browser", {"url": f"{web}/second.html", **LOAD})
+        title = await c.ok("execute_browser_script", {"script": "document.title"})
+        assert title.strip() == '"Second page"', title
+
+    run_session(body, args=["--allow-browser-script"])

@@ -217,6 +217,18 @@ pub enum BenchCommand {
         #[arg(long, default_value_t = 10)]
         runs: usize,
     },
+    /// Time Chromium's tree with and without the DOM, and navigation; JSON lines.
+    Browser {
+        /// The page to start on.
+        #[arg(long)]
+        url: String,
+        /// The page to navigate to and back from.
+        #[arg(long)]
+        other: String,
+        /// Timed reads and navigations.
+        #[arg(long, default_value_t = 10)]
+        runs: usize,
+    },
     /// Time clicks with their settled diff (pointer and accessible action); JSON lines.
     Act {
         /// Application (name substring or pid).

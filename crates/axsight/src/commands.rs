@@ -148,6 +148,9 @@ pub async fn run(command: Command, flags: GroundingFlags) -> anyhow::Result<Exit
             what: BenchCommand::Act { app, button, runs },
         } => bench::act(&app, &button, runs).await?,
         Command::Bench {
+            what: BenchCommand::Browser { url, other, runs },
+        } => bench::browser(&url, &other, runs).await?,
+        Command::Bench {
             what: BenchCommand::Sources { app, runs },
         } => bench::sources(&app, runs, grounding.detector.clone()).await?,
     }

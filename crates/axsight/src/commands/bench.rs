@@ -239,3 +239,74 @@ fn peak_rss_mb() -> Option<f64> {
         .ok()?;
     Some((kb / 1024.0 * 10.0).round() / 10.0)
 }
+
+/// `axsight bench browser`: Chromium started on `url` through the session, as
+/// `navigate_browser` does; then, in one process, the window's tree read with
+/// and without `include_dom`, and `navigate_browser` between `url` and
+/// `other` until the new page shows in the tree. JSON lines of p50s.
+pub async fn browser(url: &str, other: &str, runs: usize) -> anyhow::Result<()> {
+    use axsight_mcp::{NavigateRequest, TreeOutput, TreeRequest};
+    use std::time::Duration;
+    let session = crate::commands::Session::watching();
+    let navigate = |url: &str| NavigateRequest {
+        url: Some(url.to_string()),
+        timeout: Duration::from_secs(30),
+        ..NavigateRequest::default()
+    };
+    let start = Instant::now();
+    let opened = session.navigate(&navigate(url)).await?;
+    let started_ms = start.elapsed().as_secs_f64() * 1000.0;
+    let window = opened
+        .split("in '")
+        .nth(1)
+        .and_then(|rest| rest.split('\'').next())
+        .ok_or_else(|| anyhow::anyhow!("no window in: {opened}"))?
+        .to_string();
+    println!(
+        "{}",
+        serde_json::json!({ "what": "start browser to settled tree", "ms": round(started_ms) })
+    );
+    let runs = runs.max(1);
+    for include_dom in [false, true] {
+        let request = TreeRequest {
+            window: Some(window.clone()),
+            include_dom,
+            ..TreeRequest::default()
+        };
+        let mut times = Vec::with_capacity(runs);
+        let mut bytes = 0;
+        for _ in 0..runs {
+            let start = Instant::now();
+            let TreeOutput::Text(text) = session.window_tree(&request, false).await? else {
+                anyhow::bail!("text was asked for");
+            };
+            times.push(start.elapsed().as_secs_f64() * 1000.0);
+            bytes = text.len();
+        }
+        let what = if include_dom {
+            "get_window_tree include_dom"
+        } else {
+            "get_window_tree"
+        };
+        println!(
+            "{}",
+            serde_json::json!({ "what": what, "runs": runs, "p50_ms": round(median(times)), "bytes": bytes })
+        );
+    }
+    let mut times = Vec::with_capacity(runs);
+    for run in 0..runs {
+        let to = if run % 2 == 0 { other } else { url };
+        let start = Instant::now();
+        session.navigate(&navigate(to)).await?;
+        times.push(start.elapsed().as_secs_f64() * 1000.0);
+    }
+    println!(
+        "{}",
+        serde_json::json!({ "what": "navigate_browser to settled tree", "runs": runs, "p50_ms": round(median(times)) })
+    );
+    Ok(())
+}
+
+fn round(ms: f64) -> f64 {
+    (ms * 10.0).round() / 10.0
+}

@@ -5,13 +5,17 @@ a click, the diff. Also: the DOM section, a #d click, the history, a new tab, an
 script tool, off by default.
 """
 import functools
+import os
 import re
+import shutil
+import subprocess
+import tempfile
 import threading
 from http.server import HTTPServer, SimpleHTTPRequestHandler
 
 import pytest
 
-from conftest import REPO
+from conftest import REPO, poll
 from test_mcp_server import parse_tree, run_session
 
 WEB = REPO / "tests" / "fixtures" / "web"
@@ -33,6 +37,13 @@ def web(desktop):
     thread.start()
     yield f"http://127.0.0.1:{server.server_address[1]}"
     server.shutdown()
+
+
+def browsers_running():
+    """Processes of browsers an axsight server started (their profile is in the name)."""
+    found = subprocess.run(["pgrep", "-f", "--", "--user-data-dir=.*axsight-browser-"],
+                           capture_output=True, text=True)
+    return found.stdout.split()
 
 
 def handle(text, role, name):
@@ -72,10 +83,9 @@ def test_sign_in_with_nothing_but_tool_outputs(web):
         assert again.startswith("reloaded") and "[Edit] Password" in again, again
         assert PASSWORD not in again, again
 
-        closed = await c.ok("close_window", {"app": "chromium"})
-        assert "removed:" in closed, closed
-
     run_session(body)
+    # The browser the server started ends with the server, profile and all.
+    assert poll(lambda: not browsers_running(), timeout=10), "Chromium outlived the server"
 
 
 def test_dom_handles_tabs_and_the_script_tool(web):
@@ -108,3 +118,33 @@ def test_the_script_tool_runs_when_allowed(web):
         assert title.strip() == '"Second page"', title
 
     run_session(body, args=["--allow-browser-script"])
+
+
+def test_a_running_browser_is_attached_through_its_devtools_endpoint(web):
+    """A Chromium started by someone else, with a DevTools port: --browser-url reaches it."""
+    profile = tempfile.mkdtemp(prefix="axsight-e2e-attach-")
+    chromium = "/usr/lib/chromium/chromium" if os.path.exists("/usr/lib/chromium/chromium") \
+        else shutil.which("chromium")
+    proc = subprocess.Popen(
+        [chromium, "--no-sandbox", "--disable-gpu", "--no-first-run", "--password-store=basic",
+         "--remote-debugging-port=0", f"--user-data-dir={profile}", f"{web}/second.html"],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        port_file = os.path.join(profile, "DevToolsActivePort")
+        assert poll(lambda: os.path.exists(port_file) and open(port_file).read().strip(),
+                    timeout=20), "Chromium wrote no DevTools port"
+        port = open(port_file).read().split()[0]
+
+        async def body(c):
+            moved = await c.ok("navigate_browser", {"url": f"{web}/index.html",
+                                                    "include_dom": True, **LOAD})
+            # Driven, not started: the page opened in the running browser's tab.
+            assert moved.startswith("opened ") and f"pid {proc.pid}" in moved, moved
+            assert '[button] "Go"' in moved.split("- dom ", 1)[1], moved
+
+        run_session(body, args=["--browser-url", f"http://127.0.0.1:{port}"])
+        assert proc.poll() is None, "an attached browser is not the server's to end"
+    finally:
+        proc.kill()
+        proc.wait()
+        shutil.rmtree(profile, ignore_errors=True)

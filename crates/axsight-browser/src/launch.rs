@@ -163,9 +163,17 @@ pub async fn endpoint_from_url(url: &str, deadline: Duration) -> Result<String, 
                     .as_bytes(),
             )
             .await?;
+        // Chromium keeps the connection open whatever the request says: read
+        // the headers, then as much body as they announce.
         let mut answer = Vec::new();
-        stream.read_to_end(&mut answer).await?;
-        Ok::<_, std::io::Error>(answer)
+        let mut chunk = [0u8; 4096];
+        loop {
+            let read = stream.read(&mut chunk).await?;
+            answer.extend_from_slice(&chunk[..read]);
+            if read == 0 || response_complete(&answer) {
+                return Ok::<_, std::io::Error>(answer);
+            }
+        }
     };
     let answer = tokio::time::timeout(deadline, exchange)
         .await
@@ -182,9 +190,33 @@ pub async fn endpoint_from_url(url: &str, deadline: Duration) -> Result<String, 
         .ok_or_else(|| unreachable("its /json/version names no webSocketDebuggerUrl".into()))
 }
 
+/// Whether an HTTP answer has its headers and all the body they announce.
+fn response_complete(answer: &[u8]) -> bool {
+    let text = String::from_utf8_lossy(answer);
+    let Some((head, body)) = text.split_once("\r\n\r\n") else {
+        return false;
+    };
+    let length = head.lines().find_map(|line| {
+        let (name, value) = line.split_once(':')?;
+        name.trim()
+            .eq_ignore_ascii_case("content-length")
+            .then(|| value.trim().parse::<usize>().ok())?
+    });
+    length.is_some_and(|length| body.len() >= length)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_answer_is_complete_once_its_body_is_as_long_as_announced() {
+        let head = "HTTP/1.1 200 OK\r\nContent-Length: 4\r\n\r\n";
+        assert!(!response_complete(head.as_bytes()));
+        assert!(!response_complete(format!("{head}ab").as_bytes()));
+        assert!(response_complete(format!("{head}abcd").as_bytes()));
+        assert!(!response_complete(b"HTTP/1.1 200 OK\r\nContent-Len"));
+    }
 
     #[test]
     fn chromium_is_known_by_its_program_name() {

@@ -104,6 +104,7 @@ impl LinuxEngine {
         let quirks = Quirks {
             gtk4: gtk && version.starts_with("4."),
             exports_ids: !gtk,
+            misses_events: toolkit_name.eq_ignore_ascii_case("chromium"),
         };
         let name = dbus::string_of(&props, "Name");
         let pid = pid.ok();

@@ -283,6 +283,9 @@ impl LinuxEngine {
         bookmark: u64,
     ) -> Option<Arc<CachedWindow>> {
         let watch = self.watch.as_ref()?;
+        if entry.quirks.misses_events {
+            return None;
+        }
         let window = &entry.info.windows[index];
         let obj = &entry.windows[index];
         let cached = lock(&self.windows)

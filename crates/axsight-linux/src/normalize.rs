@@ -164,6 +164,7 @@ mod tests {
             Quirks {
                 gtk4: true,
                 exports_ids: false,
+                misses_events: false,
             },
             (100, 200),
         );

@@ -61,6 +61,10 @@ pub struct Quirks {
     /// The toolkit fills `AccessibleId` (Chromium, Qt do; GTK leaves it empty), so
     /// it is worth a call per element.
     pub exports_ids: bool,
+    /// The toolkit does not announce every change (Chromium sends no bounds
+    /// events when a page is zoomed, nor any for a tab swap): an earlier read
+    /// of its windows is never reused.
+    pub misses_events: bool,
 }
 
 impl Quirks {

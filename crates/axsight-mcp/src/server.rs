@@ -38,8 +38,9 @@ An action's target is one of: `selector` (narrowed by `app`/`window`), `index` (
 skips the diff; `timeout_ms` bounds the wait for the UI (default 5000). Where the tree is silent \
 (canvas, custom widgets), get_window_tree's include_ocr, include_detector and include_vision add \
 sections with #o (OCR text), #m (detected controls) and #v (a vision model's elements) handles that \
-click_element takes; one marked `= #u14` is that tree element: use the tree's handle. Prefer, in \
-order: tree, detector or vision, OCR, coordinates.";
+click_element takes; one marked `= #u14` is that tree element: use the tree's handle. In \
+browsers, navigate_browser opens pages and include_dom adds the page's elements with #d handles. \
+Prefer, in order: tree, DOM, detector or vision, OCR, coordinates.";
 
 /// The axsight MCP server, over engine `E`.
 pub struct AxsightServer<E: Engine> {

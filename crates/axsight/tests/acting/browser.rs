@@ -205,6 +205,30 @@ async fn a_page_is_read_from_the_dom_and_clicked_by_d_and_u_handles() {
         "clicked at ({x}, {y}), Go is now at {moved:?}"
     );
 
+    // Zoomed in (ctrl+plus, 110 %), the page's boxes grow with the device
+    // pixel ratio and still sit where AT-SPI has them.
+    session
+        .press_key("ctrl+plus", Some(&Target::Handle(go.clone())), &options)
+        .await
+        .unwrap();
+    let zoomed = support::wait_until(Duration::from_secs(10), || async {
+        let tree = tree_with_dom(&session, &window).await;
+        let (_, dom_box) = handle_and_box(tree.split("- dom ").nth(1)?, "[button] \"Go\"");
+        (dom_box[2] > go_box[2]).then_some(tree)
+    })
+    .await
+    .expect("the page zoomed in");
+    let (_, zoomed_dom) = handle_and_box(zoomed.split("- dom ").nth(1).unwrap(), "[button] \"Go\"");
+    let (_, zoomed_tree) = handle_and_box(&zoomed, "[Button] Go (");
+    assert!(
+        zoomed_dom
+            .iter()
+            .zip(zoomed_tree)
+            .all(|(a, b)| (a - b).abs() <= 1),
+        "zoomed: DOM {zoomed_dom:?} vs AT-SPI {zoomed_tree:?}"
+    );
+    assert_eq!(zoomed_dom[2], 110, "{zoomed_dom:?}");
+
     // Following the link, the old page's handle is stale; back returns.
     let (link, _) = handle_and_box(dom, "[link] \"Second page\"");
     session

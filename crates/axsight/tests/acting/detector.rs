@@ -70,22 +70,7 @@ async fn the_detector_finds_icon_buttons_and_its_handles_click_them() {
 
     // The fixture moves its own window; a handle from before still lands.
     let refresh = detected(&tree, "Refresh (icon)");
-    let menu = session
-        .click(
-            &crate::aim(&title, "role:Menu && name:File"),
-            &ClickOptions::default(),
-            &options,
-        )
-        .await
-        .unwrap();
-    let moved = session
-        .click(
-            &crate::handle_in(&menu, "[MenuItem] Move window"),
-            &ClickOptions::default(),
-            &options,
-        )
-        .await
-        .unwrap();
+    let moved = crate::move_fixture_window(&session, &title).await;
     assert!(moved.contains("-> [120,80,800,600]"), "{moved}");
     let answer = session
         .click(&Target::Handle(refresh), &ClickOptions::default(), &options)

@@ -47,3 +47,22 @@ pub fn handle_in(text: &str, needle: &str) -> Target {
         .unwrap_or_else(|| panic!("no handle on a line with {needle:?} in:\n{text}"));
     Target::Handle(handle.to_string())
 }
+
+/// Moves the fixture window titled `title` 120 px right and 80 px down (its
+/// File > Move window: there is no window manager to ask); the answer.
+pub async fn move_fixture_window(session: &Session, title: &str) -> String {
+    let click = axsight_mcp::ClickOptions::default();
+    let options = axsight_mcp::ActOptions::default();
+    let menu = session
+        .click(&aim(title, "role:Menu && name:File"), &click, &options)
+        .await
+        .unwrap();
+    session
+        .click(
+            &handle_in(&menu, "[MenuItem] Move window"),
+            &click,
+            &options,
+        )
+        .await
+        .unwrap()
+}

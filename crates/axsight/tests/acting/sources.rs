@@ -170,22 +170,7 @@ async fn an_ocr_handle_follows_its_window_when_it_moves() {
 
     // The fixture moves its own window (no window manager here to ask).
     let options = ActOptions::default();
-    let menu = session
-        .click(
-            &crate::aim(&title, "role:Menu && name:File"),
-            &ClickOptions::default(),
-            &options,
-        )
-        .await
-        .unwrap();
-    let moved = session
-        .click(
-            &crate::handle_in(&menu, "[MenuItem] Move window"),
-            &ClickOptions::default(),
-            &options,
-        )
-        .await
-        .unwrap();
+    let moved = crate::move_fixture_window(&session, &title).await;
     assert!(
         moved.contains("bounds [0,0,800,600] -> [120,80,800,600]"),
         "{moved}"

@@ -113,7 +113,8 @@ def test_dom_handles_tabs_and_the_script_tool(web):
 
 def test_the_script_tool_runs_when_allowed(web):
     async def body(c):
-        await c.ok("navigate_browser", {"url": f"{web}/second.html", **LOAD})
+        opened = await c.ok("navigate_browser", {"url": f"{web}/second.html", **LOAD})
+        assert "[Document] Second page" in opened, opened
         title = await c.ok("execute_browser_script", {"script": "document.title"})
         assert title.strip() == '"Second page"', title
 

@@ -52,11 +52,13 @@ impl Drop for Started {
 
 impl Browser {
     /// Starts `program` (a Chromium, or an Electron app) with the flags that
-    /// expose its pages, opening `url` if given, and connects to it.
+    /// expose its pages, opening `url` if given, with `env` added to its
+    /// environment (the desktop's display and bus), and connects to it.
     pub async fn launch(
         program: &std::path::Path,
         extra: &[String],
         url: Option<&str>,
+        env: &[(String, String)],
     ) -> Result<Browser, BrowserError> {
         let profile = new_profile().map_err(|error| BrowserError::Launch {
             program: program.display().to_string(),
@@ -73,6 +75,7 @@ impl Browser {
             // Variables that hide a program from the accessibility bus.
             .env_remove("NO_AT_BRIDGE")
             .env_remove("GTK_A11Y")
+            .envs(env.iter().map(|(name, value)| (name, value)))
             .stdin(std::process::Stdio::null())
             .stdout(std::process::Stdio::null())
             .stderr(std::process::Stdio::null());

@@ -63,7 +63,9 @@ async fn headless(url: &str) -> (Browser, Page) {
         "--headless=new".to_string(),
         "--window-size=1200,900".to_string(),
     ];
-    let browser = Browser::launch(&chromium, &flags, Some(url)).await.unwrap();
+    let browser = Browser::launch(&chromium, &flags, Some(url), &[])
+        .await
+        .unwrap();
     let target = browser.pages().await.unwrap()[0].target.clone();
     let page = browser.page(&target).await.unwrap();
     wait_for_title(&page, "axsight web fixture").await;

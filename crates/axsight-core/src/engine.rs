@@ -179,6 +179,13 @@ pub trait Engine: Send + Sync + Sized + 'static {
     /// every toolkit accepts.
     fn launch(&self, app: &str) -> impl Future<Output = Result<Launched, Self::Error>> + Send;
 
+    /// The variables a program started some other way (a browser, started by
+    /// the browser source) needs to reach this desktop: the display and the
+    /// session bus, as the engine found them.
+    fn app_environment(&self) -> Vec<(String, String)> {
+        Vec::new()
+    }
+
     /// The screen's pixels in `region` (cut to the screen), or the whole screen
     /// when `None`.
     fn capture(

@@ -479,6 +479,21 @@ impl Engine for LinuxEngine {
         LinuxEngine::launch(self, app).await
     }
 
+    fn app_environment(&self) -> Vec<(String, String)> {
+        let found = &self.discovery;
+        // The accessibility bus too: Chromium joins it only when it can find it
+        // without a session bus to ask (a server started with no environment).
+        let a11y = Some(found.a11y_bus.clone());
+        [
+            ("DISPLAY", &found.display),
+            ("DBUS_SESSION_BUS_ADDRESS", &found.session_bus),
+            ("AT_SPI_BUS_ADDRESS", &a11y),
+        ]
+        .into_iter()
+        .filter_map(|(name, value)| value.clone().map(|v| (name.to_string(), v)))
+        .collect()
+    }
+
     async fn capture(&self, region: Option<Bounds>) -> Result<Capture> {
         LinuxEngine::capture(self, region).await
     }

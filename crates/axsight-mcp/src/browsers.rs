@@ -35,19 +35,19 @@ impl Browsers {
         }
     }
 
-    /// Starts `program` (a Chromium or an Electron app) with `args`, seeing
-    /// into its pages from now on.
+    /// Starts `program` (a Chromium or an Electron app) with `args` in the
+    /// desktop's environment `env`, seeing into its pages from now on.
     pub async fn launch(
         &self,
         program: &std::path::Path,
         args: &[String],
         url: Option<&str>,
+        env: &[(String, String)],
     ) -> Result<Arc<Browser>, ToolError> {
-        let browser = Arc::new(
-            Browser::launch(program, args, url)
-                .await
-                .map_err(browser_error)?,
-        );
+        let browser = Browser::launch(program, args, url, env)
+            .await
+            .map_err(browser_error)?;
+        let browser = Arc::new(browser);
         self.open.lock().await.push(browser.clone());
         Ok(browser)
     }

@@ -70,7 +70,9 @@ impl<E: Engine> Session<E> {
                         "no browser to move through the history of: open a page first".into(),
                     ));
                 };
-                let browser = self.start_browser(request.browser.as_deref(), url).await?;
+                let browser = self
+                    .start_browser(&engine, request.browser.as_deref(), url)
+                    .await?;
                 let target = browser.pages().await.map_err(browser_error)?;
                 let target = target.first().ok_or_else(|| {
                     ToolError::CannotAct("the browser started without a page".into())
@@ -182,6 +184,7 @@ impl<E: Engine> Session<E> {
 
     async fn start_browser(
         &self,
+        engine: &E,
         program: Option<&str>,
         url: &str,
     ) -> Result<Arc<Browser>, ToolError> {
@@ -200,7 +203,9 @@ impl<E: Engine> Session<E> {
                 )
             })?,
         };
-        self.browsers.launch(&path, &[], Some(url)).await
+        self.browsers
+            .launch(&path, &[], Some(url), &engine.app_environment())
+            .await
     }
 
     /// Waits until a window of `browser` shows the page titled `title` in

@@ -145,7 +145,7 @@ impl<E: Engine> Session<E> {
             .flat_map(|a| a.windows.into_iter().map(|w| w.id))
             .collect();
         let mut mark = engine.mark().await;
-        let browser = self.launch_if_browser(app).await?;
+        let browser = self.launch_if_browser(&engine, app).await?;
         let launched = match &browser {
             Some(launched) => launched.clone(),
             None => engine.launch(app).await.map_err(ToolError::engine)?,
@@ -218,7 +218,11 @@ impl<E: Engine> Session<E> {
     /// Starts `app` through the session's browsers when it is a Chromium-based
     /// browser, so its page tree and DevTools endpoint are on; `None` for
     /// any other app.
-    async fn launch_if_browser(&self, app: &str) -> Result<Option<Launched>, ToolError> {
+    async fn launch_if_browser(
+        &self,
+        engine: &E,
+        app: &str,
+    ) -> Result<Option<Launched>, ToolError> {
         // Arguments are taken as words (no quoting): a browser's flags need none.
         let words: Vec<String> = app.split_whitespace().map(str::to_string).collect();
         let Some(program) = words.first() else {
@@ -232,7 +236,10 @@ impl<E: Engine> Session<E> {
         } else {
             find_chromium().unwrap_or_else(|| std::path::PathBuf::from(program))
         };
-        let browser = self.browsers.launch(&path, &words[1..], None).await?;
+        let browser = self
+            .browsers
+            .launch(&path, &words[1..], None, &engine.app_environment())
+            .await?;
         Ok(Some(Launched {
             pid: browser.pid().unwrap_or_default(),
             command: app.to_string(),

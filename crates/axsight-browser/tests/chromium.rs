@@ -3,59 +3,18 @@
 //! page's elements through shadow roots and frames, keeping their numbers,
 //! locating them, and navigating.
 
-use std::io::{BufRead, BufReader, Write};
 use std::net::TcpListener;
-use std::path::PathBuf;
 use std::time::Duration;
 
 use axsight_browser::{find_chromium, Browser, DomSnapshot, HistoryMove, Page};
 
+#[path = "support/web_fixtures.rs"]
+mod web_fixtures;
+
+use web_fixtures::serve_web_fixtures;
+
 const SECRET: &str = "hunter2-SECRET";
 const LOAD: Duration = Duration::from_secs(15);
-
-/// Serves `tests/fixtures/web/` on a loopback port until the test process
-/// ends; the base URL. HTTP, not file://: Chromium gives every file an origin
-/// of its own, so the fixture's frame would not be same-origin.
-fn serve_fixtures() -> String {
-    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixtures/web");
-    let listener = TcpListener::bind("127.0.0.1:0").expect("a loopback port");
-    let base = format!("http://{}", listener.local_addr().expect("an address"));
-    std::thread::spawn(move || {
-        for stream in listener.incoming().flatten() {
-            let root = root.clone();
-            std::thread::spawn(move || {
-                let mut reader = BufReader::new(&stream);
-                let mut request = String::new();
-                if reader.read_line(&mut request).is_err() {
-                    return;
-                }
-                // Drain the headers.
-                let mut line = String::new();
-                while reader.read_line(&mut line).is_ok_and(|n| n > 2) {
-                    line.clear();
-                }
-                let path = request.split_whitespace().nth(1).unwrap_or("/");
-                let name = path.trim_start_matches('/').split('?').next().unwrap_or("");
-                let file = root.join(if name.is_empty() { "index.html" } else { name });
-                let mut out = &stream;
-                match std::fs::read(&file).ok().filter(|_| !name.contains("..")) {
-                    Some(body) => {
-                        let _ = write!(
-                            out,
-                            "HTTP/1.1 200 OK\r\nContent-Type: text/html; charset=utf-8\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
-                            body.len()
-                        );
-                        let _ = out.write_all(&body);
-                    }
-                    None => {
-                        let _ = write!(out, "HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\nConnection: close\r\n\r\n");
-                    }
-                }
-            });
-        }
-    });
-    base
-}
 
 async fn headless(url: &str) -> (Browser, Page) {
     let chromium = find_chromium().expect("Chromium is installed (scripts/install-deps)");
@@ -96,7 +55,7 @@ fn find<'a>(dom: &'a DomSnapshot, role: &str, name: &str) -> &'a axsight_browser
 
 #[tokio::test]
 async fn a_page_is_read_through_shadow_roots_and_frames() {
-    let base = serve_fixtures();
+    let base = serve_web_fixtures();
     let (_browser, page) = headless(&format!("{base}/index.html")).await;
     let dom = page.read_dom(300).await.unwrap();
     assert_eq!(dom.title, "axsight web fixture");
@@ -144,7 +103,7 @@ async fn a_page_is_read_through_shadow_roots_and_frames() {
 
 #[tokio::test]
 async fn pages_navigate_and_their_elements_go_stale() {
-    let base = serve_fixtures();
+    let base = serve_web_fixtures();
     let (_browser, page) = headless(&format!("{base}/index.html")).await;
     let go = find(&page.read_dom(300).await.unwrap(), "button", "Go").id;
 

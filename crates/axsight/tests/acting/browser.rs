@@ -74,7 +74,7 @@ async fn our_browser() -> Browser {
 #[tokio::test]
 async fn a_page_is_read_from_the_dom_and_clicked_by_d_and_u_handles() {
     let _turn = crate::turn().await;
-    let base = support::serve_web_fixtures();
+    let base = crate::web_fixtures::serve_web_fixtures();
     let session = Session::watching();
     let options = ActOptions::default();
 

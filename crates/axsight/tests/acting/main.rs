@@ -15,6 +15,8 @@ mod sources;
 #[path = "../desktop/support.rs"]
 mod support;
 mod toolkits;
+#[path = "../../../axsight-browser/tests/support/web_fixtures.rs"]
+mod web_fixtures;
 
 use axsight_linux::LinuxEngine;
 use axsight_mcp::Target;

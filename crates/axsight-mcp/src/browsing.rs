@@ -154,15 +154,9 @@ impl<E: Engine> Session<E> {
         request: &NavigateRequest,
     ) -> Result<Option<(Arc<Browser>, Page)>, ToolError> {
         if request.app.is_some() || request.window.is_some() {
-            let query = WindowQuery {
-                app: request.app.clone(),
-                window: request.window.clone(),
-                window_id: None,
-            };
-            let snapshot = engine
-                .window_tree(&query, self.read_options(false, false))
-                .await
-                .map_err(ToolError::engine)?;
+            let snapshot = self
+                .named_window(engine, request.app.as_deref(), request.window.as_deref())
+                .await?;
             return match self.browsers.page_of(&snapshot).await? {
                 Some(found) => Ok(Some(found)),
                 None => Err(ToolError::CannotAct(format!(

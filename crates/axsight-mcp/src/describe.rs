@@ -4,7 +4,7 @@
 
 use axsight_core::{
     describe_scores, element_head, Element, Engine, Role, Scored, State, StateSet, Tree,
-    WindowQuery, WindowSnapshot,
+    WindowSnapshot,
 };
 
 use crate::session::Session;
@@ -60,16 +60,7 @@ impl<E: Engine> Session<E> {
             ));
         }
         let engine = self.engine().await?;
-        let query = WindowQuery {
-            app: app.map(str::to_string),
-            window: window.map(str::to_string),
-            window_id: None,
-        };
-        let snapshot = engine
-            .window_tree(&query, self.read_options(false, false))
-            .await
-            .map_err(ToolError::engine)?;
-        self.remember(&snapshot);
+        let snapshot = self.named_window(&engine, app, window).await?;
         let scored = describe_scores(&snapshot.tree, description);
         if let Some(best) = scored.first().filter(|s| s.score >= TREE_FIRST_THRESHOLD) {
             let mut out = format!(

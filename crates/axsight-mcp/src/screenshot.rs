@@ -2,9 +2,7 @@
 //! optionally with every element's handle drawn on it (set of marks), and the
 //! numbers that map its pixels back to the screen.
 
-use axsight_core::{
-    visible_box, Bounds, Engine, NodeId, Source, Tree, WindowQuery, WindowSnapshot,
-};
+use axsight_core::{visible_box, Bounds, Engine, NodeId, Source, Tree, WindowSnapshot};
 use axsight_vision::{encode, Format, Mark, Picture, PictureOptions};
 
 use crate::session::Session;
@@ -89,16 +87,9 @@ impl<E: Engine> Session<E> {
                 })?;
                 (Some(area), self.describe(&aimed), vec![aimed.snapshot])
             } else if scoped {
-                let query = WindowQuery {
-                    app: request.app.clone(),
-                    window: request.window.clone(),
-                    window_id: None,
-                };
-                let snapshot = engine
-                    .window_tree(&query, self.read_options(false, false))
-                    .await
-                    .map_err(ToolError::engine)?;
-                self.remember(&snapshot);
+                let snapshot = self
+                    .named_window(&engine, request.app.as_deref(), request.window.as_deref())
+                    .await?;
                 let root = snapshot.tree.element(snapshot.tree.root());
                 let area = root.bounds.filter(Bounds::has_area).ok_or_else(|| {
                     ToolError::CannotAct(format!("'{}' has no box on screen", snapshot.title))

@@ -526,6 +526,26 @@ impl<E: Engine> Session<E> {
         Ok((handle, entry.id.clone(), window))
     }
 
+    /// The window `app`/`window` name (the active window when neither does), read.
+    pub(crate) async fn named_window(
+        &self,
+        engine: &E,
+        app: Option<&str>,
+        window: Option<&str>,
+    ) -> Result<axsight_core::WindowSnapshot, ToolError> {
+        let query = WindowQuery {
+            app: app.map(str::to_string),
+            window: window.map(str::to_string),
+            window_id: None,
+        };
+        let snapshot = engine
+            .window_tree(&query, self.read_options(false, false))
+            .await
+            .map_err(ToolError::engine)?;
+        self.remember(&snapshot);
+        Ok(snapshot)
+    }
+
     /// Notes which window each element of a snapshot belongs to.
     pub(crate) fn remember(&self, snapshot: &WindowSnapshot) {
         let tree = &snapshot.tree;

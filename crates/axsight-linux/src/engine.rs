@@ -295,11 +295,6 @@ impl LinuxEngine {
         if !cached.options.covers(&options) || !cached.gaps.is_empty() {
             return None;
         }
-        // A retitled window shows something new (Chromium switching tabs swaps
-        // the whole page and sends no event for the swap): read it whole.
-        if cached.raw.name != window.title {
-            return None;
-        }
         // One call to the app: its reply comes after every event the app sent before
         // it, so once the recorder has run the log holds them all.
         let coords = entry.quirks.extent_coords();

@@ -19,7 +19,11 @@ pub struct Scored {
 /// Words that name roles, and the roles they name.
 const ROLE_WORDS: &[(&str, &[Role])] = &[
     ("button", &[Role::Button, Role::ToggleButton]),
-    ("toggle", &[Role::ToggleButton, Role::CheckBox]),
+    (
+        "toggle",
+        &[Role::ToggleButton, Role::CheckBox, Role::Switch],
+    ),
+    ("switch", &[Role::Switch]),
     ("checkbox", &[Role::CheckBox, Role::CheckMenuItem]),
     ("check", &[Role::CheckBox, Role::CheckMenuItem]),
     ("radio", &[Role::RadioButton, Role::RadioMenuItem]),

@@ -32,6 +32,7 @@ roles! {
     Button => "Button",
     ToggleButton => "ToggleButton",
     CheckBox => "CheckBox",
+    Switch => "Switch",
     RadioButton => "RadioButton",
     Edit => "Edit",
     Text => "Text",
@@ -94,6 +95,7 @@ impl Role {
             "push button" | "button" | "push button menu" => Button,
             "toggle button" => ToggleButton,
             "check box" => CheckBox,
+            "switch" => Switch,
             "radio button" => RadioButton,
             "text" | "entry" | "password text" | "editbar" | "terminal" | "date editor"
             | "autocomplete" => Edit,
@@ -170,6 +172,14 @@ impl Role {
                 | Role::SpinButton
                 | Role::ScrollBar
                 | Role::ProgressBar
+        )
+    }
+
+    /// Roles of the controls a form labels: what a label beside them names.
+    pub fn is_field(self) -> bool {
+        matches!(
+            self,
+            Role::Edit | Role::ComboBox | Role::Slider | Role::SpinButton | Role::List
         )
     }
 

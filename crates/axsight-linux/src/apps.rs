@@ -1,13 +1,13 @@
 //! Listing applications and their windows, and choosing the window a query names.
 
-use axsight_core::{Application, Bounds, Role, Window};
+use axsight_core::{Application, Bounds, Window};
 use futures_util::future::join_all;
 
-use crate::dbus::{self, ObjRef};
+use crate::dbus::{self, Failure, ObjRef};
 use axsight_core::WindowQuery;
 
 use crate::engine::{lock, LinuxEngine};
-use crate::normalize::role_name;
+use crate::normalize::{role_name, top_level_role};
 use crate::walk::Quirks;
 use crate::{states, Error, Result};
 
@@ -82,10 +82,11 @@ impl LinuxEngine {
         let conn = &self.conn;
         let gone = |method| move |e| Error::from_call(&app.bus, method, e);
         let daemon = ObjRef::new("org.freedesktop.DBus", "/org/freedesktop/DBus");
-        // Properties one by one: at-spi2-atk (GTK3) answers no GetAll on Application.
-        let (props, windows, pid, toolkit_name, version) = futures_util::join!(
-            dbus::all_properties(conn, app, dbus::ACCESSIBLE),
-            dbus::call::<_, Vec<ObjRef>>(conn, app, dbus::ACCESSIBLE, "GetChildren", ()),
+        // The toolkit first, one property per call (at-spi2-atk answers no GetAll on
+        // Application, Qt crashes on any GetAll): what may be asked next depends on it.
+        let (toolkit_name, version, pid) = futures_util::join!(
+            dbus::property::<String>(conn, app, dbus::APPLICATION, "ToolkitName"),
+            dbus::property::<String>(conn, app, dbus::APPLICATION, "Version"),
             dbus::call::<_, u32>(
                 conn,
                 &daemon,
@@ -93,20 +94,24 @@ impl LinuxEngine {
                 "GetConnectionUnixProcessID",
                 (app.bus.as_str(),)
             ),
-            dbus::property::<String>(conn, app, dbus::APPLICATION, "ToolkitName"),
-            dbus::property::<String>(conn, app, dbus::APPLICATION, "Version"),
         );
-        let props = props.map_err(gone("GetAll"))?;
-        let windows = windows.map_err(gone("GetChildren"))?;
-        let toolkit_name = toolkit_name.unwrap_or_default();
-        let version = version.unwrap_or_default();
-        let gtk = toolkit_name.eq_ignore_ascii_case("gtk");
-        let quirks = Quirks {
-            gtk4: gtk && version.starts_with("4."),
-            exports_ids: !gtk,
-            misses_events: toolkit_name.eq_ignore_ascii_case("chromium"),
+        // A bridge without the Application interface is read with the careful
+        // defaults; one that does not answer at all is hung or gone.
+        let toolkit_name = match toolkit_name {
+            Ok(name) => name,
+            Err(e) => match dbus::failure_kind(&e) {
+                Failure::Other | Failure::ObjectGone => String::new(),
+                Failure::PeerGone | Failure::NoReply => return Err(gone("Get ToolkitName")(e)),
+            },
         };
-        let name = dbus::string_of(&props, "Name");
+        let version = version.unwrap_or_default();
+        let quirks = Quirks::of_toolkit(&toolkit_name, &version);
+        let (name, windows) = futures_util::join!(
+            dbus::property::<String>(conn, app, dbus::ACCESSIBLE, "Name"),
+            dbus::call::<_, Vec<ObjRef>>(conn, app, dbus::ACCESSIBLE, "GetChildren", ()),
+        );
+        let name = name.map_err(gone("Get Name"))?;
+        let windows = windows.map_err(gone("GetChildren"))?;
         let pid = pid.ok();
         let window_reads = windows
             .iter()
@@ -142,8 +147,8 @@ impl LinuxEngine {
     ) -> Option<Window> {
         let conn = &self.conn;
         let coords = quirks.extent_coords();
-        let (props, role, state, extents) = futures_util::join!(
-            dbus::all_properties(conn, obj, dbus::ACCESSIBLE),
+        let (title, role, state, extents) = futures_util::join!(
+            dbus::property::<String>(conn, obj, dbus::ACCESSIBLE, "Name"),
             dbus::call::<_, u32>(conn, obj, dbus::ACCESSIBLE, "GetRole", ()),
             dbus::call::<_, Vec<u32>>(conn, obj, dbus::ACCESSIBLE, "GetState", ()),
             dbus::call::<_, (i32, i32, i32, i32)>(
@@ -156,7 +161,7 @@ impl LinuxEngine {
         );
         // Titles are kept as the app sets them (GTK4 cleaning would eat underscores
         // in file names), and matched against X11's title as such.
-        let title = dbus::string_of(&props.ok()?, "Name");
+        let title = title.ok()?;
         let mut bounds = extents
             .ok()
             .and_then(|(x, y, w, h)| Bounds::from_extents(x, y, w, h));
@@ -167,7 +172,7 @@ impl LinuxEngine {
         Some(Window {
             id: obj.element_id(),
             title,
-            role: Role::from_atspi_name(role_name(role.ok()?)),
+            role: top_level_role(role_name(role.ok()?)),
             bounds,
             states: states::state_set(states::mask_of(&state.ok()?)),
         })
@@ -279,7 +284,7 @@ pub(crate) fn pick_window<'e>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use axsight_core::{ElementId, StateSet};
+    use axsight_core::{ElementId, Role, StateSet};
 
     fn entry(name: &str, pid: u32, titles: &[(&str, bool)]) -> AppEntry {
         let windows = titles

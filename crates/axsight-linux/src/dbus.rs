@@ -91,6 +91,45 @@ pub async fn all_properties(
     call(conn, obj, PROPERTIES, "GetAll", (iface,)).await
 }
 
+/// The properties of `org.a11y.atspi.Accessible` a tree read needs.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct AccessibleProperties {
+    pub name: String,
+    pub description: String,
+    /// `None` when the bridge does not say (GTK3 says -1 for tables).
+    pub child_count: Option<usize>,
+}
+
+/// Reads an object's name, description and child count: in one `GetAll` where the
+/// bridge answers it (`bulk`), else one `Get` each — Qt's bridge crashes on a
+/// `GetAll`. The error names the call that failed.
+pub async fn accessible_properties(
+    conn: &Connection,
+    obj: &ObjRef,
+    bulk: bool,
+) -> Result<AccessibleProperties, (&'static str, zbus::Error)> {
+    if bulk {
+        let props = all_properties(conn, obj, ACCESSIBLE)
+            .await
+            .map_err(|e| ("GetAll", e))?;
+        return Ok(AccessibleProperties {
+            name: string_of(&props, "Name"),
+            description: string_of(&props, "Description"),
+            child_count: i32_of(&props, "ChildCount").and_then(|n| usize::try_from(n).ok()),
+        });
+    }
+    let (name, description, child_count) = futures_util::join!(
+        property::<String>(conn, obj, ACCESSIBLE, "Name"),
+        property::<String>(conn, obj, ACCESSIBLE, "Description"),
+        property::<i32>(conn, obj, ACCESSIBLE, "ChildCount"),
+    );
+    Ok(AccessibleProperties {
+        name: name.map_err(|e| ("Get Name", e))?,
+        description: description.unwrap_or_default(),
+        child_count: child_count.ok().and_then(|n| usize::try_from(n).ok()),
+    })
+}
+
 /// Reads one property of `iface` on `obj`.
 pub async fn property<R>(
     conn: &Connection,

@@ -17,6 +17,7 @@ mod events;
 mod launch;
 mod normalize;
 mod operate;
+mod quirks;
 mod refresh;
 mod states;
 mod walk;
@@ -27,5 +28,5 @@ pub use engine::{LinuxEngine, READ_DEADLINE};
 // that use this engine directly.
 pub use axsight_core::{ReadOptions, WindowQuery};
 pub use error::{Error, Result};
-pub use normalize::clean_name;
+pub use normalize::{class_role, clean_name};
 pub use walk::{MAX_CHILDREN, MAX_DEPTH, MAX_ELEMENTS};

@@ -6,12 +6,17 @@ use axsight_core::{Bounds, Element, ElementId, Role, State, Tree};
 use crate::states;
 use crate::walk::{Quirks, RawNode};
 
+/// AT-SPI role number of `switch`.
+const SWITCH: u32 = 130;
+
 /// The AT-SPI role name of role number `role` (`push button`, `label`).
 pub fn role_name(role: u32) -> &'static str {
     match atspi_common::Role::try_from(role).map(|role| role.name()) {
         // atspi-common shortens this one; toolkits and Accerciser say "push button".
         Ok("button") => "push button",
         Ok(name) => name,
+        // Newer than atspi-common's list (at-spi2-core 2.52's ATSPI_ROLE_SWITCH).
+        Err(_) if role == SWITCH => "switch",
         Err(_) => "unknown",
     }
 }
@@ -48,6 +53,44 @@ pub fn clean_name(raw: &str, gtk4: bool) -> String {
     name
 }
 
+/// The role a GTK4 class-name placeholder names, where it says more than the role
+/// the toolkit reported: GTK 4.8 reports a `GtkSwitch` as a nameless check box.
+///
+/// ```
+/// use axsight_core::Role;
+/// use axsight_linux::class_role;
+/// assert_eq!(class_role("GtkSwitch", Role::CheckBox), Some(Role::Switch));
+/// assert_eq!(class_role("GtkEntry", Role::Group), Some(Role::Edit));
+/// assert_eq!(class_role("GtkEntry", Role::Edit), None);
+/// assert_eq!(class_role("Save", Role::Button), None);
+/// ```
+pub fn class_role(name: &str, reported: Role) -> Option<Role> {
+    let name = name.trim();
+    if !is_class_name(name) {
+        return None;
+    }
+    let named = match &name[3..] {
+        "Switch" => Role::Switch,
+        "ToggleButton" => Role::ToggleButton,
+        "CheckButton" => Role::CheckBox,
+        "SpinButton" => Role::SpinButton,
+        "Scale" => Role::Slider,
+        "Entry" | "Text" | "PasswordEntry" | "SearchEntry" => Role::Edit,
+        "TextView" => Role::Edit,
+        "DropDown" | "ComboBox" => Role::ComboBox,
+        "Button" | "MenuButton" | "LinkButton" => Role::Button,
+        "ProgressBar" | "LevelBar" => Role::ProgressBar,
+        "Image" | "Picture" => Role::Image,
+        _ => return None,
+    };
+    let refines = match named {
+        // A switch is reported as a check box or toggle button: say which it is.
+        Role::Switch => true,
+        _ => matches!(reported, Role::Unknown | Role::Group | Role::Pane),
+    };
+    (refines && named != reported).then_some(named)
+}
+
 fn is_class_name(name: &str) -> bool {
     name.strip_prefix("Gtk").is_some_and(|rest| {
         rest.starts_with(|c: char| c.is_ascii_uppercase())
@@ -76,21 +119,54 @@ fn strip_mnemonics(name: &str) -> String {
     out
 }
 
-/// Builds a [`Tree`] from a raw subtree. `origin` is added to every extent (the
+/// The role of an app's top-level object: a window, whatever plain container
+/// role the toolkit gives it (Qt reports a bare `QWidget` window as `filler`).
+pub(crate) fn top_level_role(raw: &str) -> Role {
+    match Role::from_atspi_name(raw) {
+        Role::Group | Role::Pane | Role::Unknown => Role::Window,
+        role => role,
+    }
+}
+
+/// Builds a [`Tree`] from a raw window subtree (its root is the window). `origin` is added to every extent (the
 /// window's screen position for toolkits that report window-relative extents).
 pub fn build_tree(raw: &RawNode, quirks: Quirks, origin: (i32, i32)) -> Tree {
-    let mut tree = Tree::new(element_of(raw, quirks, origin));
-    let mut stack: Vec<_> = raw
-        .children
-        .iter()
-        .rev()
-        .map(|child| (tree.root(), child))
-        .collect();
-    while let Some((parent, node)) = stack.pop() {
-        let id = tree.push(parent, element_of(node, quirks, origin));
-        stack.extend(node.children.iter().rev().map(|child| (id, child)));
+    let mut window = element_of(raw, quirks, origin);
+    window.role = top_level_role(&window.raw_role);
+    let mut tree = Tree::new(window);
+    let mut stack: Vec<_> = children_of(raw, quirks).map(|c| (tree.root(), c)).collect();
+    while let Some((parent, (node, label))) = stack.pop() {
+        let mut element = element_of(node, quirks, origin);
+        // Below the window, a frame is a framed group (Qt's QFrame), not a window.
+        if element.role == Role::Window {
+            element.role = Role::Group;
+        }
+        if element.name.is_empty() && element.role.is_field() {
+            element.name = label.unwrap_or_default();
+        }
+        let id = tree.push(parent, element);
+        stack.extend(children_of(node, quirks).map(|c| (id, c)));
     }
     tree
+}
+
+/// A node's children, last first (for a stack), each with the name of the label
+/// just before it, if that sibling is a named label: a nameless field beside its
+/// label (Qt's spin box without a buddy) takes the label's name.
+fn children_of(node: &RawNode, quirks: Quirks) -> impl Iterator<Item = (&RawNode, Option<String>)> {
+    node.children
+        .iter()
+        .enumerate()
+        .rev()
+        .map(move |(i, child)| {
+            let label = i
+                .checked_sub(1)
+                .map(|before| &node.children[before])
+                .filter(|before| role_name(before.role) == "label")
+                .map(|before| clean_name(&before.name, quirks.gtk4))
+                .filter(|name| !name.is_empty());
+            (child, label)
+        })
 }
 
 fn element_of(raw: &RawNode, quirks: Quirks, origin: (i32, i32)) -> Element {
@@ -108,7 +184,10 @@ fn element_of(raw: &RawNode, quirks: Quirks, origin: (i32, i32)) -> Element {
     if raw.role == crate::walk::VIEWPORT && states.contains(State::Visible) {
         states.insert(State::Showing);
     }
-    let role = Role::from_atspi_name(raw_role);
+    let mut role = Role::from_atspi_name(raw_role);
+    if quirks.gtk4 {
+        role = class_role(&raw.name, role).unwrap_or(role);
+    }
     let secret = raw.secret || raw_role == "password text";
     // Window titles are the app's own text, not widget labels with mnemonics.
     let labels = quirks.gtk4 && !matches!(role, Role::Window | Role::Dialog | Role::Alert);
@@ -159,15 +238,7 @@ mod tests {
             }],
             ..RawNode::default()
         };
-        let tree = build_tree(
-            &raw,
-            Quirks {
-                gtk4: true,
-                exports_ids: false,
-                misses_events: false,
-            },
-            (100, 200),
-        );
+        let tree = build_tree(&raw, Quirks::of_toolkit("GTK", "4.8.3"), (100, 200));
         let button = tree.element(tree.node(tree.root()).children[0]);
         assert_eq!(button.name, "OK");
         assert_eq!(button.role, Role::Button);
@@ -181,6 +252,77 @@ mod tests {
             })
         );
         assert!(button.is_shown());
+    }
+
+    fn node(role: u32, name: &str, children: Vec<RawNode>) -> RawNode {
+        RawNode {
+            role,
+            name: name.into(),
+            state_mask: 1 << 25 | 1 << 30,
+            extents: Some((0, 0, 10, 10)),
+            children,
+            ..RawNode::default()
+        }
+    }
+
+    fn printed(tree: &Tree) -> Vec<(Role, String)> {
+        tree.descendants(tree.root())
+            .into_iter()
+            .map(|id| (tree.element(id).role, tree.element(id).name.clone()))
+            .collect()
+    }
+
+    #[test]
+    fn qt_windows_are_windows_and_inner_frames_are_groups() {
+        // Qt: a bare QWidget window is a `filler`; a QFrame inside is a `frame`.
+        let raw = node(
+            20,
+            "Palette",
+            vec![node(23, "", vec![node(43, "OK", vec![])])],
+        );
+        let tree = build_tree(&raw, Quirks::of_toolkit("Qt", "6.4.2"), (0, 0));
+        assert_eq!(
+            printed(&tree),
+            [
+                (Role::Window, "Palette".to_string()),
+                (Role::Group, String::new()),
+                (Role::Button, "OK".to_string()),
+            ]
+        );
+    }
+
+    #[test]
+    fn a_nameless_field_takes_the_name_of_the_label_before_it() {
+        // label, spin button, label, named text, push button
+        let raw = node(
+            23,
+            "Editor",
+            vec![
+                node(29, "Go to line:", vec![]),
+                node(52, "", vec![]),
+                node(29, "Find", vec![]),
+                node(61, "Search", vec![]),
+                node(43, "", vec![]),
+            ],
+        );
+        let tree = build_tree(&raw, Quirks::of_toolkit("Qt", "5.15.8"), (0, 0));
+        let names: Vec<_> = printed(&tree).into_iter().map(|(_, n)| n).collect();
+        // The spin button is named; a named field and a button are left alone.
+        assert_eq!(
+            names,
+            ["Editor", "Go to line:", "Go to line:", "Find", "Search", ""]
+        );
+    }
+
+    #[test]
+    fn a_gtk4_switch_placeholder_becomes_the_role() {
+        let raw = node(23, "Settings", vec![node(7, "GtkSwitch", vec![])]);
+        let tree = build_tree(&raw, Quirks::of_toolkit("GTK", "4.8.3"), (0, 0));
+        let switch = tree.element(tree.node(tree.root()).children[0]);
+        assert_eq!((switch.role, switch.name.as_str()), (Role::Switch, ""));
+        assert_eq!(switch.raw_role, "check box");
+        assert_eq!(role_name(130), "switch");
+        assert_eq!(Role::from_atspi_name(role_name(130)), Role::Switch);
     }
 
     #[test]

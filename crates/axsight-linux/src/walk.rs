@@ -20,6 +20,7 @@ use zbus::Connection;
 use crate::cache::AppCache;
 use crate::dbus::{self, Failure, ObjRef};
 use crate::normalize::role_name;
+pub use crate::quirks::Quirks;
 use crate::states;
 use axsight_core::{ReadOptions, Role};
 
@@ -52,33 +53,6 @@ pub struct RawNode {
     pub children: Vec<RawNode>,
 }
 
-/// Toolkit quirks that change how a tree is read.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct Quirks {
-    /// GTK4: extents are relative to the window, and SHOWING is set only on
-    /// toplevels, so VISIBLE decides what is drawn.
-    pub gtk4: bool,
-    /// The toolkit fills `AccessibleId` (Chromium, Qt do; GTK leaves it empty), so
-    /// it is worth a call per element.
-    pub exports_ids: bool,
-    /// The toolkit does not announce every change (Chromium sends no bounds
-    /// events when a page is zoomed, nor any for a tab swap): an earlier read
-    /// of its windows is never reused.
-    pub misses_events: bool,
-}
-
-impl Quirks {
-    /// The AT-SPI `CoordType` extents are asked in: screen (0), or window (1) for
-    /// GTK4, which cannot give screen coordinates.
-    pub fn extent_coords(self) -> u32 {
-        if self.gtk4 {
-            WINDOW
-        } else {
-            SCREEN
-        }
-    }
-}
-
 /// A failed read: the app is gone or hung; everything else becomes a gap.
 #[derive(Debug)]
 pub struct Abort {
@@ -100,10 +74,6 @@ pub struct Walker<'c> {
     seen: Mutex<HashSet<ObjRef>>,
     gaps: Mutex<Vec<String>>,
 }
-
-/// AT-SPI `CoordType`: 0 screen, 1 window.
-const SCREEN: u32 = 0;
-const WINDOW: u32 = 1;
 
 /// AT-SPI role number of `password text`, whose text is never read.
 const PASSWORD_TEXT: u32 = 40;
@@ -185,19 +155,19 @@ impl<'c> Walker<'c> {
         }
         let conn = self.conn;
         let (props, role, state, interfaces) = futures_util::join!(
-            dbus::all_properties(conn, obj, dbus::ACCESSIBLE),
+            dbus::accessible_properties(conn, obj, self.quirks.bulk_properties),
             dbus::call::<_, u32>(conn, obj, dbus::ACCESSIBLE, "GetRole", ()),
             dbus::call::<_, Vec<u32>>(conn, obj, dbus::ACCESSIBLE, "GetState", ()),
             dbus::call::<_, Vec<String>>(conn, obj, dbus::ACCESSIBLE, "GetInterfaces", ()),
         );
-        let props = props.map_err(|e| abort("GetAll", e))?;
+        let props = props.map_err(|(method, e)| abort(method, e))?;
         Ok(Basics {
             role: role.map_err(|e| abort("GetRole", e))?,
-            name: dbus::string_of(&props, "Name"),
-            description: dbus::string_of(&props, "Description"),
+            name: props.name,
+            description: props.description,
             state_mask: states::mask_of(&state.map_err(|e| abort("GetState", e))?),
             interfaces: interfaces.unwrap_or_default(),
-            child_count: dbus::i32_of(&props, "ChildCount").and_then(|n| usize::try_from(n).ok()),
+            child_count: props.child_count,
         })
     }
 
@@ -262,7 +232,8 @@ impl<'c> Walker<'c> {
             // Containers' action names are always read: GTK4 gives many an Action
             // interface with no actions, and whether a nameless group can be
             // left out of the compact tree depends on having real ones.
-            let container = Role::from_atspi_name(role_name(basics.role)).is_container();
+            let role = Role::from_atspi_name(role_name(basics.role));
+            let container = role.is_container();
             let read_actions = wanted && has(dbus::ACTION) && (self.options.actions || container);
             let actions = async {
                 if !read_actions {
@@ -304,18 +275,18 @@ impl<'c> Walker<'c> {
                     return Some(format_number(current));
                 }
                 if has(dbus::TEXT) && states::has_bit(basics.state_mask, states::EDITABLE) {
-                    // What the field holds, capped.
-                    return dbus::call::<_, String>(
-                        conn,
-                        &obj,
-                        dbus::TEXT,
-                        "GetText",
-                        (0i32, 4096i32),
-                    )
-                    .await
-                    .ok();
+                    return read_text_head(conn, &obj, self.quirks).await;
                 }
                 None
+            };
+            // A field without a name of its own (or a Qt combo box, named by its
+            // current text) is named by the label that says it labels it.
+            let qt_combo = self.quirks.qt && role == Role::ComboBox;
+            let label = async {
+                if !(wanted && role.is_field() && (basics.name.trim().is_empty() || qt_combo)) {
+                    return None;
+                }
+                label_of(conn, &obj, self.quirks).await
             };
             let children = async {
                 if !with_children || !wanted || basics.child_count == Some(0) {
@@ -341,8 +312,17 @@ impl<'c> Walker<'c> {
                 };
                 self.read_children(refs, depth + 1).await
             };
-            let (extents, actions, accessible_id, value, children) =
-                futures_util::join!(extents, actions, accessible_id, value, children);
+            let (extents, actions, accessible_id, value, label, children) =
+                futures_util::join!(extents, actions, accessible_id, value, label, children);
+            let (name, value) = match (qt_combo, label) {
+                // The current text is the combo's value; its name is its label's.
+                (true, label) => (
+                    label.unwrap_or_default(),
+                    value.or_else(|| Some(basics.name.clone()).filter(|n| !n.is_empty())),
+                ),
+                (false, Some(label)) => (label, value),
+                (false, None) => (basics.name.clone(), value),
+            };
             let actionable = has(dbus::ACTION) && !(read_actions && actions.is_empty());
             // A password field that does not say so (GTK4 has no password role)
             // still shows only mask characters: its value is a secret too.
@@ -351,7 +331,7 @@ impl<'c> Walker<'c> {
             Ok(RawNode {
                 obj: Some(obj),
                 role: basics.role,
-                name: basics.name,
+                name,
                 description: basics.description,
                 accessible_id,
                 state_mask: basics.state_mask,
@@ -401,6 +381,45 @@ impl<'c> Walker<'c> {
         }
         Ok(children)
     }
+}
+
+/// AT-SPI `RelationType` `LABELLED_BY`.
+const LABELLED_BY: u32 = 2;
+
+/// The name of the first label that `obj`'s relations say labels it, if any.
+async fn label_of(conn: &Connection, obj: &ObjRef, quirks: Quirks) -> Option<String> {
+    let relations: Vec<(u32, Vec<ObjRef>)> =
+        dbus::call(conn, obj, dbus::ACCESSIBLE, "GetRelationSet", ())
+            .await
+            .ok()?;
+    let label = relations
+        .into_iter()
+        .filter(|(kind, _)| *kind == LABELLED_BY)
+        .flat_map(|(_, targets)| targets)
+        .find(|target| !target.is_null())?;
+    let props = dbus::accessible_properties(conn, &label, quirks.bulk_properties)
+        .await
+        .ok()?;
+    Some(props.name).filter(|name| !name.trim().is_empty())
+}
+
+/// The most characters of a field's text a read takes.
+const TEXT_HEAD: i32 = 4096;
+
+/// What a text field holds, up to [`TEXT_HEAD`] characters. Qt answers an end
+/// offset past the text with an empty string, so its length is asked first.
+async fn read_text_head(conn: &Connection, obj: &ObjRef, quirks: Quirks) -> Option<String> {
+    let end = if quirks.qt {
+        let count: i32 = dbus::property(conn, obj, dbus::TEXT, "CharacterCount")
+            .await
+            .ok()?;
+        count.clamp(0, TEXT_HEAD)
+    } else {
+        TEXT_HEAD
+    };
+    dbus::call::<_, String>(conn, obj, dbus::TEXT, "GetText", (0i32, end))
+        .await
+        .ok()
 }
 
 impl Abort {

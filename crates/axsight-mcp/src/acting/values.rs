@@ -320,12 +320,13 @@ impl<E: Engine> Session<E> {
     }
 }
 
-/// Whether an element can be checked: a check box, toggle or radio button, a
+/// Whether an element can be checked: a check box, switch, toggle or radio button, a
 /// checkable menu item, or anything that says it is checkable.
 fn is_toggle(element: &axsight_core::Element) -> bool {
     matches!(
         element.role,
         Role::CheckBox
+            | Role::Switch
             | Role::ToggleButton
             | Role::RadioButton
             | Role::CheckMenuItem

@@ -1,0 +1,99 @@
+//! What each toolkit's accessibility bridge needs from a reader: which calls are
+//! safe, which coordinates its extents are in, which events it forgets.
+//!
+//! The toolkit is known from `Application.ToolkitName` and `Version`, each read
+//! with a single `Properties.Get` — the one kind of property call every bridge
+//! answers — before anything else is asked of the app. Nothing here makes a call.
+
+/// AT-SPI `CoordType`: 0 screen, 1 window.
+const SCREEN: u32 = 0;
+const WINDOW: u32 = 1;
+
+/// Toolkit quirks that change how an app is read.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Quirks {
+    /// GTK4: extents are relative to the window, and SHOWING is set only on
+    /// toplevels, so VISIBLE decides what is drawn.
+    pub gtk4: bool,
+    /// The toolkit fills `AccessibleId` (Chromium does; GTK leaves it empty, Qt
+    /// has no such property), so it is worth a call per element.
+    pub exports_ids: bool,
+    /// The toolkit does not announce every change (Chromium sends no bounds
+    /// events when a page is zoomed, nor any for a tab swap): an earlier read
+    /// of its windows is never reused.
+    pub misses_events: bool,
+    /// The bridge answers `Properties.GetAll`, so an object's name, description
+    /// and child count come in one call. Qt 5 and 6 crash on it (any object, any
+    /// interface), so it is used only for the toolkits known to answer it.
+    pub bulk_properties: bool,
+    /// Qt: combo boxes are named by their current text, not by their label.
+    pub qt: bool,
+}
+
+impl Quirks {
+    /// The quirks of the toolkit an app reports (`ToolkitName`, `Version`).
+    ///
+    /// Known: GTK 3 and 4, Chromium, Qt 5 and 6. Any other toolkit gets the
+    /// careful defaults: one property per call, screen coordinates.
+    pub fn of_toolkit(name: &str, version: &str) -> Quirks {
+        let is = |toolkit: &str| name.eq_ignore_ascii_case(toolkit);
+        let gtk = is("gtk");
+        let chromium = is("chromium");
+        Quirks {
+            gtk4: gtk && version.starts_with("4."),
+            exports_ids: chromium,
+            misses_events: chromium,
+            bulk_properties: gtk || chromium,
+            qt: is("qt"),
+        }
+    }
+
+    /// The AT-SPI `CoordType` extents are asked in: screen (0), or window (1) for
+    /// GTK4, which cannot give screen coordinates.
+    pub fn extent_coords(self) -> u32 {
+        if self.gtk4 {
+            WINDOW
+        } else {
+            SCREEN
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn qt_is_never_asked_in_bulk() {
+        for (name, version) in [("Qt", "6.4.2"), ("Qt", "5.15.8"), ("QT", "6.8")] {
+            let quirks = Quirks::of_toolkit(name, version);
+            assert!(!quirks.bulk_properties, "{name} {version}");
+            assert!(quirks.qt);
+            assert!(!quirks.gtk4);
+            assert_eq!(quirks.extent_coords(), SCREEN);
+        }
+    }
+
+    #[test]
+    fn unknown_toolkits_are_asked_one_property_at_a_time() {
+        for name in ["", "Gecko", "VCL", "J2SE-access-bridge", "ATK"] {
+            assert!(!Quirks::of_toolkit(name, "1.0").bulk_properties, "{name}");
+        }
+    }
+
+    #[test]
+    fn gtk_versions_are_told_apart() {
+        let gtk3 = Quirks::of_toolkit("GTK", "3.24.38");
+        let gtk4 = Quirks::of_toolkit("gtk", "4.8.3");
+        assert!(gtk3.bulk_properties && gtk4.bulk_properties);
+        assert!(!gtk3.gtk4 && gtk4.gtk4);
+        assert_eq!(gtk4.extent_coords(), WINDOW);
+        assert!(!gtk3.exports_ids);
+    }
+
+    #[test]
+    fn chromium_is_read_whole_and_exports_ids() {
+        let chromium = Quirks::of_toolkit("Chromium", "156.0");
+        assert!(chromium.misses_events && chromium.exports_ids && chromium.bulk_properties);
+    }
+}

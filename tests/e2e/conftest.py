@@ -44,10 +44,12 @@ class LaunchedApp:
         self.title = title
 
 
-def launch(argv, title):
-    """Start an app and wait until its window shows in the accessibility tree."""
+def launch(argv, title, drop_env=()):
+    """Start an app, without the variables DROP_ENV names, and wait until its window
+    shows in the accessibility tree."""
+    env = {k: v for k, v in os.environ.items() if k not in drop_env}
     proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                            stderr=subprocess.STDOUT)
+                            stderr=subprocess.STDOUT, env=env)
     wait = subprocess.run([str(WAIT_FOR_APP), str(proc.pid)], capture_output=True, text=True)
     if wait.returncode != 0:
         proc.kill()

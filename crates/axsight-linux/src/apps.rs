@@ -1,6 +1,6 @@
 //! Listing applications and their windows, and choosing the window a query names.
 
-use axsight_core::{Application, Bounds, Window};
+use axsight_core::{Application, Bounds, State, Window};
 use futures_util::future::join_all;
 
 use crate::dbus::{self, Failure, ObjRef};
@@ -120,7 +120,7 @@ impl LinuxEngine {
         let mut kept = Vec::new();
         let mut refs = Vec::new();
         for (info, obj) in infos.into_iter().zip(windows) {
-            if let Some(info) = info {
+            if let Some(info) = info.filter(is_on_screen) {
                 kept.push(info);
                 refs.push(obj);
             }
@@ -177,6 +177,15 @@ impl LinuxEngine {
             states: states::state_set(states::mask_of(&state.ok()?)),
         })
     }
+}
+
+/// Whether a top-level is a window on screen: shown, visible or with an area. Qt
+/// keeps a closed dialog among its top-levels, hidden and without an area; it is
+/// no window until it opens again.
+fn is_on_screen(window: &Window) -> bool {
+    window.states.contains(State::Showing)
+        || window.states.contains(State::Visible)
+        || window.bounds.is_some_and(|b| b.has_area())
 }
 
 /// The names of the apps that have windows, quoted, for error messages.

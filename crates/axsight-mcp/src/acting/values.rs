@@ -159,10 +159,11 @@ impl<E: Engine> Session<E> {
                 option_names(&full.tree, container)
             ))
         })?;
-        let before = self
-            .before(&engine, Some(aimed.snapshot.clone()), options)
-            .await;
         let item = full.tree.element(found);
+        let is_combo = full.tree.element(container).role == Role::ComboBox;
+        // Only a combo box that shows its current option (Qt's, as its value) can
+        // be checked afterwards; GTK3's keeps its label as its name.
+        let checkable = is_combo && shows_an_option(&full.tree, container);
         let parent = full.tree.node(found).parent.unwrap_or(container);
         let index_in_parent = full
             .tree
@@ -172,7 +173,7 @@ impl<E: Engine> Session<E> {
             .position(|&c| c == found)
             .unwrap_or(0);
         let mut tries: Vec<(axsight_core::ElementId, Operation, &str)> = Vec::new();
-        if full.tree.element(container).role == Role::ComboBox {
+        if is_combo {
             // A combo box selects by its item's index in its popup.
             tries.push((
                 id.clone(),
@@ -196,6 +197,9 @@ impl<E: Engine> Session<E> {
         }
         let mut failures = Vec::new();
         for (element, operation, how) in tries {
+            let before = self
+                .before(&engine, Some(aimed.snapshot.clone()), options)
+                .await;
             match engine.perform(&element, &operation).await {
                 Ok(performed) => {
                     let what = format!(
@@ -203,7 +207,14 @@ impl<E: Engine> Session<E> {
                         item.name,
                         unanswered_note(performed)
                     );
-                    return Ok(self.answer(&engine, what, before, options).await?.text());
+                    let answered = self.answer(&engine, what, before, options).await?;
+                    // A way the toolkit accepts but ignores (Qt's closed combo box
+                    // takes an item's action and stays as it was) is no selection.
+                    if checkable && shows_option(&answered, &id, &item.name) == Some(false) {
+                        failures.push(format!("{how}: the combo box did not change"));
+                        continue;
+                    }
+                    return Ok(answered.text());
                 }
                 // Unanswered may still have worked: trying another way could
                 // select twice.
@@ -213,11 +224,85 @@ impl<E: Engine> Session<E> {
                 Err(error) => failures.push(format!("{how}: {error}")),
             }
         }
+        if checkable {
+            let option_name = item.name.clone();
+            return self
+                .select_by_pointer(&engine, aimed, &option_name, &failures, options)
+                .await;
+        }
         Err(ToolError::CannotAct(format!(
             "could not select '{}' in {name} ({}); try click_element on the combo box, then on the option",
             item.name,
             failures.join("; ")
         )))
+    }
+
+    /// Selects `option` in the combo box `aimed` as a person would: a click opens
+    /// it, a click on the option once it shows chooses it. For when the accessible
+    /// ways (`failed`) were refused or ignored.
+    async fn select_by_pointer(
+        &self,
+        engine: &E,
+        mut aimed: crate::target::Aimed,
+        option: &str,
+        failed: &[String],
+        options: &ActOptions,
+    ) -> Result<String, ToolError> {
+        let name = self.describe(&aimed);
+        let combo = aimed.required_element(&name, "")?.id;
+        let refused = || failed.join("; ");
+        let at = match self.pointer_way(engine, &mut aimed, false).await? {
+            Ok(at) => at,
+            Err(why) => {
+                return Err(ToolError::CannotAct(format!(
+                    "could not select '{option}' in {name} ({}), and it cannot be clicked: {why}",
+                    refused()
+                )))
+            }
+        };
+        let before = self
+            .before(engine, Some(aimed.snapshot.clone()), options)
+            .await;
+        self.bring_forward(engine, &aimed).await?;
+        let click = ClickOptions {
+            count: 1,
+            ..ClickOptions::default()
+        };
+        self.send_click(engine, at, &click).await?;
+        // The popup shows its options after the click has been handled.
+        let deadline = std::time::Instant::now() + options.timeout;
+        let mut mark = engine.mark().await;
+        let shown = loop {
+            let now = self
+                .read_for_acting(engine, &aimed.window_id(), false, None)
+                .await?;
+            let point = now
+                .tree
+                .find(&combo)
+                .and_then(|node| find_option(&now.tree, node, option))
+                .and_then(|found| now.tree.element(found).bounds)
+                .filter(|b| b.has_area());
+            if let Some(bounds) = point {
+                break bounds;
+            }
+            if std::time::Instant::now() > deadline {
+                return Err(ToolError::CannotAct(format!(
+                    "could not select '{option}' in {name} ({}); clicked it open, but the option never showed",
+                    refused()
+                )));
+            }
+            mark = engine
+                .next_event(mark, std::time::Duration::from_millis(200))
+                .await;
+        };
+        let (x, y) = shown.center();
+        self.send_click(engine, axsight_core::Point { x, y }, &click)
+            .await?;
+        let what = format!(
+            "selected '{option}' in {name} with the pointer (opened it, clicked the option at ({x}, {y})), as the accessible ways did nothing ({})",
+            refused()
+        );
+        Ok(self.answer(engine, what, before, options).await?.text())
     }
 
     /// `set_toggled`: checks or unchecks a check box or toggle button, pressing
@@ -318,6 +403,38 @@ impl<E: Engine> Session<E> {
         );
         Ok(self.answer(&engine, what, before, options).await?.text())
     }
+}
+
+/// Whether the combo box at `combo` shows one of its options as its value or name.
+fn shows_an_option(tree: &Tree, combo: NodeId) -> bool {
+    let element = tree.element(combo);
+    [
+        element.value.as_deref().unwrap_or(""),
+        element.name.as_str(),
+    ]
+    .into_iter()
+    .filter(|text| !text.trim().is_empty())
+    .any(|text| {
+        find_option(tree, combo, text).is_some_and(|n| {
+            tree.element(n)
+                .name
+                .trim()
+                .eq_ignore_ascii_case(text.trim())
+        })
+    })
+}
+
+/// Whether the combo box `combo`, as read after an action, shows `option` (as its
+/// value or its name); `None` when the answer holds no read of it.
+fn shows_option(
+    answered: &super::Answered,
+    combo: &axsight_core::ElementId,
+    option: &str,
+) -> Option<bool> {
+    let after = answered.after.as_ref()?;
+    let element = after.tree.element(after.tree.find(combo)?);
+    let same = |text: &str| text.trim().eq_ignore_ascii_case(option.trim());
+    Some(element.value.as_deref().is_some_and(same) || same(&element.name))
 }
 
 /// Whether an element can be checked: a check box, switch, toggle or radio button, a

@@ -1,0 +1,122 @@
+"""One real task per toolkit beyond GTK, through the official Python SDK client,
+each checked outside axsight: the file the app wrote.
+
+- Qt 6: the Qt fixture (PyQt6), a form filled in with handles and selectors, a modal
+  dialog answered, and Save, which writes the form to a file.
+- Qt 5: FeatherPad (Debian's package), text typed into a document and saved with
+  ctrl+s.
+
+Qt's bridge must survive every read: each test checks that the app still runs.
+"""
+import os
+import re
+import shutil
+
+import pytest
+
+from conftest import REPO, launch, poll, stop
+from test_acting import alive, section
+from test_mcp_server import handle_of, parse_tree, run_session
+
+QT_FIXTURE = REPO / "tests" / "fixtures" / "qt_fixture_app.py"
+QT_SECRET = "hunter2-QT-SECRET"
+
+
+def launch_qt(argv, title):
+    """Start a Qt app as open_application does: Qt 6.4 joins the accessibility bus
+    only without AT_SPI_BUS_ADDRESS in its environment."""
+    return launch(argv, title, drop_env=("AT_SPI_BUS_ADDRESS",))
+
+
+@pytest.fixture
+def qt_fixture(desktop, tmp_path):
+    saved = tmp_path / "form.txt"
+    title = f"axsight qt fixture {os.getpid()}"
+    app = launch_qt(
+        ["/usr/bin/python3", str(QT_FIXTURE), "--title", title, "--save-to", str(saved)], title)
+    app.saved = saved
+    yield app
+    assert alive(app.pid), "the Qt fixture died while axsight read it"
+    stop(app)
+
+
+def value_of(tree_text, handle):
+    """The quoted value printed on HANDLE's line."""
+    line = next(l for l in tree_text.splitlines() if l.strip().startswith(handle + " "))
+    m = re.search(r'value: "((?:[^"\\]|\\.)*)"', line)
+    return m[1] if m else None
+
+
+def test_qt6_form_filled_dialog_answered_and_saved(qt_fixture):
+    app = {"app": "axsight-qt-fixture"}
+
+    async def body(c):
+        listed = await c.ok("get_applications", {})
+        assert "axsight-qt-fixture" in listed and "Qt 6" in listed, listed
+        text = await c.ok("get_window_tree", app)
+        assert QT_SECRET not in text
+        tree = parse_tree(text)
+        assert f"[Window] {qt_fixture.title}" in text, text
+        # Qt names a combo box by its current text: axsight names it by its label.
+        colour = handle_of(tree, "ComboBox", "Colour")
+        assert value_of(text, colour) == "Red", text
+        # A spin box with neither name nor buddy, named by the label beside it.
+        copies = handle_of(tree, "SpinButton", "Copies")
+        name = handle_of(tree, "Edit", "Name")
+
+        typed = await c.ok("type_into_element", {"index": name, "text_to_type": "Ada"})
+        assert 'the field holds "Ada"' in typed, typed
+        # Qt's closed combo box takes its item's action and ignores it: the
+        # answer must not claim a selection the app did not make.
+        chosen = await c.ok("select_option", {"index": colour, "option": "Green"})
+        assert f'{colour} [ComboBox] Colour: value "Red" -> "Green"' in chosen, chosen
+        await c.ok("set_value", {"index": copies, "value": "3"})
+        await c.ok("set_toggled", {"selector": 'role:CheckBox && name:"Remember me"',
+                                   **app, "state": True})
+
+        # The modal dialog, through the menu.
+        menu = await c.ok("click_element", {"selector": "role:MenuItem && name:File", **app})
+        ask = handle_of(section(menu, "added"), "MenuItem", "Ask name…")
+        opened = await c.ok("click_element", {"index": ask})
+        added = section(opened, "added")
+        assert ("Dialog", "Ask name") in added.values() or ("Window", "Ask name") in added.values(), opened
+        your_name = handle_of(added, "Edit", "Your name")
+        await c.ok("type_into_element", {"index": your_name, "text_to_type": "Grace"})
+        answered = await c.ok("click_element", {"index": handle_of(added, "Button", "OK")})
+        assert "Hello, Grace" in answered, answered
+
+        saved = await c.ok("click_element", {"selector": "role:Button && name:Save", **app})
+        assert "Saved" in saved, saved
+        for result in (text, typed, chosen, menu, opened, answered, saved):
+            assert QT_SECRET not in result
+
+    run_session(body)
+    written = poll(lambda: qt_fixture.saved.exists() and qt_fixture.saved.read_text())
+    assert written == ("name=Ada\ncolour=Green\ncopies=3\nremember=True\n"
+                       "greeting=Hello, Grace\n"), written
+
+
+@pytest.mark.skipif(not shutil.which("featherpad"), reason="featherpad is not installed")
+def test_qt5_featherpad_types_and_saves_a_document(desktop, tmp_path):
+    document = tmp_path / "notes.txt"
+    document.write_text("")
+    app = launch_qt(["featherpad", str(document)], "notes.txt")
+    try:
+        async def body(c):
+            listed = await c.ok("get_applications", {})
+            assert "FeatherPad" in listed and "Qt 5" in listed, listed
+            text = await c.ok("get_window_tree", {"app": "FeatherPad"})
+            # The document is the first nameless field; the search bar's comes later.
+            editor = next(h for h, element in parse_tree(text).items() if element == ("Edit", ""))
+            typed = await c.ok("type_into_element", {"index": editor,
+                                                    "text_to_type": "Alpha 1234\nBravo 5678"})
+            assert "MISMATCH" not in typed, typed
+            await c.ok("press_key", {"key": "ctrl+s", "app": "FeatherPad"})
+
+        run_session(body)
+        written = poll(lambda: document.read_text())
+        # FeatherPad ends a saved file with a newline of its own.
+        assert written == "Alpha 1234\nBravo 5678\n", repr(written)
+        assert alive(app.pid), "FeatherPad died while axsight read it"
+    finally:
+        stop(app)

@@ -80,6 +80,12 @@ def test_qt6_form_filled_dialog_answered_and_saved(qt_fixture):
         opened = await c.ok("click_element", {"index": ask})
         added = section(opened, "added")
         assert ("Dialog", "Ask name") in added.values() or ("Window", "Ask name") in added.values(), opened
+        # The app named alone shows its modal dialog, and lists its main window.
+        shown = await c.ok("get_window_tree", app)
+        lines = shown.splitlines()
+        assert lines[1].startswith("#u") and "[Dialog] Ask name" in lines[1], shown
+        others = lines[lines.index("other windows of this app (get_window_tree from: HANDLE):") + 1:]
+        assert len(others) == 1 and f"[Window] {qt_fixture.title}" in others[0], shown
         your_name = handle_of(added, "Edit", "Your name")
         await c.ok("type_into_element", {"index": your_name, "text_to_type": "Grace"})
         answered = await c.ok("click_element", {"index": handle_of(added, "Button", "OK")})

@@ -106,11 +106,13 @@ impl LinuxEngine {
         };
         let version = version.unwrap_or_default();
         let quirks = Quirks::of_toolkit(&toolkit_name, &version);
-        let (name, windows) = futures_util::join!(
-            dbus::property::<String>(conn, app, dbus::ACCESSIBLE, "Name"),
+        // Where the bridge answers it, the root is asked in bulk: Chromium turns on
+        // its page's accessibility only once a client reads its root that way.
+        let (props, windows) = futures_util::join!(
+            dbus::accessible_properties(conn, app, quirks.bulk_properties),
             dbus::call::<_, Vec<ObjRef>>(conn, app, dbus::ACCESSIBLE, "GetChildren", ()),
         );
-        let name = name.map_err(gone("Get Name"))?;
+        let name = props.map_err(|(method, e)| gone(method)(e))?.name;
         let windows = windows.map_err(gone("GetChildren"))?;
         let pid = pid.ok();
         let window_reads = windows
@@ -221,10 +223,10 @@ pub(crate) fn apps_matching<'e>(entries: &'e [AppEntry], want: &str) -> Result<V
         })
 }
 
-/// Chooses the window `query` names among the listed apps: by app (see
-/// [`apps_matching`]) and title (substring); without either, the active window.
 /// Chooses the window `query` names among the listed apps: by identity, else by app
-/// (see [`apps_matching`]) and title (substring); without either, the active window.
+/// (see [`apps_matching`]) and title (substring). An app named without a title
+/// gives its newest modal dialog, else its active window, else its first; with
+/// neither, the active window.
 pub(crate) fn pick_window<'e>(
     entries: &'e [AppEntry],
     query: &WindowQuery,
@@ -273,6 +275,16 @@ pub(crate) fn pick_window<'e>(
                     .collect::<Vec<_>>()
                     .join(", "),
             });
+    }
+    // An app's modal dialog is where its input goes: the newest one shown wins,
+    // even where the toolkit leaves the window beneath it marked active (GTK4).
+    if query.app.is_some() {
+        let modal = windows()
+            .filter(|(_, _, w)| w.states.contains(State::Modal) && is_on_screen(w))
+            .next_back();
+        if let Some((e, i, _)) = modal {
+            return Ok((e, i));
+        }
     }
     if let Some((e, i, _)) = windows().find(|(_, _, w)| w.is_active()) {
         return Ok((e, i));
@@ -372,6 +384,33 @@ mod tests {
         );
         let error = picked(&entries, &query(Some("calc"), Some("Doc"))).unwrap_err();
         assert!(matches!(error, Error::WindowNotFound { .. }), "{error}");
+    }
+
+    #[test]
+    fn an_apps_modal_dialog_is_chosen_over_its_active_window() {
+        let mut editor = entry(
+            "editor",
+            20,
+            &[("Doc", true), ("Find", false), ("Ask", false)],
+        );
+        for i in [1, 2] {
+            editor.info.windows[i].states =
+                StateSet::from_iter([axsight_core::State::Modal, axsight_core::State::Showing]);
+        }
+        let entries = [editor];
+        assert_eq!(
+            picked(&entries, &query(Some("editor"), None)).unwrap(),
+            ("editor", "Ask")
+        );
+        // A title still picks that window; no app picks the active one.
+        assert_eq!(
+            picked(&entries, &query(Some("editor"), Some("doc"))).unwrap(),
+            ("editor", "Doc")
+        );
+        assert_eq!(
+            picked(&entries, &query(None, None)).unwrap(),
+            ("editor", "Doc")
+        );
     }
 
     #[test]

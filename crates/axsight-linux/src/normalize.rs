@@ -138,7 +138,7 @@ pub fn build_tree(raw: &RawNode, quirks: Quirks, origin: (i32, i32)) -> Tree {
     while let Some((parent, (node, label))) = stack.pop() {
         let mut element = element_of(node, quirks, origin);
         // Below the window, a frame is a framed group (Qt's QFrame), not a window.
-        if element.role == Role::Window {
+        if element.role == Role::Window && quirks.qt {
             element.role = Role::Group;
         }
         if element.name.is_empty() && element.role.is_field() {
@@ -151,8 +151,10 @@ pub fn build_tree(raw: &RawNode, quirks: Quirks, origin: (i32, i32)) -> Tree {
 }
 
 /// A node's children, last first (for a stack), each with the name of the label
-/// just before it, if that sibling is a named label: a nameless field beside its
-/// label (Qt's spin box without a buddy) takes the label's name.
+/// that labels it by place: in Qt, a nameless field (a spin box without a buddy)
+/// is named by the label just before it among its siblings, if that label sits
+/// left of it on its row or right above it. Other toolkits relate labels to
+/// their fields themselves, and their lone labels must not name a neighbour.
 fn children_of(node: &RawNode, quirks: Quirks) -> impl Iterator<Item = (&RawNode, Option<String>)> {
     node.children
         .iter()
@@ -162,11 +164,30 @@ fn children_of(node: &RawNode, quirks: Quirks) -> impl Iterator<Item = (&RawNode
             let label = i
                 .checked_sub(1)
                 .map(|before| &node.children[before])
-                .filter(|before| role_name(before.role) == "label")
+                .filter(|before| quirks.qt && role_name(before.role) == "label")
+                .filter(|before| labels_by_place(before.extents, child.extents))
                 .map(|before| clean_name(&before.name, quirks.gtk4))
                 .filter(|name| !name.is_empty());
             (child, label)
         })
+}
+
+/// Whether a label with extents `label` sits where it labels a field with
+/// extents `field`: left of it with their rows overlapping, or above it with
+/// their columns overlapping, and close.
+fn labels_by_place(
+    label: Option<(i32, i32, i32, i32)>,
+    field: Option<(i32, i32, i32, i32)>,
+) -> bool {
+    const NEAR: i32 = 24;
+    let (Some((lx, ly, lw, lh)), Some((fx, fy, fw, fh))) = (label, field) else {
+        return false;
+    };
+    let rows_overlap = ly < fy + fh && fy < ly + lh;
+    let columns_overlap = lx < fx + fw && fx < lx + lw;
+    let left_of = rows_overlap && lx + lw <= fx + 1 && fx - (lx + lw) <= NEAR;
+    let above = columns_overlap && ly + lh <= fy + 1 && fy - (ly + lh) <= NEAR;
+    left_of || above
 }
 
 fn element_of(raw: &RawNode, quirks: Quirks, origin: (i32, i32)) -> Element {
@@ -293,25 +314,44 @@ mod tests {
 
     #[test]
     fn a_nameless_field_takes_the_name_of_the_label_before_it() {
-        // label, spin button, label, named text, push button
+        let at = |mut node: RawNode, x, y, w| {
+            node.extents = Some((x, y, w, 20));
+            node
+        };
         let raw = node(
             23,
             "Editor",
             vec![
-                node(29, "Go to line:", vec![]),
-                node(52, "", vec![]),
-                node(29, "Find", vec![]),
-                node(61, "Search", vec![]),
-                node(43, "", vec![]),
+                at(node(29, "Go to line:", vec![]), 0, 0, 80),
+                at(node(52, "", vec![]), 84, 0, 60),
+                at(node(29, "Find", vec![]), 0, 30, 40),
+                at(node(61, "Search", vec![]), 44, 30, 100),
+                at(node(29, "Far away", vec![]), 0, 60, 40),
+                at(node(52, "", vec![]), 300, 60, 60),
+                at(node(43, "", vec![]), 0, 90, 40),
             ],
         );
-        let tree = build_tree(&raw, Quirks::of_toolkit("Qt", "5.15.8"), (0, 0));
-        let names: Vec<_> = printed(&tree).into_iter().map(|(_, n)| n).collect();
-        // The spin button is named; a named field and a button are left alone.
+        let names = |quirks| -> Vec<String> {
+            let tree = build_tree(&raw, quirks, (0, 0));
+            printed(&tree).into_iter().map(|(_, n)| n).collect()
+        };
+        // The spin button beside its label is named; a named field, a field far
+        // from its label and a button are left alone.
         assert_eq!(
-            names,
-            ["Editor", "Go to line:", "Go to line:", "Find", "Search", ""]
+            names(Quirks::of_toolkit("Qt", "5.15.8")),
+            [
+                "Editor",
+                "Go to line:",
+                "Go to line:",
+                "Find",
+                "Search",
+                "Far away",
+                "",
+                ""
+            ]
         );
+        // GTK relates its labels itself: a label beside a field names nothing.
+        assert_eq!(names(Quirks::of_toolkit("GTK", "3.24.38"))[2], "");
     }
 
     #[test]

@@ -337,6 +337,10 @@ impl<E: Engine> Session<E> {
             include_invisible: request.include_invisible,
         };
         let mut text = self.tree_text(&snapshot, top, Some(&options));
+        // An app named alone: its other windows, so the agent can ask for them.
+        if request.app.is_some() && request.window.is_none() && from.is_none() {
+            text.push_str(&self.other_windows(&engine, &snapshot).await?);
+        }
         let tree = &snapshot.tree;
         if request.include_dom {
             text.push_str(&self.dom_section(&snapshot).await?);
@@ -547,6 +551,42 @@ impl<E: Engine> Session<E> {
     }
 
     /// Notes which window each element of a snapshot belongs to.
+    /// The windows of `snapshot`'s app other than its own, one line each with a
+    /// handle that `from` takes; empty when it has no others.
+    async fn other_windows(
+        &self,
+        engine: &E,
+        snapshot: &WindowSnapshot,
+    ) -> Result<String, ToolError> {
+        let apps = engine.applications().await.map_err(ToolError::engine)?;
+        let shown = snapshot.window_id();
+        let others: Vec<&axsight_core::Window> = apps
+            .iter()
+            .filter(|app| app.pid == snapshot.pid && app.name == snapshot.app)
+            .flat_map(|app| &app.windows)
+            .filter(|window| window.id != shown)
+            .collect();
+        if others.is_empty() {
+            return Ok(String::new());
+        }
+        let mut text = String::from("other windows of this app (get_window_tree from: HANDLE):\n");
+        let mut registry = self.registry.lock().unwrap_or_else(|e| e.into_inner());
+        let mut window_of = self.window_of.lock().unwrap_or_else(|e| e.into_inner());
+        for window in others {
+            let mut element = axsight_core::Element::new(&window.id.0, window.role, "");
+            element.name = window.title.clone();
+            element.states = window.states;
+            element.bounds = window.bounds;
+            let handle = registry.assign(&window.id, window.role, &window.title);
+            window_of.insert(window.id.clone(), window.id.clone());
+            text.push_str(&format!(
+                "  {}\n",
+                format_element(&handle.to_string(), &element, false)
+            ));
+        }
+        Ok(text)
+    }
+
     pub(crate) fn remember(&self, snapshot: &WindowSnapshot) {
         let tree = &snapshot.tree;
         let window = snapshot.window_id();

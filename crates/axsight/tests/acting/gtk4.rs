@@ -15,9 +15,7 @@ use crate::{aim, Session};
 /// How long the fixture's windows get to show and to be placed.
 const DEADLINE: Duration = Duration::from_secs(10);
 
-/// A client X window as `xwininfo` and `xprop` report it: where its content (the
-/// window less `_GTK_FRAME_EXTENTS`, or less an even share of the margin where
-/// it has none) lies on screen.
+/// A client X window as `xwininfo` reports it.
 #[derive(Debug, Clone, Copy, PartialEq)]
 struct XWindow {
     id: u32,
@@ -26,7 +24,9 @@ struct XWindow {
 }
 
 impl XWindow {
-    /// Where a frame of `size` drawn in this window lies on screen.
+    /// Where a frame of `size` drawn in this window lies on screen: the window less
+    /// its `_GTK_FRAME_EXTENTS` (read with `xprop`), or less an even share of the
+    /// margin where it has none.
     fn content(&self, size: (i32, i32)) -> Bounds {
         let (left, top) = match frame_extents(self.id) {
             Some([left, _, top, _]) => (left, top),

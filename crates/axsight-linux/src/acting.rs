@@ -194,7 +194,8 @@ impl LinuxEngine {
     }
 
     /// The X window that shows the accessible window `window`, found by its app's
-    /// pid and its title.
+    /// pid, its title and size, and kept apart from its app's other windows' (see
+    /// [`x11::X11::toplevel_for`]).
     ///
     /// The last listing is asked first, without a call to any app: a stopped app
     /// elsewhere on the bus must not slow every click.
@@ -202,20 +203,25 @@ impl LinuxEngine {
         let find = |entries: &[AppEntry]| {
             entries.iter().find_map(|entry| {
                 let found = entry.info.windows.iter().find(|w| &w.id == window)?;
-                let size = found.bounds.map(|b| (b.width, b.height));
-                Some((entry.info.pid, found.title.clone(), size))
+                let wanted = x11::Wanted {
+                    title: found.title.clone(),
+                    size: found.bounds.map(|b| (b.width, b.height)),
+                    pid: entry.info.pid,
+                };
+                Some((wanted, entry.window_ids()))
             })
         };
         let known = lock(&self.listing)
             .as_ref()
             .and_then(|(_, entries)| find(entries));
-        let (pid, title, size) = match known {
+        let (wanted, siblings) = match known {
             Some(known) => known,
             None => find(&self.app_entries().await?).ok_or(Error::WindowGone)?,
         };
         let x11 = self.x11.clone().ok_or_else(no_display)?;
+        let id = window.clone();
         x11::off_thread(WINDOW_DEADLINE, move || {
-            lock(&x11).toplevel_of(pid, &title, size)
+            lock(&x11).toplevel_for(&id, &siblings, &wanted)
         })
         .await
     }

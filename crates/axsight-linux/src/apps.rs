@@ -1,6 +1,6 @@
 //! Listing applications and their windows, and choosing the window a query names.
 
-use axsight_core::{Application, Bounds, State, Window};
+use axsight_core::{Application, Bounds, ElementId, State, Window};
 use futures_util::future::join_all;
 
 use crate::dbus::{self, Failure, ObjRef};
@@ -19,6 +19,13 @@ pub(crate) struct AppEntry {
     /// The window objects, in the order of `info.windows`.
     pub windows: Vec<ObjRef>,
     pub quirks: Quirks,
+}
+
+impl AppEntry {
+    /// The ids of the app's windows, in its order.
+    pub fn window_ids(&self) -> Vec<ElementId> {
+        self.info.windows.iter().map(|w| w.id.clone()).collect()
+    }
 }
 
 /// How long an app that did not answer is left out of listings before it is
@@ -115,9 +122,7 @@ impl LinuxEngine {
         let name = props.map_err(|(method, e)| gone(method)(e))?.name;
         let windows = windows.map_err(gone("GetChildren"))?;
         let pid = pid.ok();
-        let window_reads = windows
-            .iter()
-            .map(|w| self.read_window_info(w, quirks, pid));
+        let window_reads = windows.iter().map(|w| self.read_window_info(w, quirks));
         let infos = join_all(window_reads).await;
         let mut kept = Vec::new();
         let mut refs = Vec::new();
@@ -125,6 +130,16 @@ impl LinuxEngine {
             if let Some(info) = info.filter(is_on_screen) {
                 kept.push(info);
                 refs.push(obj);
+            }
+        }
+        // GTK4 extents are window-relative: each window gets its X window's origin.
+        // One after the other, in the app's order: windows that look alike (same
+        // title and size) are then matched to X windows in creation order.
+        if quirks.gtk4 {
+            let ids: Vec<ElementId> = kept.iter().map(|w| w.id.clone()).collect();
+            for window in &mut kept {
+                let (dx, dy) = self.window_origin(pid, window, &ids).await;
+                window.bounds = window.bounds.map(|b| b.offset(dx, dy));
             }
         }
         Ok(AppEntry {
@@ -140,13 +155,9 @@ impl LinuxEngine {
         })
     }
 
-    /// Reads a window's title, role, states and screen bounds; `None` if it vanished.
-    async fn read_window_info(
-        &self,
-        obj: &ObjRef,
-        quirks: Quirks,
-        pid: Option<u32>,
-    ) -> Option<Window> {
+    /// Reads a window's title, role, states and bounds (as the app reports them:
+    /// GTK4's are window-relative); `None` if it vanished.
+    async fn read_window_info(&self, obj: &ObjRef, quirks: Quirks) -> Option<Window> {
         let conn = &self.conn;
         let coords = quirks.extent_coords();
         let (title, role, state, extents) = futures_util::join!(
@@ -164,13 +175,9 @@ impl LinuxEngine {
         // Titles are kept as the app sets them (GTK4 cleaning would eat underscores
         // in file names), and matched against X11's title as such.
         let title = title.ok()?;
-        let mut bounds = extents
+        let bounds = extents
             .ok()
             .and_then(|(x, y, w, h)| Bounds::from_extents(x, y, w, h));
-        if let (true, Some(b)) = (quirks.gtk4, bounds) {
-            let (dx, dy) = self.window_origin(pid, &title, b).await;
-            bounds = Some(b.offset(dx, dy));
-        }
         Some(Window {
             id: obj.element_id(),
             title,
@@ -279,9 +286,7 @@ pub(crate) fn pick_window<'e>(
     // An app's modal dialog is where its input goes: the newest one shown wins,
     // even where the toolkit leaves the window beneath it marked active (GTK4).
     if query.app.is_some() {
-        let modal = windows()
-            .filter(|(_, _, w)| w.states.contains(State::Modal) && is_on_screen(w))
-            .next_back();
+        let modal = windows().rfind(|(_, _, w)| w.states.contains(State::Modal) && is_on_screen(w));
         if let Some((e, i, _)) = modal {
             return Ok((e, i));
         }

@@ -8,7 +8,8 @@ use std::time::Duration;
 
 use axsight_core::{
     Application, Bounds, Capture, ConnectOptions, ElementId, Engine, EventMark, Input, Launched,
-    Operation, Performed, Point, ReadOptions, SettlePolicy, Settled, WindowQuery, WindowSnapshot,
+    Operation, Performed, Point, ReadOptions, SettlePolicy, Settled, Window, WindowQuery,
+    WindowSnapshot,
 };
 use futures_util::future::join_all;
 use zbus::Connection;
@@ -172,27 +173,35 @@ impl LinuxEngine {
         Ok(snapshots)
     }
 
-    /// Where a GTK4 window's content starts on screen; (0, 0) when X11 cannot say.
+    /// Where the GTK4 window `window`'s content starts on screen; (0, 0) when X11
+    /// cannot say. `siblings` are the ids of its app's current windows: each is
+    /// matched to an X window of its own (see [`X11::toplevel_for`]).
     /// X11 replies are waited for off the runtime, within [`X11_DEADLINE`]: a
     /// stopped X server must not stall the runtime that also serves D-Bus.
     pub(crate) async fn window_origin(
         &self,
         pid: Option<u32>,
-        title: &str,
-        frame: Bounds,
+        window: &Window,
+        siblings: &[ElementId],
     ) -> (i32, i32) {
-        let Some(x11) = self.x11.clone() else {
+        let (Some(x11), Some(frame)) = (self.x11.clone(), window.bounds) else {
             return (0, 0);
         };
-        let wanted = title.to_string();
-        let size = (frame.width, frame.height);
+        let wanted = x11::Wanted {
+            title: window.title.clone(),
+            size: Some((frame.width, frame.height)),
+            pid,
+        };
+        let id = window.id.clone();
+        let siblings = siblings.to_vec();
         let lookup = x11::off_thread(X11_DEADLINE, move || {
-            lock(&x11).content_origin(pid, &wanted, size)
+            lock(&x11).content_origin(&id, &siblings, &wanted)
         });
+        let title = &window.title;
         match lookup.await {
             Ok(Some(origin)) => (origin.x, origin.y),
             Ok(None) => {
-                tracing::warn!("no X11 window titled {title:?}: its bounds stay window-relative");
+                tracing::warn!("no X11 window for {title:?}: its bounds stay window-relative");
                 (0, 0)
             }
             Err(error) => {
@@ -312,7 +321,7 @@ impl LinuxEngine {
         }
         if entry.quirks.gtk4
             && self
-                .window_origin(entry.info.pid, &window.title, window.bounds?)
+                .window_origin(entry.info.pid, window, &entry.window_ids())
                 .await
                 != cached.origin
         {
@@ -369,12 +378,12 @@ impl LinuxEngine {
                 aborted.error,
             )
         })?;
-        let origin = match (entry.quirks.gtk4, window.bounds) {
-            (true, Some(bounds)) => {
-                self.window_origin(entry.info.pid, &window.title, bounds)
+        let origin = match entry.quirks.gtk4 {
+            true => {
+                self.window_origin(entry.info.pid, window, &entry.window_ids())
                     .await
             }
-            _ => (0, 0),
+            false => (0, 0),
         };
         tracing::debug!(app = %entry.info.name, "window walked");
         Ok(CachedWindow {

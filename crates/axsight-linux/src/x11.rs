@@ -7,16 +7,20 @@
 mod capture;
 mod input;
 mod keysyms;
+mod matching;
 mod shm;
 mod windows;
 
 use std::collections::HashMap;
+
+use axsight_core::ElementId;
 
 use x11rb::connection::Connection as _;
 use x11rb::protocol::xproto::{AtomEnum, ConnectionExt as _, Window};
 use x11rb::rust_connection::RustConnection;
 
 use crate::{Error, Result};
+pub use matching::{Candidate, Wanted};
 
 /// A connection to one X display.
 pub struct X11 {
@@ -24,9 +28,9 @@ pub struct X11 {
     root: Window,
     /// Atoms by name: interned once.
     atoms: HashMap<&'static str, u32>,
-    /// Toplevels found by (pid, title): a search walks every window, a hit is
-    /// checked with one request.
-    toplevels: HashMap<(Option<u32>, String), Window>,
+    /// Toplevels matched to accessible windows (by their ids): a search walks
+    /// every window, a hit is checked with one request.
+    toplevels: HashMap<ElementId, Window>,
     /// XTest availability and the keyboard map, for `send_input`.
     input: input::InputState,
     /// The MIT-SHM segment screen captures go through, where the display allows.
@@ -86,39 +90,30 @@ impl X11 {
         Ok((!text.is_empty()).then_some(text))
     }
 
-    /// Finds the toplevel window titled `title` (preferring one of process `pid`) and
-    /// returns where a frame of `frame_size` drawn inside it starts on screen.
+    /// Where a frame of `wanted.size` drawn inside the X window of the accessible
+    /// window `id` starts on screen (see [`X11::toplevel_for`]).
     ///
     /// GTK4 draws client-side shadows around its content: the X window is larger than
     /// the accessible frame. `_GTK_FRAME_EXTENTS` gives the margins where a window
     /// manager asked for it; otherwise the margin is split evenly on each side.
     pub fn content_origin(
         &mut self,
-        pid: Option<u32>,
-        title: &str,
-        frame_size: (i32, i32),
+        id: &ElementId,
+        siblings: &[ElementId],
+        wanted: &Wanted,
     ) -> Result<Option<WindowOrigin>> {
-        let key = (pid, title.to_string());
-        let known = self.toplevels.get(&key).copied();
-        let known = known
-            .and_then(|window| Some((window, self.conn.get_geometry(window).ok()?.reply().ok()?)));
-        let (window, geometry) = match known {
-            Some(found) => found,
-            None => {
-                self.toplevels.remove(&key);
-                let Some(window) = self.find_toplevel(pid, title, Some(frame_size))? else {
-                    return Ok(None);
-                };
-                let geometry = self
-                    .conn
-                    .get_geometry(window)
-                    .map_err(x11_error)?
-                    .reply()
-                    .map_err(x11_error)?;
-                self.toplevels.insert(key, window);
-                (window, geometry)
-            }
+        let Some(frame_size) = wanted.size else {
+            return Ok(None);
         };
+        let Some(window) = self.toplevel_for(id, siblings, wanted)? else {
+            return Ok(None);
+        };
+        let geometry = self
+            .conn
+            .get_geometry(window)
+            .map_err(x11_error)?
+            .reply()
+            .map_err(x11_error)?;
         let position = self
             .conn
             .translate_coordinates(window, self.root, 0, 0)
@@ -138,6 +133,54 @@ impl X11 {
         }))
     }
 
+    /// The client X window that shows the accessible window `id`, one of the app's
+    /// current windows `siblings`; `wanted` is what is known of it.
+    ///
+    /// Matches are remembered by accessible window, never by title: an app's
+    /// windows may share one. A remembered match is used while the X window exists
+    /// and still fits the frame; X windows matched to the app's other (live)
+    /// windows are not given out again, so that each gets its own.
+    pub fn toplevel_for(
+        &mut self,
+        id: &ElementId,
+        siblings: &[ElementId],
+        wanted: &Wanted,
+    ) -> Result<Option<Window>> {
+        // The app's windows that closed free their X windows.
+        let bus = bus_of(id);
+        self.toplevels
+            .retain(|known, _| bus_of(known) != bus || known == id || siblings.contains(known));
+        if let Some(window) = self.toplevels.get(id).copied() {
+            // A failed request means the window is gone.
+            let size = self
+                .conn
+                .get_geometry(window)
+                .ok()
+                .and_then(|cookie| cookie.reply().ok())
+                .map(|g| (i32::from(g.width), i32::from(g.height)));
+            let still_fits = match (size, wanted.size) {
+                (Some(have), Some(frame)) => matching::fits(have, frame),
+                (Some(_), None) => true,
+                (None, _) => false,
+            };
+            if still_fits {
+                return Ok(Some(window));
+            }
+            self.toplevels.remove(id);
+        }
+        let taken: Vec<Window> = self
+            .toplevels
+            .iter()
+            .filter(|(known, _)| bus_of(known) == bus)
+            .map(|(_, window)| *window)
+            .collect();
+        let found = matching::best(&self.candidates()?, wanted, &taken);
+        if let Some(window) = found {
+            self.toplevels.insert(id.clone(), window);
+        }
+        Ok(found)
+    }
+
     fn cardinals(&mut self, window: Window, name: &'static str) -> Result<Option<Vec<u32>>> {
         let atom = self.atom(name)?;
         let reply = self
@@ -147,16 +190,6 @@ impl X11 {
             .reply()
             .map_err(x11_error)?;
         Ok(reply.value32().map(|values| values.collect()))
-    }
-
-    /// Whether the window is about `size` (an accessible frame's) big: as big, or
-    /// bigger by a client-side shadow.
-    fn has_size(&self, window: Window, (width, height): (i32, i32)) -> bool {
-        let Ok(Ok(geometry)) = self.conn.get_geometry(window).map(|c| c.reply()) else {
-            return false;
-        };
-        let close = |have: u16, want: i32| (i32::from(have) - want).abs() <= SHADOW_MARGIN;
-        close(geometry.width, width) && close(geometry.height, height)
     }
 
     fn title_of(&self, window: Window, net_wm_name: u32, utf8: u32) -> Result<String> {
@@ -177,24 +210,14 @@ impl X11 {
         Ok(String::new())
     }
 
-    /// Searches the root's children and, under a reparenting window manager, their
-    /// children, for the client window of the accessible window titled `title`, of
-    /// process `pid`, about `size` big (its accessible frame).
-    ///
-    /// Each clue counts: a matching (non-empty) title most, then a size within a
-    /// client-side shadow's margin, then the pid, then being mapped. Untitled
-    /// windows (gtk3-widget-factory's) are found by size and pid; an app's hidden
-    /// helper windows never win on a title that merely is empty too.
-    fn find_toplevel(
-        &mut self,
-        pid: Option<u32>,
-        title: &str,
-        size: Option<(i32, i32)>,
-    ) -> Result<Option<Window>> {
+    /// The windows that may be an app's toplevel: the root's children and, under a
+    /// reparenting window manager, their children, with what [`matching::best`]
+    /// weighs. Windows destroyed while they are read are left out.
+    fn candidates(&mut self) -> Result<Vec<Candidate>> {
         let net_wm_name = self.atom("_NET_WM_NAME")?;
         let utf8 = self.atom("UTF8_STRING")?;
         let net_wm_pid = self.atom("_NET_WM_PID")?;
-        let mut candidates = Vec::new();
+        let mut windows = Vec::new();
         let top = self
             .conn
             .query_tree(self.root)
@@ -202,66 +225,53 @@ impl X11 {
             .reply()
             .map_err(x11_error)?;
         for frame in top.children {
-            candidates.push(frame);
+            windows.push(frame);
             if let Ok(cookie) = self.conn.query_tree(frame) {
                 if let Ok(tree) = cookie.reply() {
-                    candidates.extend(tree.children);
+                    windows.extend(tree.children);
                 }
             }
         }
-        // (score, pid matches, window)
-        let mut scored: Vec<(u32, bool, Window)> = Vec::new();
-        for window in candidates {
-            // A window destroyed since the tree query is skipped, not fatal.
-            let Ok(name) = self.title_of(window, net_wm_name, utf8) else {
+        let mut candidates = Vec::new();
+        for window in windows {
+            let Ok(title) = self.title_of(window, net_wm_name, utf8) else {
                 continue;
             };
-            let mut score = 0;
-            if !title.is_empty() && name == title {
-                score += 8;
-            }
-            if size.is_some_and(|size| self.has_size(window, size)) {
-                score += 4;
-            }
-            let window_pid = self
+            let size = self
+                .conn
+                .get_geometry(window)
+                .ok()
+                .and_then(|cookie| cookie.reply().ok())
+                .map(|g| (i32::from(g.width), i32::from(g.height)));
+            let pid = self
                 .conn
                 .get_property(false, window, net_wm_pid, AtomEnum::CARDINAL, 0, 1)
                 .map_err(x11_error)?
                 .reply()
                 .ok()
                 .and_then(|reply| reply.value32().and_then(|mut v| v.next()));
-            let same_pid = pid.is_some() && window_pid == pid;
-            if same_pid {
-                score += 2;
-            }
-            let viewable = self
+            let mapped = self
                 .conn
                 .get_window_attributes(window)
                 .ok()
                 .and_then(|c| c.reply().ok())
                 .is_some_and(|a| a.map_state == x11rb::protocol::xproto::MapState::VIEWABLE);
-            if viewable {
-                score += 1;
-            }
-            // A title or a size must match; pid and mapping only break ties.
-            if score >= 4 {
-                scored.push((score, same_pid, window));
-            }
+            candidates.push(Candidate {
+                window,
+                title,
+                size,
+                pid,
+                mapped,
+            });
         }
-        // Where the app's own windows are among them, another app's never wins.
-        if scored.iter().any(|(_, same_pid, _)| *same_pid) {
-            scored.retain(|(_, same_pid, _)| *same_pid);
-        }
-        Ok(scored
-            .into_iter()
-            .max_by_key(|(score, _, _)| *score)
-            .map(|(_, _, window)| window))
+        Ok(candidates)
     }
 }
 
-/// How much larger than its accessible frame a client window may be, in each
-/// dimension: GTK4 draws its shadows inside its own window.
-const SHADOW_MARGIN: i32 = 80;
+/// The bus name part of an element id (`:1.42` of `:1.42/org/a11y/...`): the app.
+fn bus_of(id: &ElementId) -> &str {
+    id.0.split_once('/').map_or(id.0.as_str(), |(bus, _)| bus)
+}
 
 /// Runs blocking X11 work on a blocking thread and waits `deadline` at most: an X
 /// server that accepts connections but never answers must not stall the caller.

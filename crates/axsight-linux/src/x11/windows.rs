@@ -26,36 +26,21 @@ const SOURCE_PAGER: u32 = 2;
 pub(super) const MAX_NESTING: usize = 32;
 
 impl X11 {
-    /// The toplevel X window of the accessible window titled `title`, of process
-    /// `pid`, about `size` big; the client's own window, not a window manager's
-    /// frame around it.
+    /// The toplevel X window titled `title`, of process `pid`, about `size` big;
+    /// the client's own window, not a window manager's frame around it. Not
+    /// remembered: an accessible window's is found with [`X11::toplevel_for`].
     pub fn toplevel_of(
         &mut self,
         pid: Option<u32>,
         title: &str,
         size: Option<(i32, i32)>,
     ) -> Result<Option<Window>> {
-        let key = (pid, title.to_string());
-        if let Some(window) = self.toplevels.get(&key).copied() {
-            let net_wm_name = self.atom("_NET_WM_NAME")?;
-            let utf8 = self.atom("UTF8_STRING")?;
-            // Still there, still so titled (a failed read: destroyed) and still
-            // the size asked for (two untitled windows of one app share a key).
-            let titled = self.title_of(window, net_wm_name, utf8).ok().as_deref() == Some(title);
-            let sized = match size {
-                Some(size) => self.has_size(window, size),
-                None => true,
-            };
-            if titled && sized {
-                return Ok(Some(window));
-            }
-            self.toplevels.remove(&key);
-        }
-        let found = self.find_toplevel(pid, title, size)?;
-        if let Some(window) = found {
-            self.toplevels.insert(key, window);
-        }
-        Ok(found)
+        let wanted = super::Wanted {
+            title: title.to_string(),
+            size,
+            pid,
+        };
+        Ok(super::matching::best(&self.candidates()?, &wanted, &[]))
     }
 
     /// Raises `window` and gives it the keyboard focus. With a window manager, asks

@@ -9,6 +9,7 @@ mod browser;
 mod cli;
 mod detector;
 mod fixture;
+mod gtk4;
 mod pictures;
 mod safety;
 mod sources;

@@ -90,6 +90,16 @@ pub async fn fixture_with(engine: &LinuxEngine, title: &str, args: &[&str]) -> A
     start(engine, command, title, None).await
 }
 
+/// Starts the GTK4 fixture app with window title `title`, its windows placed
+/// apart (`--place`), and waits for its main window.
+pub async fn gtk4_fixture(engine: &LinuxEngine, title: &str) -> App {
+    let mut command = app_command("/usr/bin/python3");
+    command
+        .arg(repo().join("tests/fixtures/gtk4_fixture_app.py"))
+        .args(["--title", title, "--place"]);
+    start(engine, command, title, None).await
+}
+
 /// Starts gnome-calculator (GTK4). Its title is always "Calculator", so callers
 /// must not run two at once.
 pub async fn calculator(engine: &LinuxEngine) -> App {

@@ -1,0 +1,207 @@
+//! Which X window shows an accessible window: the scoring and the rules, on plain
+//! data, so that they are tested without an X server.
+//!
+//! An app's windows may share a title (a second window of the same document, a
+//! demo's copies), so the title alone never decides: the size must fit where it is
+//! known, a window already matched to another of the app's accessible windows is
+//! not given out twice, and equal candidates go in creation order.
+
+/// How much larger (or smaller) than its accessible frame a client window may be,
+/// in each dimension: GTK4 draws its shadows inside its own window, and some
+/// toolkits count the window manager's decorations in their frame.
+pub const SHADOW_MARGIN: i32 = 80;
+
+/// An X window that may be the one wanted, as read from the server.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Candidate {
+    pub window: u32,
+    /// `_NET_WM_NAME`, else `WM_NAME`; empty when it has neither.
+    pub title: String,
+    /// Width and height; `None` when the window is gone.
+    pub size: Option<(i32, i32)>,
+    /// `_NET_WM_PID`.
+    pub pid: Option<u32>,
+    /// Viewable (mapped, and its ancestors too).
+    pub mapped: bool,
+}
+
+/// What is known of the accessible window whose X window is looked for.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Wanted {
+    pub title: String,
+    /// The accessible frame's width and height, when the app reports extents.
+    pub size: Option<(i32, i32)>,
+    /// The app's process.
+    pub pid: Option<u32>,
+}
+
+/// Whether a window of size `have` can show an accessible frame of size `frame`.
+pub fn fits(have: (i32, i32), frame: (i32, i32)) -> bool {
+    (have.0 - frame.0).abs() <= SHADOW_MARGIN && (have.1 - frame.1).abs() <= SHADOW_MARGIN
+}
+
+/// The candidate that best shows `wanted`, leaving out the windows in `taken`
+/// (matched to other accessible windows of the app).
+///
+/// Each clue counts: a matching (non-empty) title most, then a fitting size, then
+/// the pid, then being mapped; a title or a size must match. Where a size is known
+/// a window that does not fit never wins, whatever its title. Where the app's own
+/// windows are among the candidates, another app's never wins. Among equals the
+/// lowest window id wins: X hands out a client's ids in increasing order, so that
+/// is the window created first, as the app lists its accessible windows.
+pub fn best(candidates: &[Candidate], wanted: &Wanted, taken: &[u32]) -> Option<u32> {
+    let mut scored: Vec<(u32, bool, u32)> = Vec::new();
+    for candidate in candidates {
+        if taken.contains(&candidate.window) {
+            continue;
+        }
+        let sized = match (wanted.size, candidate.size) {
+            (Some(frame), Some(have)) if fits(have, frame) => true,
+            (Some(_), _) => continue,
+            (None, _) => false,
+        };
+        let mut score = 0;
+        if !wanted.title.is_empty() && candidate.title == wanted.title {
+            score += 8;
+        }
+        if sized {
+            score += 4;
+        }
+        let same_pid = wanted.pid.is_some() && candidate.pid == wanted.pid;
+        if same_pid {
+            score += 2;
+        }
+        if candidate.mapped {
+            score += 1;
+        }
+        // A title or a size must match; pid and mapping only break ties.
+        if score >= 4 {
+            scored.push((score, same_pid, candidate.window));
+        }
+    }
+    if scored.iter().any(|(_, same_pid, _)| *same_pid) {
+        scored.retain(|(_, same_pid, _)| *same_pid);
+    }
+    scored
+        .into_iter()
+        .max_by(|a, b| a.0.cmp(&b.0).then(b.2.cmp(&a.2)))
+        .map(|(_, _, window)| window)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn candidate(window: u32, title: &str, size: (i32, i32)) -> Candidate {
+        Candidate {
+            window,
+            title: title.to_string(),
+            size: Some(size),
+            pid: Some(7),
+            mapped: true,
+        }
+    }
+
+    fn wanted(title: &str, size: (i32, i32)) -> Wanted {
+        Wanted {
+            title: title.to_string(),
+            size: Some(size),
+            pid: Some(7),
+        }
+    }
+
+    /// The GTK4 fixture's windows: main and second share a title, a modal dialog.
+    fn fixture() -> Vec<Candidate> {
+        vec![
+            candidate(0x400002, "axsight-gtk4-fixture", (1, 1)),
+            candidate(0x400004, "demo", (546, 446)),
+            candidate(0x400011, "demo", (346, 246)),
+            candidate(0x40001a, "Modal question", (306, 166)),
+        ]
+    }
+
+    #[test]
+    fn windows_sharing_a_title_are_told_apart_by_size() {
+        let all = fixture();
+        assert_eq!(best(&all, &wanted("demo", (500, 400)), &[]), Some(0x400004));
+        assert_eq!(best(&all, &wanted("demo", (300, 200)), &[]), Some(0x400011));
+    }
+
+    #[test]
+    fn a_dialog_is_found_by_its_own_title() {
+        let all = fixture();
+        let dialog = wanted("Modal question", (260, 120));
+        assert_eq!(best(&all, &dialog, &[]), Some(0x40001a));
+        // Its title wins where its size would fit the second window too.
+        let grown = wanted("Modal question", (300, 200));
+        assert_eq!(best(&all, &grown, &[]), Some(0x40001a));
+    }
+
+    #[test]
+    fn a_window_taken_by_another_accessible_window_is_not_given_twice() {
+        let all = vec![
+            candidate(0x400011, "demo", (346, 246)),
+            candidate(0x400004, "demo", (346, 246)),
+        ];
+        let want = wanted("demo", (300, 200));
+        // Equal candidates: the first created (lowest id) first, then the other.
+        assert_eq!(best(&all, &want, &[]), Some(0x400004));
+        assert_eq!(best(&all, &want, &[0x400004]), Some(0x400011));
+        assert_eq!(best(&all, &want, &[0x400004, 0x400011]), None);
+    }
+
+    #[test]
+    fn a_title_alone_does_not_win_when_the_size_does_not_fit() {
+        let all = vec![candidate(0x400004, "demo", (546, 446))];
+        // The window was resized (or is another one of that title).
+        assert_eq!(best(&all, &wanted("demo", (300, 200)), &[]), None);
+        // A window that is gone has no size, and never fits.
+        let gone = vec![Candidate {
+            size: None,
+            ..candidate(0x400004, "demo", (546, 446))
+        }];
+        assert_eq!(best(&gone, &wanted("demo", (500, 400)), &[]), None);
+        // Without a frame size the title decides.
+        let sizeless = Wanted {
+            size: None,
+            ..wanted("demo", (0, 0))
+        };
+        assert_eq!(best(&all, &sizeless, &[]), Some(0x400004));
+    }
+
+    #[test]
+    fn an_untitled_window_is_found_by_size_and_pid_not_by_an_empty_title() {
+        let all = vec![
+            candidate(0x200001, "", (10, 10)),
+            candidate(0x200005, "", (810, 610)),
+        ];
+        assert_eq!(best(&all, &wanted("", (800, 600)), &[]), Some(0x200005));
+        assert_eq!(best(&all, &wanted("", (400, 300)), &[]), None);
+    }
+
+    #[test]
+    fn the_apps_own_window_beats_another_apps_and_mapped_beats_hidden() {
+        let other_app = Candidate {
+            pid: Some(99),
+            ..candidate(0x100001, "demo", (500, 400))
+        };
+        let hidden = Candidate {
+            mapped: false,
+            ..candidate(0x400004, "demo", (500, 400))
+        };
+        let shown = candidate(0x400009, "demo", (500, 400));
+        let want = wanted("demo", (500, 400));
+        let all = vec![other_app.clone(), hidden.clone(), shown];
+        assert_eq!(best(&all, &want, &[]), Some(0x400009));
+        assert_eq!(best(&[other_app, hidden], &want, &[]), Some(0x400004));
+    }
+
+    #[test]
+    fn fitting_allows_the_shadow_margin_either_way() {
+        assert!(fits((371, 495), (361, 485)));
+        assert!(fits((500, 400), (500, 400)));
+        assert!(fits((580, 480), (500, 400)));
+        assert!(!fits((581, 400), (500, 400)));
+        assert!(!fits((300, 200), (500, 400)));
+    }
+}

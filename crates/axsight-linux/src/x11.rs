@@ -151,14 +151,7 @@ impl X11 {
         self.toplevels
             .retain(|known, _| bus_of(known) != bus || known == id || siblings.contains(known));
         if let Some(window) = self.toplevels.get(id).copied() {
-            // A failed request means the window is gone.
-            let size = self
-                .conn
-                .get_geometry(window)
-                .ok()
-                .and_then(|cookie| cookie.reply().ok())
-                .map(|g| (i32::from(g.width), i32::from(g.height)));
-            let still_fits = match (size, wanted.size) {
+            let still_fits = match (self.size_of(window), wanted.size) {
                 (Some(have), Some(frame)) => matching::fits(have, frame),
                 (Some(_), None) => true,
                 (None, _) => false,
@@ -179,6 +172,15 @@ impl X11 {
             self.toplevels.insert(id.clone(), window);
         }
         Ok(found)
+    }
+
+    /// A window's size; `None` when the request fails, which means it is gone.
+    fn size_of(&self, window: Window) -> Option<(i32, i32)> {
+        self.conn
+            .get_geometry(window)
+            .ok()
+            .and_then(|cookie| cookie.reply().ok())
+            .map(|g| (i32::from(g.width), i32::from(g.height)))
     }
 
     fn cardinals(&mut self, window: Window, name: &'static str) -> Result<Option<Vec<u32>>> {
@@ -237,12 +239,7 @@ impl X11 {
             let Ok(title) = self.title_of(window, net_wm_name, utf8) else {
                 continue;
             };
-            let size = self
-                .conn
-                .get_geometry(window)
-                .ok()
-                .and_then(|cookie| cookie.reply().ok())
-                .map(|g| (i32::from(g.width), i32::from(g.height)));
+            let size = self.size_of(window);
             let pid = self
                 .conn
                 .get_property(false, window, net_wm_pid, AtomEnum::CARDINAL, 0, 1)

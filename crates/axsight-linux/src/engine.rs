@@ -211,6 +211,34 @@ impl LinuxEngine {
         }
     }
 
+    /// The screen bounds of `window`'s X window, for a window that reports no
+    /// extents of its own; `None` when no X window matches.
+    pub(crate) async fn x_window_bounds(
+        &self,
+        pid: Option<u32>,
+        window: &Window,
+        siblings: &[ElementId],
+    ) -> Option<Bounds> {
+        let x11 = self.x11.clone()?;
+        let wanted = x11::Wanted {
+            title: window.title.clone(),
+            size: None,
+            pid,
+        };
+        let id = window.id.clone();
+        let siblings = siblings.to_vec();
+        let lookup = x11::off_thread(X11_DEADLINE, move || {
+            lock(&x11).window_bounds(&id, &siblings, &wanted)
+        });
+        match lookup.await {
+            Ok(bounds) => bounds,
+            Err(error) => {
+                tracing::warn!(%error, title = %window.title, "no X11 bounds for a window without extents");
+                None
+            }
+        }
+    }
+
     /// The app listing: fresh, or the last one when no event since touched an app
     /// or window root and no app came or went.
     pub(crate) async fn app_entries(&self) -> Result<Vec<AppEntry>> {
@@ -272,11 +300,17 @@ impl LinuxEngine {
                 app: entry.info.name.clone(),
                 ms: READ_DEADLINE.as_millis() as u64,
             })??;
+        let mut tree = build_tree(&read.raw, entry.quirks, read.origin);
+        // A window that reports no extents (Java's) is where its X window is.
+        let root = tree.root();
+        if tree.element(root).bounds.is_none() {
+            tree.element_mut(root).bounds = window.bounds;
+        }
         Ok(WindowSnapshot {
             app: entry.info.name.clone(),
             pid: entry.info.pid,
             title: window.title.clone(),
-            tree: build_tree(&read.raw, entry.quirks, read.origin),
+            tree,
             gaps: read.gaps.clone(),
         })
     }

@@ -18,6 +18,13 @@ use crate::{Error, Result};
 /// Variables that would hide the child from the accessibility bus.
 const HIDING: &[&str] = &["AT_SPI_BUS_ADDRESS", "NO_AT_BRIDGE", "GTK_A11Y"];
 
+/// Java's ATK wrapper, where Debian and Ubuntu install it (libatk-wrapper-java).
+/// A JVM loads no assistive technology unless told, and only from its class path.
+const JAVA_ATK_WRAPPER: &[&str] = &["/usr/share/java/java-atk-wrapper.jar"];
+
+/// The system property that names the assistive technologies a JVM loads.
+const ASSISTIVE_TECHNOLOGIES: &str = "javax.accessibility.assistive_technologies";
+
 /// Starts `app` detached from axsight (its own session, output discarded), so it
 /// outlives the server and never writes into the MCP stream.
 pub(crate) fn launch(app: &str, discovery: &Discovery) -> Result<Launched> {
@@ -49,6 +56,13 @@ pub(crate) fn launch(app: &str, discovery: &Discovery) -> Result<Launched> {
     // Qt and Java apps switch their bridge on only when asked.
     child.env("QT_LINUX_ACCESSIBILITY_ALWAYS_ON", "1");
     child.env("GNOME_ACCESSIBILITY", "1");
+    if let Some(jar) = JAVA_ATK_WRAPPER.iter().map(Path::new).find(|p| p.is_file()) {
+        let existing = std::env::var("JAVA_TOOL_OPTIONS").ok();
+        child.env(
+            "JAVA_TOOL_OPTIONS",
+            java_tool_options(existing.as_deref(), jar),
+        );
+    }
     // Its own process group: a signal to axsight's group must not take it down.
     std::os::unix::process::CommandExt::process_group(&mut child, 0);
     let spawned = child.spawn().map_err(|error| Error::Launch {
@@ -62,6 +76,25 @@ pub(crate) fn launch(app: &str, discovery: &Discovery) -> Result<Launched> {
         let _ = spawned.wait();
     });
     Ok(Launched { pid, command })
+}
+
+/// `JAVA_TOOL_OPTIONS` that switch Java's ATK wrapper `jar` on in any JVM,
+/// however the app sets its class path (every JVM reads the variable; the boot
+/// class path is searched whatever `-cp` or `-jar` say), keeping the `existing`
+/// options. Options that already name assistive technologies are left alone.
+fn java_tool_options(existing: Option<&str>, jar: &Path) -> String {
+    let existing = existing.map(str::trim).unwrap_or_default();
+    if existing.contains(ASSISTIVE_TECHNOLOGIES) {
+        return existing.to_string();
+    }
+    let ours = format!(
+        "-Xbootclasspath/a:{} -D{ASSISTIVE_TECHNOLOGIES}=org.GNOME.Accessibility.AtkWrapper",
+        jar.display()
+    );
+    match existing {
+        "" => ours,
+        existing => format!("{existing} {ours}"),
+    }
 }
 
 /// The command line of the desktop file `app` names, if one does.
@@ -166,6 +199,22 @@ mod tests {
         let text = "[Desktop Entry]\nExec=app --rate 50%% %f\n";
         assert_eq!(exec_line(text).as_deref(), Some("app --rate 50%"));
         assert_eq!(exec_line("[Other]\nExec=x\n"), None);
+    }
+
+    #[test]
+    fn java_apps_get_the_atk_wrapper_and_keep_their_options() {
+        let jar = Path::new("/usr/share/java/java-atk-wrapper.jar");
+        let ours = "-Xbootclasspath/a:/usr/share/java/java-atk-wrapper.jar \
+                    -Djavax.accessibility.assistive_technologies=org.GNOME.Accessibility.AtkWrapper";
+        assert_eq!(java_tool_options(None, jar), ours);
+        assert_eq!(java_tool_options(Some("  "), jar), ours);
+        assert_eq!(
+            java_tool_options(Some("-Xmx1g"), jar),
+            format!("-Xmx1g {ours}")
+        );
+        // A user's own choice of assistive technology stands.
+        let own = "-Djavax.accessibility.assistive_technologies=com.example.Reader";
+        assert_eq!(java_tool_options(Some(own), jar), own);
     }
 
     #[test]

@@ -15,6 +15,7 @@ mod engine;
 mod error;
 mod events;
 mod launch;
+mod menu_popups;
 mod normalize;
 mod operate;
 mod quirks;

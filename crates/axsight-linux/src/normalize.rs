@@ -137,8 +137,9 @@ pub fn build_tree(raw: &RawNode, quirks: Quirks, origin: (i32, i32)) -> Tree {
     let mut stack: Vec<_> = children_of(raw, quirks).map(|c| (tree.root(), c)).collect();
     while let Some((parent, (node, label))) = stack.pop() {
         let mut element = element_of(node, quirks, origin);
-        // Below the window, a frame is a framed group (Qt's QFrame), not a window.
-        if element.role == Role::Window && quirks.qt {
+        // Below the window, a frame is a framed group (Qt's QFrame), not a window,
+        // and a Swing option pane is the body of its dialog.
+        if (element.role == Role::Window && quirks.qt) || element.raw_role == "option pane" {
             element.role = Role::Group;
         }
         if element.name.is_empty() && element.role.is_field() {
@@ -147,14 +148,18 @@ pub fn build_tree(raw: &RawNode, quirks: Quirks, origin: (i32, i32)) -> Tree {
         let id = tree.push(parent, element);
         stack.extend(children_of(node, quirks).map(|c| (id, c)));
     }
+    if quirks.menu_items_misplaced {
+        crate::menu_popups::place_menu_items(&mut tree);
+    }
     tree
 }
 
 /// A node's children, last first (for a stack), each with the name of the label
-/// that labels it by place: in Qt, a nameless field (a spin box without a buddy)
-/// is named by the label just before it among its siblings, if that label sits
-/// left of it on its row or right above it. Other toolkits relate labels to
-/// their fields themselves, and their lone labels must not name a neighbour.
+/// that labels it by place: in Qt and Java, a nameless field (a Qt spin box
+/// without a buddy, a Swing combo box) is named by the label just before it
+/// among its siblings, if that label sits left of it on its row or right above
+/// it. Other toolkits relate labels to their fields themselves, and their lone
+/// labels must not name a neighbour.
 fn children_of(node: &RawNode, quirks: Quirks) -> impl Iterator<Item = (&RawNode, Option<String>)> {
     node.children
         .iter()
@@ -164,7 +169,7 @@ fn children_of(node: &RawNode, quirks: Quirks) -> impl Iterator<Item = (&RawNode
             let label = i
                 .checked_sub(1)
                 .map(|before| &node.children[before])
-                .filter(|before| quirks.qt && role_name(before.role) == "label")
+                .filter(|before| quirks.labels_by_place && role_name(before.role) == "label")
                 .filter(|before| labels_by_place(before.extents, child.extents))
                 .map(|before| clean_name(&before.name, quirks.gtk4))
                 .filter(|name| !name.is_empty());

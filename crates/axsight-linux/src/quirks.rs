@@ -26,25 +26,44 @@ pub struct Quirks {
     /// and child count come in one call. Qt 5 and 6 crash on it (any object, any
     /// interface), so it is used only for the toolkits known to answer it.
     pub bulk_properties: bool,
-    /// Qt: combo boxes are named by their current text, not by their label.
+    /// Qt 5 and 6: text lengths must be asked first, frames inside a window
+    /// are groups, and a nameless field is named by the label before it.
     pub qt: bool,
+    /// Combo boxes are named by their current text, not by their label (Qt,
+    /// and Java's ATK wrapper): the text is their value, the label their name.
+    pub combo_named_by_text: bool,
+    /// A nameless field is named by the label just before it, left of it or
+    /// above it (Qt's spin box without a buddy; Java relates a label to its
+    /// field only from the label's side, `label-for`).
+    pub labels_by_place: bool,
+    /// Java: an open menu's items are placed from the menu, not from the
+    /// popup that shows them (see `menu_popups`).
+    pub menu_items_misplaced: bool,
 }
 
 impl Quirks {
     /// The quirks of the toolkit an app reports (`ToolkitName`, `Version`).
     ///
-    /// Known: GTK 3 and 4, Chromium, Qt 5 and 6. Any other toolkit gets the
-    /// careful defaults: one property per call, screen coordinates.
+    /// Known: GTK 3 and 4, Chromium, Qt 5 and 6, and Java (Swing and AWT through
+    /// the ATK wrapper, which calls itself `J2SE-access-bridge`). Any other
+    /// toolkit gets the careful defaults: one property per call, screen
+    /// coordinates.
     pub fn of_toolkit(name: &str, version: &str) -> Quirks {
         let is = |toolkit: &str| name.eq_ignore_ascii_case(toolkit);
         let gtk = is("gtk");
         let chromium = is("chromium");
+        let qt = is("qt");
+        // Java announces a button's new name but not a label's new text.
+        let java = is("J2SE-access-bridge");
         Quirks {
             gtk4: gtk && version.starts_with("4."),
             exports_ids: chromium,
-            misses_events: chromium,
+            misses_events: chromium || java,
             bulk_properties: gtk || chromium,
-            qt: is("qt"),
+            qt,
+            combo_named_by_text: qt || java,
+            labels_by_place: qt || java,
+            menu_items_misplaced: java,
         }
     }
 
@@ -68,7 +87,7 @@ mod tests {
         for (name, version) in [("Qt", "6.4.2"), ("Qt", "5.15.8"), ("QT", "6.8")] {
             let quirks = Quirks::of_toolkit(name, version);
             assert!(!quirks.bulk_properties, "{name} {version}");
-            assert!(quirks.qt);
+            assert!(quirks.qt && quirks.combo_named_by_text);
             assert!(!quirks.gtk4);
             assert_eq!(quirks.extent_coords(), SCREEN);
         }
@@ -89,6 +108,15 @@ mod tests {
         assert!(!gtk3.gtk4 && gtk4.gtk4);
         assert_eq!(gtk4.extent_coords(), WINDOW);
         assert!(!gtk3.exports_ids);
+    }
+
+    #[test]
+    fn java_is_read_whole_and_names_combo_boxes_by_label() {
+        let java = Quirks::of_toolkit("J2SE-access-bridge", "1.0");
+        assert!(java.misses_events && java.combo_named_by_text && java.labels_by_place);
+        assert!(java.menu_items_misplaced);
+        assert!(!java.qt && !java.bulk_properties && !java.gtk4);
+        assert_eq!(java.extent_coords(), SCREEN);
     }
 
     #[test]

@@ -268,7 +268,9 @@ impl<'c> Walker<'c> {
                 if !wanted || basics.role == PASSWORD_TEXT {
                     return None;
                 }
-                if has(dbus::VALUE) {
+                // Swing gives every button, menu and check box a Value (0 or 1,
+                // its pressed or checked state): only quantities are printed.
+                if has(dbus::VALUE) && (role.carries_value() || role == Role::Unknown) {
                     let current: f64 = dbus::property(conn, &obj, dbus::VALUE, "CurrentValue")
                         .await
                         .ok()?;
@@ -279,11 +281,11 @@ impl<'c> Walker<'c> {
                 }
                 None
             };
-            // A field without a name of its own (or a Qt combo box, named by its
+            // A field without a name of its own (or a combo box named by its
             // current text) is named by the label that says it labels it.
-            let qt_combo = self.quirks.qt && role == Role::ComboBox;
+            let text_combo = self.quirks.combo_named_by_text && role == Role::ComboBox;
             let label = async {
-                if !(wanted && role.is_field() && (basics.name.trim().is_empty() || qt_combo)) {
+                if !(wanted && role.is_field() && (basics.name.trim().is_empty() || text_combo)) {
                     return None;
                 }
                 label_of(conn, &obj, self.quirks).await
@@ -314,7 +316,7 @@ impl<'c> Walker<'c> {
             };
             let (extents, actions, accessible_id, value, label, children) =
                 futures_util::join!(extents, actions, accessible_id, value, label, children);
-            let (name, value) = match (qt_combo, label) {
+            let (name, value) = match (text_combo, label) {
                 // The current text is the combo's value; its name is its label's.
                 (true, label) => (
                     label.unwrap_or_default(),

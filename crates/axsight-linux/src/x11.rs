@@ -13,7 +13,7 @@ mod windows;
 
 use std::collections::HashMap;
 
-use axsight_core::ElementId;
+use axsight_core::{Bounds, ElementId};
 
 use x11rb::connection::Connection as _;
 use x11rb::protocol::xproto::{AtomEnum, ConnectionExt as _, Window};
@@ -108,6 +108,38 @@ impl X11 {
         let Some(window) = self.toplevel_for(id, siblings, wanted)? else {
             return Ok(None);
         };
+        let (x, y, width, height) = self.placement(window)?;
+        let (left, top) = match self.cardinals(window, "_GTK_FRAME_EXTENTS")?.as_deref() {
+            Some([left, _right, top, _bottom]) => (*left as i32, *top as i32),
+            _ => (
+                ((width - frame_size.0) / 2).max(0),
+                ((height - frame_size.1) / 2).max(0),
+            ),
+        };
+        Ok(Some(WindowOrigin {
+            x: x + left,
+            y: y + top,
+        }))
+    }
+
+    /// The screen bounds of the X window that shows the accessible window `id`
+    /// (see [`X11::toplevel_for`]), for toolkits whose frames report no extents:
+    /// Java's ATK wrapper answers a frame's `GetExtents` with -1s.
+    pub fn window_bounds(
+        &mut self,
+        id: &ElementId,
+        siblings: &[ElementId],
+        wanted: &Wanted,
+    ) -> Result<Option<Bounds>> {
+        let Some(window) = self.toplevel_for(id, siblings, wanted)? else {
+            return Ok(None);
+        };
+        let (x, y, width, height) = self.placement(window)?;
+        Ok(Bounds::from_extents(x, y, width, height))
+    }
+
+    /// A window's position on screen and its size.
+    fn placement(&self, window: Window) -> Result<(i32, i32, i32, i32)> {
         let geometry = self
             .conn
             .get_geometry(window)
@@ -120,17 +152,12 @@ impl X11 {
             .map_err(x11_error)?
             .reply()
             .map_err(x11_error)?;
-        let (left, top) = match self.cardinals(window, "_GTK_FRAME_EXTENTS")?.as_deref() {
-            Some([left, _right, top, _bottom]) => (*left as i32, *top as i32),
-            _ => (
-                ((geometry.width as i32 - frame_size.0) / 2).max(0),
-                ((geometry.height as i32 - frame_size.1) / 2).max(0),
-            ),
-        };
-        Ok(Some(WindowOrigin {
-            x: position.dst_x as i32 + left,
-            y: position.dst_y as i32 + top,
-        }))
+        Ok((
+            i32::from(position.dst_x),
+            i32::from(position.dst_y),
+            i32::from(geometry.width),
+            i32::from(geometry.height),
+        ))
     }
 
     /// The client X window that shows the accessible window `id`, one of the app's

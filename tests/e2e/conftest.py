@@ -29,6 +29,35 @@ def poll(predicate, timeout=5.0, interval=0.05):
         time.sleep(interval)
 
 
+class PrivateDesktop:
+    """A desktop of its own (scripts/with-desktop, with openbox when wm=True) beside
+    the suite's, for a test that needs what the suite's desktop lacks; it lives
+    until close()."""
+
+    def __init__(self, wm, tmp_path):
+        env_file = tmp_path / "desktop.env"
+        flags = ["--wm"] if wm else []
+        # The command writes its environment, then waits for its stdin to close.
+        self.proc = subprocess.Popen(
+            [str(REPO / "scripts" / "with-desktop"), "-q", *flags, "--",
+             "bash", "-c", 'env -0 > "$0.part" && mv "$0.part" "$0" && exec cat >/dev/null',
+             str(env_file)],
+            stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        if not poll(env_file.exists, timeout=30):
+            self.close()
+            pytest.fail("the private desktop did not start")
+        pairs = (item.split("=", 1) for item in env_file.read_text().split("\0") if "=" in item)
+        self.env = dict(pairs)
+
+    def close(self):
+        self.proc.stdin.close()
+        try:
+            self.proc.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait()
+
+
 @pytest.fixture(scope="session")
 def desktop():
     """The environment of the desktop made by scripts/with-desktop."""

@@ -52,7 +52,10 @@ pub fn place_menu_items(tree: &mut Tree) {
         // Placed from the owning menu, or from some open menu if a popup owns them.
         let anchors: Vec<Bounds> = match tree.element(owner).raw_role.as_str() {
             "menu" => tree.element(owner).bounds.into_iter().collect(),
-            _ => menus.iter().filter_map(|&m| tree.element(m).bounds).collect(),
+            _ => menus
+                .iter()
+                .filter_map(|&m| tree.element(m).bounds)
+                .collect(),
         };
         let Some((popup, menu)) = popup_for(&popups, &anchors, &span) else {
             continue;
@@ -149,7 +152,10 @@ mod tests {
             panel,
             element(Role::Menu, "popup menu", "popup", (1, 39, 103, 43)),
         );
-        let bar = tree.push(root, element(Role::MenuBar, "menu bar", "bar", (1, 20, 518, 21)));
+        let bar = tree.push(
+            root,
+            element(Role::MenuBar, "menu bar", "bar", (1, 20, 518, 21)),
+        );
         let file = tree.push(bar, element(Role::Menu, "menu", "File", (1, 20, 37, 19)));
         let ask = tree.push(
             file,
@@ -176,7 +182,10 @@ mod tests {
             Bounds::from_extents(2, 61, 101, 19)
         );
         // The menu itself stays where it is.
-        assert_eq!(tree.element(file).bounds, Bounds::from_extents(1, 20, 37, 19));
+        assert_eq!(
+            tree.element(file).bounds,
+            Bounds::from_extents(1, 20, 37, 19)
+        );
     }
 
     #[test]
@@ -192,7 +201,10 @@ mod tests {
             popup,
             element(Role::MenuItem, "menu item", "Ask", (2, 23, 101, 19)),
         );
-        let bar = tree.push(root, element(Role::MenuBar, "menu bar", "bar", (1, 20, 518, 21)));
+        let bar = tree.push(
+            root,
+            element(Role::MenuBar, "menu bar", "bar", (1, 20, 518, 21)),
+        );
         let mut file = element(Role::Menu, "menu", "File", (1, 20, 37, 19));
         file.states.insert(State::Selected);
         tree.push(bar, file);

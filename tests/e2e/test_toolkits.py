@@ -117,6 +117,16 @@ def test_qt5_featherpad_types_and_saves_a_document(desktop, tmp_path):
             typed = await c.ok("type_into_element", {"index": editor,
                                                     "text_to_type": "Alpha 1234\nBravo 5678"})
             assert "MISMATCH" not in typed, typed
+            # The line break is printed as an escape, in the check, the diff and
+            # the tree alike: never flattened into a space.
+            escaped = r'"Alpha 1234\nBravo 5678"'
+            assert f"check: the field holds {escaped}" in typed, typed
+            assert f'-> {escaped}' in typed, typed
+            reread = await c.ok("get_window_tree", {"app": "FeatherPad"})
+            assert f"value: {escaped}" in reread, reread
+            found = await c.ok("find_elements", {"selector": f"role:Edit && value:{escaped}",
+                                                 "app": "FeatherPad"})
+            assert editor in found, found
             await c.ok("press_key", {"key": "ctrl+s", "app": "FeatherPad"})
 
         run_session(body)

@@ -16,6 +16,7 @@
 
 use std::fmt::Write as _;
 
+use crate::quoting::{bare, quote};
 use crate::{Element, HandleRegistry, NodeId, State, Tree};
 
 /// How much of a tree to print.
@@ -48,9 +49,6 @@ pub struct Rendered {
     /// Elements left out by the budget or the depth limit.
     pub cut: usize,
 }
-
-/// Longest name or value printed, in characters.
-const MAX_TEXT: usize = 120;
 
 /// One element that will be printed, at its printed depth.
 struct Line {
@@ -271,7 +269,7 @@ pub fn element_head(handle: &str, element: &Element) -> String {
     let mut head = format!("{handle} [{}]", element.role);
     if !element.name.is_empty() {
         head.push(' ');
-        head.push_str(&clip(&element.name));
+        head.push_str(&bare(&element.name));
     }
     head
 }
@@ -313,33 +311,16 @@ fn attributes(element: &Element, mark_hidden: bool) -> Vec<String> {
         out.push("password".into());
     } else if let Some(value) = &element.value {
         if value != &element.name {
-            out.push(format!("value: {}", quote(&clip(value))));
+            out.push(format!("value: {}", quote(value)));
         }
     }
     if !element.description.is_empty() && element.description != element.name {
-        out.push(format!("desc: {}", quote(&clip(&element.description))));
+        out.push(format!("desc: {}", quote(&element.description)));
     }
     if let Some(b) = element.bounds {
         out.push(format!("[{},{},{},{}]", b.x, b.y, b.width, b.height));
     }
     out
-}
-
-/// Shortens text to [`MAX_TEXT`] characters and keeps it on one line.
-pub(crate) fn clip(text: &str) -> String {
-    let one_line: String = text
-        .chars()
-        .map(|c| if c.is_control() { ' ' } else { c })
-        .collect();
-    match one_line.char_indices().nth(MAX_TEXT) {
-        Some((cut, _)) => format!("{}…", &one_line[..cut]),
-        None => one_line,
-    }
-}
-
-/// Quotes text with `"` and escapes `"` and `\`.
-pub(crate) fn quote(text: &str) -> String {
-    format!("\"{}\"", text.replace('\\', "\\\\").replace('"', "\\\""))
 }
 
 #[cfg(test)]

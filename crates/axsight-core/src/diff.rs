@@ -20,7 +20,8 @@
 use std::collections::{HashMap, HashSet};
 use std::fmt::Write as _;
 
-use crate::compact::{clip, element_head, printed_below, quote, PRINTED_STATES};
+use crate::compact::{element_head, printed_below, PRINTED_STATES};
+use crate::quoting::quote;
 use crate::{render, Bounds, CompactOptions, Element, ElementId, HandleRegistry, NodeId, Tree};
 
 /// One field of an element that changed.
@@ -188,9 +189,7 @@ fn show_bounds(bounds: Option<Bounds>) -> String {
 }
 
 fn show_value(value: &Option<String>) -> String {
-    value
-        .as_deref()
-        .map_or_else(|| "none".into(), |v| quote(&clip(v)))
+    value.as_deref().map_or_else(|| "none".into(), quote)
 }
 
 fn yes_no(on: bool) -> &'static str {
@@ -205,13 +204,13 @@ impl FieldChange {
     fn describe(&self) -> String {
         match self {
             FieldChange::Name { from, to } => {
-                format!("name {} -> {}", quote(&clip(from)), quote(&clip(to)))
+                format!("name {} -> {}", quote(from), quote(to))
             }
             FieldChange::Value { from, to } => {
                 format!("value {} -> {}", show_value(from), show_value(to))
             }
             FieldChange::Description { from, to } => {
-                format!("desc {} -> {}", quote(&clip(from)), quote(&clip(to)))
+                format!("desc {} -> {}", quote(from), quote(to))
             }
             FieldChange::State { state, now } => {
                 format!("{state} {} -> {}", yes_no(!now), yes_no(*now))

@@ -18,6 +18,7 @@ mod input;
 mod json;
 mod look;
 mod operation;
+mod quoting;
 mod role;
 mod selector;
 mod spotted;
@@ -42,6 +43,7 @@ pub use input::{
 pub use json::{to_json, JsonElement};
 pub use look::Look;
 pub use operation::{EventMark, Operation, Performed, SettleEnd, SettlePolicy, Settled};
+pub use quoting::{bare, quote, quote_whole, MAX_TEXT};
 pub use role::Role;
 pub use selector::{Atom, Expr, MatchContext, RoleMatch, Selector, SelectorError, Step};
 pub use spotted::{Spotted, SpottedError, SpottedRegistry};

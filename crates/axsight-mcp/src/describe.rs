@@ -3,7 +3,7 @@
 //! OCR, whose lines are scored the same way.
 
 use axsight_core::{
-    describe_scores, element_head, Element, Engine, Role, Scored, State, StateSet, Tree,
+    describe_scores, element_head, quote, Element, Engine, Role, Scored, State, StateSet, Tree,
     WindowSnapshot,
 };
 
@@ -176,8 +176,12 @@ fn found_by(source: &str, tree_best: &str, (sighting, score): (&Sighting, f32)) 
     let b = f.bounds;
     let handle = sighting.handle;
     format!(
-        "found by {source} (the tree's best was {tree_best}): {handle} {:?} [{},{},{},{}] \
+        "found by {source} (the tree's best was {tree_best}): {handle} {} [{},{},{},{}] \
          (score {score:.2}); click it with click_element index \"{handle}\"\n",
-        f.text, b.x, b.y, b.width, b.height
+        quote(&f.text),
+        b.x,
+        b.y,
+        b.width,
+        b.height
     )
 }

@@ -14,7 +14,7 @@ mod ocr;
 mod vision;
 
 use axsight_core::{
-    visible_box, Bounds, Capture, Engine, Handle, Look, NodeId, Source, Spotted, Tree,
+    quote, visible_box, Bounds, Capture, Engine, Handle, Look, NodeId, Source, Spotted, Tree,
     WindowSnapshot,
 };
 
@@ -122,7 +122,8 @@ impl<E: Engine> Session<E> {
                 line.push_str(&format!(" [{kind}]"));
             }
             if !f.text.is_empty() || source == Source::Ocr {
-                line.push_str(&format!(" {:?}", f.text));
+                line.push(' ');
+                line.push_str(&quote(&f.text));
             }
             line.push_str(&format!(" [{},{},{},{}]", b.x, b.y, b.width, b.height));
             if let Some(confidence) = f.confidence {

@@ -2,8 +2,9 @@
 //! window read just before acting, and checked to be the element the agent saw.
 
 use axsight_core::{
-    element_at, Element, ElementId, Engine, EngineError, FailureKind, Handle, Look, MatchContext,
-    NodeId, Point, ReadOptions, Selector, Source, SpottedError, WindowQuery, WindowSnapshot,
+    element_at, quote, Element, ElementId, Engine, EngineError, FailureKind, Handle, Look,
+    MatchContext, NodeId, Point, ReadOptions, Selector, Source, SpottedError, WindowQuery,
+    WindowSnapshot,
 };
 
 use crate::session::Session;
@@ -260,7 +261,7 @@ impl<E: Engine> Session<E> {
             snapshot,
             node,
             point: Some(point),
-            label: Some(format!("{shown} {:?}", spotted.label)),
+            label: Some(format!("{shown} {}", quote(&spotted.label))),
         })
     }
 

@@ -128,18 +128,36 @@ fn quoted(rest: &[char]) -> Result<(String, usize), (usize, &'static str)> {
         match rest.get(pos) {
             None => return Err((0, "unclosed quote: expected a closing '\"'")),
             Some('"') => return Ok((text, pos + 1)),
+            // The escapes axsight prints text with (`quoting`), so a printed
+            // value can be pasted into a selector as it stands.
             Some('\\') => match rest.get(pos + 1) {
                 Some(&c @ ('"' | '\\')) => {
                     text.push(c);
                     pos += 2;
                 }
-                None => return Err((0, "unclosed quote: expected a closing '\"'")),
-                Some(_) => {
-                    return Err((
-                        pos,
-                        "expected '\\\"' or '\\\\' (the only escapes in quotes)",
-                    ))
+                Some('n') => {
+                    text.push('\n');
+                    pos += 2;
                 }
+                Some('t') => {
+                    text.push('\t');
+                    pos += 2;
+                }
+                Some('r') => {
+                    text.push('\r');
+                    pos += 2;
+                }
+                Some('u') => {
+                    let (c, used) = unicode_escape(&rest[pos + 2..])
+                        .ok_or((pos, "expected a character code after '\\u', as in '\\u{7}'"))?;
+                    text.push(c);
+                    pos += 2 + used;
+                }
+                None => return Err((0, "unclosed quote: expected a closing '\"'")),
+                Some(_) => return Err((
+                    pos,
+                    "unknown escape: quotes take '\\\"', '\\\\', '\\n', '\\t', '\\r' and '\\u{…}'",
+                )),
             },
             Some(&c) => {
                 text.push(c);
@@ -147,6 +165,17 @@ fn quoted(rest: &[char]) -> Result<(String, usize), (usize, &'static str)> {
             }
         }
     }
+}
+
+/// The character of a `{7}` after `\u`, and how many characters it took.
+fn unicode_escape(rest: &[char]) -> Option<(char, usize)> {
+    if rest.first() != Some(&'{') {
+        return None;
+    }
+    let close = rest.iter().take(8).position(|&c| c == '}')?;
+    let digits: String = rest[1..close].iter().collect();
+    let code = u32::from_str_radix(&digits, 16).ok()?;
+    Some((char::from_u32(code)?, close + 1))
 }
 
 #[cfg(test)]
@@ -201,6 +230,21 @@ mod tests {
     }
 
     #[test]
+    fn quotes_take_the_escapes_text_is_printed_with() {
+        for text in ["Alpha 1234\nBravo 5678", "a\tb\r", "bell\u{7}", "q\"\\"] {
+            let printed = crate::quote(text);
+            assert_eq!(
+                kinds(&printed),
+                vec![TokenKind::Quoted(text.into())],
+                "{printed}"
+            );
+        }
+        for bad in [r#""\x""#, r#""\u7""#, r#""\u{zz}""#, r#""\u{110000}""#] {
+            assert!(tokenize(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
     fn spans_are_in_characters() {
         let tokens = tokenize("é && \"ü\"").unwrap();
         let spans: Vec<_> = tokens.iter().map(|t| (t.start, t.end)).collect();
@@ -215,6 +259,6 @@ mod tests {
         assert_eq!(at("a > b"), 2);
         assert_eq!(at("name:\"abc"), 5);
         assert_eq!(at("name:\"abc\\"), 5);
-        assert_eq!(at("name:\"a\\nb\""), 7);
+        assert_eq!(at("name:\"a\\qb\""), 7);
     }
 }

@@ -4,8 +4,8 @@
 //! but never read back or echoed.
 
 use axsight_core::{
-    parse_keys, split_trailing_keys, Engine, EngineError, FailureKind, Input, KeyChord, Operation,
-    Performed, State, WindowQuery,
+    parse_keys, quote_whole, split_trailing_keys, Engine, EngineError, FailureKind, Input,
+    KeyChord, Operation, Performed, State, WindowQuery,
 };
 
 use super::pointer::settle_briefly;
@@ -220,11 +220,13 @@ impl<E: Engine> Session<E> {
             holds.contains(typed)
         };
         let check = if ok {
-            format!("check: the field holds {holds:?}")
+            format!("check: the field holds {}", quote_whole(&holds))
         } else {
             format!(
-                "check: MISMATCH: the field holds {holds:?}, expected {} {typed:?}",
-                if cleared { "exactly" } else { "it to contain" }
+                "check: MISMATCH: the field holds {}, expected {} {}",
+                quote_whole(&holds),
+                if cleared { "exactly" } else { "it to contain" },
+                quote_whole(typed)
             )
         };
         (check, false)

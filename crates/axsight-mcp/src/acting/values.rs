@@ -3,7 +3,7 @@
 //! Action) and so work in background windows too; toggles are clicked like a
 //! person would.
 
-use axsight_core::{Engine, EngineError, FailureKind, NodeId, Operation, Role, State, Tree};
+use axsight_core::{quote, Engine, EngineError, FailureKind, NodeId, Operation, Role, State, Tree};
 
 use super::pointer::{unanswered_note, ClickOptions};
 use super::{is_editable, ActOptions, Session};
@@ -109,7 +109,7 @@ impl<E: Engine> Session<E> {
         let shown = if element.is_secret() {
             "the secret".to_string()
         } else {
-            format!("{:?}", value.text())
+            quote(&value.text())
         };
         let what = format!("set {name} to {shown} {how}");
         Ok(self.answer(&engine, what, before, options).await?.text())

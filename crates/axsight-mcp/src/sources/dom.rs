@@ -9,7 +9,7 @@
 use std::collections::HashMap;
 
 use axsight_browser::{to_screen, DomElement};
-use axsight_core::{Bounds, ElementId, Engine, Handle, Point, Source, WindowSnapshot};
+use axsight_core::{quote, Bounds, ElementId, Engine, Handle, Point, Source, WindowSnapshot};
 
 use super::{same_as_tree, Found};
 use crate::browsers::{browser_error, page_document};
@@ -69,7 +69,7 @@ impl<E: Engine> Session<E> {
         let origin = document_origin(snapshot)?;
         let dom = page.read_dom(BUDGET).await.map_err(browser_error)?;
         let window = snapshot.window_id();
-        let mut out = format!("- dom {:?} {}\n", dom.title, dom.url);
+        let mut out = format!("- dom {} {}\n", quote(&dom.title), dom.url);
         if dom.elements.is_empty() {
             out.push_str("  (no elements to act on or read)\n");
         }
@@ -150,7 +150,7 @@ impl<E: Engine> Session<E> {
         let origin = document_origin(&snapshot)?;
         let bounds = to_screen(rect, origin, ratio);
         let (x, y) = bounds.center();
-        let label = format!("{shown} [{}] {:?}", record.role, record.name);
+        let label = format!("{shown} [{}] {}", record.role, quote(&record.name));
         Ok((snapshot, Point { x, y }, label))
     }
 }
@@ -159,13 +159,14 @@ impl<E: Engine> Session<E> {
 fn describe(element: &DomElement) -> String {
     let mut text = format!("[{}]", element.role);
     if !element.name.is_empty() {
-        text.push_str(&format!(" {:?}", element.name));
+        text.push(' ');
+        text.push_str(&quote(&element.name));
     }
     if let Some(value) = &element.value {
-        text.push_str(&format!(" value={value:?}"));
+        text.push_str(&format!(" value={}", quote(value)));
     }
     if let Some(placeholder) = &element.placeholder {
-        text.push_str(&format!(" placeholder={placeholder:?}"));
+        text.push_str(&format!(" placeholder={}", quote(placeholder)));
     }
     let mut states = Vec::new();
     if element.secret {

@@ -4,7 +4,7 @@
 
 use std::time::Instant;
 
-use axsight_core::{render, CompactOptions, HandleRegistry};
+use axsight_core::{quote_whole, render, CompactOptions, HandleRegistry};
 use axsight_linux::{LinuxEngine, ReadOptions, WindowQuery};
 
 /// Median of `times` in milliseconds.
@@ -77,7 +77,7 @@ pub async fn act(app: &str, button: &str, runs: usize) -> anyhow::Result<()> {
         let mut sizes = Vec::with_capacity(runs);
         // Names may change with every click ("Count 1", "Count 2"): match a part.
         let target = Target::Selector {
-            selector: format!("role:Button && text:{}", quote(button)),
+            selector: format!("role:Button && text:{}", quote_whole(button)),
             app: Some(app.to_string()),
             window: None,
         };
@@ -121,11 +121,6 @@ pub async fn act(app: &str, button: &str, runs: usize) -> anyhow::Result<()> {
 
 /// Time between timed clicks (see [`act`]).
 const AGENT_PAUSE: std::time::Duration = std::time::Duration::from_millis(500);
-
-/// A selector string literal.
-fn quote(text: &str) -> String {
-    format!("\"{}\"", text.replace('\\', "\\\\").replace('"', "\\\""))
-}
 
 /// `axsight bench sources`: what each screenshot source costs, on the whole screen
 /// and on one app's window: capture, PNG encoding, and OCR, p50 over `runs`,

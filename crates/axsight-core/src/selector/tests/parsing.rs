@@ -106,7 +106,7 @@ fn errors_point_at_the_problem() {
         ("", 0, "empty selector: expected a term such as role:Button && name:Save"),
         ("   ", 0, "empty selector"),
         ("name:\"abc", 5, "unclosed quote: expected a closing '\"'"),
-        ("name:\"a\\qb\"", 7, "expected '\\\"' or '\\\\'"),
+        ("name:\"a\\qb\"", 7, "unknown escape"),
         ("(role:Button && name:x", 0, "unclosed '(': expected a matching ')'"),
         ("role:Button)", 11, "unexpected ')' with no matching '('"),
         ("role:Button &&", 14, "expected a term (such as role:Button or \"Save\") after '&&', found the end"),

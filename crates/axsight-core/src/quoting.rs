@@ -1,0 +1,104 @@
+//! How text is printed in axsight's answers: so that two different texts never
+//! print the same. Quotes and backslashes are escaped, and line breaks, tabs and
+//! other control characters are written as escapes (`\n`, `\t`, `\r`, `\u{7}`)
+//! instead of being flattened into spaces; long text is cut and ends in `…`.
+//!
+//! Selectors read the same escapes in their quoted strings, so a value printed
+//! here can be pasted into `value:"…"` as it stands. JSON output carries the raw
+//! text and does not come through here.
+
+/// The most characters of one text a line shows.
+pub const MAX_TEXT: usize = 120;
+
+/// `text` in double quotes, escaped, cut after [`MAX_TEXT`] characters.
+///
+/// ```
+/// use axsight_core::quote;
+/// assert_eq!(quote("Alpha 1234\nBravo 5678"), r#""Alpha 1234\nBravo 5678""#);
+/// assert_eq!(quote(r#"say "hi"\"#), r#""say \"hi\"\\""#);
+/// assert_eq!(quote("tab\there"), r#""tab\there""#);
+/// assert!(quote(&"x".repeat(500)).ends_with("…\""));
+/// ```
+pub fn quote(text: &str) -> String {
+    let mut out = String::with_capacity(text.len().min(MAX_TEXT) + 2);
+    out.push('"');
+    escape_into(&mut out, text, true, Some(MAX_TEXT));
+    out.push('"');
+    out
+}
+
+/// `text` in double quotes, escaped, never cut (for a field's whole read-back).
+pub fn quote_whole(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() + 2);
+    out.push('"');
+    escape_into(&mut out, text, true, None);
+    out.push('"');
+    out
+}
+
+/// `text` unquoted (an element's name on its line), escaped but for quotes,
+/// cut after [`MAX_TEXT`] characters.
+///
+/// ```
+/// use axsight_core::bare;
+/// assert_eq!(bare("Save As…"), "Save As…");
+/// assert_eq!(bare("two\nlines"), r"two\nlines");
+/// ```
+pub fn bare(text: &str) -> String {
+    let mut out = String::with_capacity(text.len().min(MAX_TEXT));
+    escape_into(&mut out, text, false, Some(MAX_TEXT));
+    out
+}
+
+fn escape_into(out: &mut String, text: &str, quoted: bool, limit: Option<usize>) {
+    for (count, c) in text.chars().enumerate() {
+        if limit.is_some_and(|limit| count == limit) {
+            out.push('…');
+            return;
+        }
+        match c {
+            '\\' => out.push_str("\\\\"),
+            '"' if quoted => out.push_str("\\\""),
+            '\n' => out.push_str("\\n"),
+            '\t' => out.push_str("\\t"),
+            '\r' => out.push_str("\\r"),
+            c if c.is_control() => out.push_str(&format!("\\u{{{:x}}}", c as u32)),
+            c => out.push(c),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn different_texts_never_print_the_same() {
+        let texts = [
+            "a b", "a\nb", "a\tb", "a\\nb", "a\\\nb", "a\r\nb", "a\u{7}b", "a\"b", "a\\\"b",
+        ];
+        let printed: std::collections::HashSet<String> = texts.iter().map(|t| quote(t)).collect();
+        assert_eq!(printed.len(), texts.len(), "{printed:?}");
+        let bare: std::collections::HashSet<String> = texts.iter().map(|t| bare(t)).collect();
+        assert_eq!(bare.len(), texts.len(), "{bare:?}");
+    }
+
+    #[test]
+    fn long_text_is_cut_by_characters_not_bytes() {
+        let text = "é".repeat(MAX_TEXT + 5);
+        let printed = quote(&text);
+        assert_eq!(printed.chars().count(), MAX_TEXT + 3);
+        assert!(printed.ends_with("é…\""));
+        assert_eq!(
+            quote(&"é".repeat(MAX_TEXT)),
+            format!("\"{}\"", "é".repeat(MAX_TEXT))
+        );
+        assert!(!quote_whole(&text).contains('…'));
+    }
+
+    #[test]
+    fn control_characters_are_written_as_unicode_escapes() {
+        assert_eq!(quote("bell\u{7}"), r#""bell\u{7}""#);
+        assert_eq!(quote("nul\u{0}"), r#""nul\u{0}""#);
+    }
+}

@@ -13,7 +13,9 @@ import shlex
 import signal
 from pathlib import Path
 
-from conftest import FIXTURE_APP, SECRET, poll
+import pytest
+
+from conftest import FIXTURE_APP, SECRET, launch, poll, stop
 from test_mcp_server import LINE, handle_of, parse_tree, run_session
 
 # "opened axsight-fixture (`...`, pid 4828): window '...' after 495 ms"
@@ -130,6 +132,58 @@ def test_type_into_name_field_reads_it_back(fixture_app, app_args):
         assert re.search(r'\[Edit\] Name \([^)]*\bvalue: "e2e ✓"', tree), tree
 
     run_session(body)
+
+
+def test_typing_over_a_selection_replaces_it(fixture_app, app_args, atspi_app):
+    name = {"selector": "role:Edit && name:Name", **app_args}
+
+    async def body(c):
+        await c.ok("type_into_element", {**name, "text_to_type": "Alpha Bravo"})
+        await c.ok("press_key", {**name, "key": "ctrl+a"})
+        typed = await c.ok("type_into_element", {**name, "text_to_type": "Charlie",
+                                                 "clear_before_typing": False})
+        assert 'check: the field holds "Charlie"' in typed.splitlines(), typed
+        # Without a selection the text goes in at the caret, left after the last typing.
+        more = await c.ok("type_into_element", {**name, "text_to_type": " Delta",
+                                                "clear_before_typing": False})
+        assert 'check: the field holds "Charlie Delta"' in more.splitlines(), more
+
+    run_session(body)
+    # Read by a separate pyatspi process's view of the app, not by axsight.
+    pyatspi = pytest.importorskip("pyatspi")
+    entry = next(a for a in pyatspi.findAllDescendants(atspi_app, lambda x: x.name == "Name")
+                 if a.getRoleName() == "text")
+    text = entry.queryText()
+    assert text.getText(0, -1) == "Charlie Delta"
+
+
+def test_typing_that_reads_back_wrong_is_undone_and_typed_with_keys(desktop):
+    # A field whose hint is its text (LibreOffice's placeholders): EditableText
+    # puts the text in front of the hint; the keyboard replaces the hint.
+    title = f"hinted {os.getpid()}"
+    app = launch(["/usr/bin/python3", str(FIXTURE_APP), "--title", f"main {os.getpid()}",
+                  "--hint-window", title], title)
+    try:
+        async def body(c):
+            shown = await c.ok("get_window_tree", {"window": title})
+            assert 'value: "Click to add Title"' in shown, shown
+            typed = await c.ok("type_into_element", {"selector": "role:Edit && name:Title",
+                                                     "window": title,
+                                                     "text_to_type": "Owners and budget"})
+            assert "typed through EditableText, which read back wrong, so it was undone " \
+                   "and typed again with key events, which read back right" in typed, typed
+            assert 'check: the field holds "Owners and budget"' in typed.splitlines(), typed
+
+        run_session(body)
+        pyatspi = pytest.importorskip("pyatspi")
+        field = poll(lambda: next(
+            (a for a in pyatspi.findAllDescendants(pyatspi.Registry.getDesktop(0),
+                                                   lambda x: x.name == "Title"
+                                                   and x.getRoleName() == "text")), None))
+        assert field is not None
+        assert field.queryText().getText(0, -1) == "Owners and budget"
+    finally:
+        stop(app)
 
 
 def test_type_into_password_field_echoes_nothing(fixture_app, app_args, atspi_app):

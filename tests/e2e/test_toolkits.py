@@ -3,7 +3,8 @@ each checked outside axsight: the file the app wrote.
 
 - Qt 6: the Qt fixture (PyQt6), a form filled in with handles and selectors, a modal
   dialog answered, and Save, which writes the form to a file.
-- Qt 5: FeatherPad (Debian's package), text typed into a document and saved with
+- Qt 5: FeatherPad (Debian's package), text typed into a document (its line break
+  printed as an escape), then selected with ctrl+a and typed over, and saved with
   ctrl+s.
 
 Qt's bridge must survive every read: each test checks that the app still runs.
@@ -127,12 +128,18 @@ def test_qt5_featherpad_types_and_saves_a_document(desktop, tmp_path):
             found = await c.ok("find_elements", {"selector": f"role:Edit && value:{escaped}",
                                                  "app": "FeatherPad"})
             assert editor in found, found
+            # Typing over a selection replaces it, as the keyboard does.
+            await c.ok("press_key", {"key": "ctrl+a", "index": editor})
+            replaced = await c.ok("type_into_element", {
+                "index": editor, "text_to_type": "Alpha 1234\nCharlie 9012",
+                "clear_before_typing": False})
+            assert r'check: the field holds "Alpha 1234\nCharlie 9012"' in replaced, replaced
             await c.ok("press_key", {"key": "ctrl+s", "app": "FeatherPad"})
 
         run_session(body)
         written = poll(lambda: document.read_text())
         # FeatherPad ends a saved file with a newline of its own.
-        assert written == "Alpha 1234\nBravo 5678\n", repr(written)
+        assert written == "Alpha 1234\nCharlie 9012\n", repr(written)
         assert alive(app.pid), "FeatherPad died while axsight read it"
     finally:
         stop(app)

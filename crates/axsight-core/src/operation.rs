@@ -16,8 +16,11 @@ pub enum Operation {
     Focus,
     /// Replace the element's whole text.
     SetText(String),
-    /// Insert text at the caret (or the end).
+    /// Insert text at the caret (or the end), leaving the caret after it.
     InsertText(String),
+    /// Type text as the keyboard would: over the selected text when some is
+    /// selected, else at the caret; the caret is left after it.
+    TypeOver(String),
     /// Set the element's numeric value; out of its range is an error.
     SetValue(f64),
     /// Move the element's numeric value by this much, stopping at its range's ends

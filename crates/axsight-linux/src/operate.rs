@@ -62,31 +62,8 @@ pub(crate) async fn perform(
             .await?;
             done_if(done, "take the text")
         }
-        Operation::InsertText(text) => {
-            let caret: i32 = dbus::property(conn, &obj, dbus::TEXT, "CaretOffset")
-                .await
-                .unwrap_or(-1);
-            let position = if caret >= 0 {
-                caret
-            } else {
-                dbus::property(conn, &obj, dbus::TEXT, "CharacterCount")
-                    .await
-                    .unwrap_or(0)
-            };
-            // ATK counts the length in bytes of UTF-8, not in characters.
-            let length = i32::try_from(text.len()).map_err(|_| Error::Refused {
-                what: "take that much text at once".into(),
-            })?;
-            let done: bool = call(
-                conn,
-                &obj,
-                EDITABLE_TEXT,
-                "InsertText",
-                (position, text.as_str(), length),
-            )
-            .await?;
-            done_if(done, "take the text")
-        }
+        Operation::InsertText(text) => insert_text(conn, &obj, text, false).await,
+        Operation::TypeOver(text) => insert_text(conn, &obj, text, true).await,
         Operation::SetValue(value) => set_value(conn, &obj, Change::To(*value)).await,
         Operation::AdjustValue(delta) => set_value(conn, &obj, Change::By(*delta)).await,
         Operation::SelectChild(index) => {
@@ -102,6 +79,77 @@ pub(crate) async fn perform(
             done_if(done, "scroll itself into view")
         }
     }
+}
+
+/// Puts `text` in at the caret (else at the end), or, `over_selection`, the
+/// way the keyboard would: over the selected text when there is some (it is
+/// deleted and the text goes in where it began). The caret is left after it.
+async fn insert_text(
+    conn: &Connection,
+    obj: &ObjRef,
+    text: &str,
+    over_selection: bool,
+) -> Result<Performed> {
+    let selection = match over_selection {
+        true => selected_range(conn, obj).await,
+        false => None,
+    };
+    let position = match selection {
+        Some((start, end)) => {
+            let deleted: bool = call(conn, obj, EDITABLE_TEXT, "DeleteText", (start, end)).await?;
+            if !deleted {
+                return done_if(false, "give up its selected text");
+            }
+            start
+        }
+        None => {
+            let caret: i32 = dbus::property(conn, obj, dbus::TEXT, "CaretOffset")
+                .await
+                .unwrap_or(-1);
+            if caret >= 0 {
+                caret
+            } else {
+                dbus::property(conn, obj, dbus::TEXT, "CharacterCount")
+                    .await
+                    .unwrap_or(0)
+            }
+        }
+    };
+    // ATK counts the length in bytes of UTF-8, not in characters.
+    let length = i32::try_from(text.len()).map_err(|_| Error::Refused {
+        what: "take that much text at once".into(),
+    })?;
+    let done: bool = call(
+        conn,
+        obj,
+        EDITABLE_TEXT,
+        "InsertText",
+        (position, text, length),
+    )
+    .await?;
+    if done {
+        // Offsets count characters. A toolkit that cannot move its caret keeps
+        // the text all the same.
+        let after = position.saturating_add(i32::try_from(text.chars().count()).unwrap_or(0));
+        let _: std::result::Result<bool, _> =
+            dbus::call(conn, obj, dbus::TEXT, "SetCaretOffset", (after,)).await;
+    }
+    done_if(done, "take the text")
+}
+
+/// The first selected range of a text, in characters, when something is selected.
+async fn selected_range(conn: &Connection, obj: &ObjRef) -> Option<(i32, i32)> {
+    let count: i32 = dbus::call(conn, obj, dbus::TEXT, "GetNSelections", ())
+        .await
+        .ok()?;
+    if count <= 0 {
+        return None;
+    }
+    let (start, end): (i32, i32) = dbus::call(conn, obj, dbus::TEXT, "GetSelection", (0i32,))
+        .await
+        .ok()?;
+    let (start, end) = (start.min(end), start.max(end));
+    (start >= 0 && end > start).then_some((start, end))
 }
 
 /// Runs the action called `name` (case-insensitively), without waiting long.

@@ -61,7 +61,11 @@ impl<E: Engine> Session<E> {
             .await;
         // Read back from here: the events of typing come after this mark.
         let typing = engine.mark().await;
-        let focused = engine.perform(&element.id, &Operation::Focus).await.is_ok();
+        // A field that has the focus keeps its selection: focusing a GTK entry
+        // again would select all of it. A selection in a field that had no focus
+        // is no one's choice (GTK selects on focus): typing goes at the caret.
+        let had_focus = element.states.contains(State::Focused);
+        let focused = had_focus || engine.perform(&element.id, &Operation::Focus).await.is_ok();
         let mut ways = Vec::new();
         let mut keyboard_ready = false;
         if clear {
@@ -85,12 +89,16 @@ impl<E: Engine> Session<E> {
                 }
             }
         }
+        let mut through_editable_text = false;
         if !text.is_empty() {
             match engine
-                .perform(&element.id, &Operation::InsertText(text.to_string()))
+                .perform(&element.id, &insertion(text, had_focus))
                 .await
             {
-                Ok(Performed::Done) => ways.push("typed through EditableText"),
+                Ok(Performed::Done) => {
+                    through_editable_text = true;
+                    ways.push("typed through EditableText");
+                }
                 Ok(Performed::Unanswered) => {
                     return Err(ToolError::CannotAct(format!(
                     "{name} did not answer the text it was given; read it again before typing more"
@@ -112,10 +120,48 @@ impl<E: Engine> Session<E> {
         // Read back before trailing keys: Enter may submit and clear the field.
         // A field counts as secret if it was or now is one: an empty GTK4
         // password entry shows its mask only once it holds text.
-        let (check, secret_now) = self
+        let mut read = self
             .read_back(&engine, &aimed, &element.id, text, clear, typing)
             .await;
-        let secret = element.is_secret() || secret_now;
+        // EditableText that put the text somewhere else than a keyboard would
+        // (in front of a placeholder's hint, say): undo it and type as a person.
+        if through_editable_text && read.matched == Some(false) {
+            let original = if clear {
+                Some(String::new())
+            } else {
+                element.value.clone()
+            };
+            let undone = match original {
+                Some(original) => engine
+                    .perform(&element.id, &Operation::SetText(original))
+                    .await
+                    .is_ok(),
+                None => false,
+            };
+            if undone {
+                if !keyboard_ready {
+                    self.ready_keyboard(&engine, &mut aimed, focused).await?;
+                    keyboard_ready = true;
+                }
+                let retyping = engine.mark().await;
+                if clear {
+                    let select_all = parse_keys("ctrl+a BackSpace").unwrap_or_default();
+                    self.send(&engine, Input::Keys(select_all)).await?;
+                }
+                self.send(&engine, Input::Text(text.to_string())).await?;
+                read = self
+                    .read_back(&engine, &aimed, &element.id, text, clear, retyping)
+                    .await;
+                ways.push(match read.matched {
+                    Some(true) => "which read back wrong, so it was undone and typed again with key events, which read back right",
+                    _ => "which read back wrong, so it was undone and typed again with key events, which read back wrong too",
+                });
+            } else {
+                ways.push("which read back wrong and could not be undone");
+            }
+        }
+        let check = read.check;
+        let secret = element.is_secret() || read.secret;
         if !keys.is_empty() {
             if !keyboard_ready {
                 self.ready_keyboard(&engine, &mut aimed, focused).await?;
@@ -128,7 +174,7 @@ impl<E: Engine> Session<E> {
         let shown = if secret {
             format!("{} characters", text.chars().count())
         } else {
-            format!("{text:?}")
+            quote_whole(text)
         };
         let mut what = format!("typed {shown} into {name} ({})", ways.join(", "));
         if !keys.is_empty() {
@@ -180,7 +226,7 @@ impl<E: Engine> Session<E> {
     }
 
     /// Reads the field after typing (whose events follow `mark`) and says whether
-    /// it holds what was typed; also whether the field is a secret now.
+    /// it holds what was typed.
     async fn read_back(
         &self,
         engine: &E,
@@ -189,7 +235,7 @@ impl<E: Engine> Session<E> {
         typed: &str,
         cleared: bool,
         mark: axsight_core::EventMark,
-    ) -> (String, bool) {
+    ) -> ReadBack {
         const SECRET: &str = "check: not read back (a secret field's content is never read)";
         // Key events arrive asynchronously: let the text-changed events come in.
         settle_briefly(engine, &aimed.window_id(), mark).await;
@@ -204,14 +250,19 @@ impl<E: Engine> Session<E> {
             Err(_) => None,
         };
         let Some(field) = field else {
-            return (
-                "check: could not read the field back (it is gone)".into(),
-                false,
-            );
+            return ReadBack {
+                check: "check: could not read the field back (it is gone)".into(),
+                secret: false,
+                matched: None,
+            };
         };
         let was_secret = aimed.element().is_some_and(|e| e.is_secret());
         if was_secret || field.is_secret() {
-            return (SECRET.into(), true);
+            return ReadBack {
+                check: SECRET.into(),
+                secret: true,
+                matched: None,
+            };
         }
         let holds = field.value.unwrap_or_default();
         let ok = if cleared {
@@ -229,7 +280,11 @@ impl<E: Engine> Session<E> {
                 quote_whole(typed)
             )
         };
-        (check, false)
+        ReadBack {
+            check,
+            secret: false,
+            matched: Some(ok),
+        }
     }
 
     /// `press_key`: presses keys, in the target after focusing it, or wherever the
@@ -300,6 +355,26 @@ impl<E: Engine> Session<E> {
         let what = format!("pressed {}{place}", chords_text(&chords));
         Ok(self.answer(&engine, what, before, options).await?.text())
     }
+}
+
+/// How text goes in through EditableText: over the selection, as the keyboard
+/// would, in a field that had the focus (the agent may have selected text in
+/// it); at the caret in one that had not.
+fn insertion(text: &str, had_focus: bool) -> Operation {
+    match had_focus {
+        true => Operation::TypeOver(text.to_string()),
+        false => Operation::InsertText(text.to_string()),
+    }
+}
+
+/// What reading a field back after typing found.
+struct ReadBack {
+    /// The `check:` line of the answer.
+    check: String,
+    /// The field is a secret (was or now is one): it was not read.
+    secret: bool,
+    /// Whether it holds what was typed; `None` when it could not be told.
+    matched: Option<bool>,
 }
 
 fn chords_text(chords: &[KeyChord]) -> String {

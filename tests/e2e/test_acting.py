@@ -162,7 +162,7 @@ def test_typing_that_reads_back_wrong_is_undone_and_typed_with_keys(desktop):
     # puts the text in front of the hint; the keyboard replaces the hint.
     title = f"hinted {os.getpid()}"
     app = launch(["/usr/bin/python3", str(FIXTURE_APP), "--title", f"main {os.getpid()}",
-                  "--hint-window", title], title)
+                  "--tricky-window", title], title)
     try:
         async def body(c):
             shown = await c.ok("get_window_tree", {"window": title})
@@ -182,6 +182,63 @@ def test_typing_that_reads_back_wrong_is_undone_and_typed_with_keys(desktop):
                                                    and x.getRoleName() == "text")), None))
         assert field is not None
         assert field.queryText().getText(0, -1) == "Owners and budget"
+    finally:
+        stop(app)
+
+
+def test_a_stale_handle_names_its_element_found_again_and_heals(fixture_app, app_args):
+    async def body(c):
+        tree = parse_tree(await c.ok("get_window_tree", app_args))
+        rename = handle_of(tree, "Button", "Rename me")
+        # Renamed while the agent looks away (no diff): the handle is stale.
+        await c.ok("click_element", {"index": rename, "ui_diff_before_after": False})
+        stale = await c.error("click_element", {"index": rename})
+        assert f"{rename} is stale: it was [Button] 'Rename me' and is now [Button] " \
+               "'Renamed 1'" in stale, stale
+        assert f"it is still the same element, {rename} [Button] Renamed 1" in stale, stale
+        assert "heal: true" in stale, stale
+        # The refusal showed the new name: the handle is fresh again. Renamed
+        # unseen once more, it is healed on the spot.
+        await c.ok("click_element", {"index": rename, "ui_diff_before_after": False})
+        healed = await c.ok("click_element", {"index": rename, "heal": True})
+        first = healed.splitlines()[0]
+        assert first.startswith(f"clicked {rename} [Button] Renamed 2 (healed: {rename} was "
+                                "stale, it was [Button] 'Renamed 1' and is now [Button] "
+                                "'Renamed 2'; found again by identity, place, neighbours, box)"), first
+        assert 'name "Renamed 2" -> "Renamed 3"' in healed, healed
+
+    run_session(body)
+
+
+def test_a_recreated_button_is_found_again_and_healed(desktop):
+    title = f"tricky {os.getpid()}"
+    app = launch(["/usr/bin/python3", str(FIXTURE_APP), "--title", f"main {os.getpid()}",
+                  "--tricky-window", title], title)
+    try:
+        async def body(c):
+            tree = parse_tree(await c.ok("get_window_tree", {"window": title}))
+            old = handle_of(tree, "Button", "Recreate me")
+            clicked = await c.ok("click_element", {"index": old})
+            assert "Rebuilt 1" in clicked, clicked
+            added = section(clicked, "added")
+            new = handle_of(added, "Button", "Recreate me")
+            assert new != old
+            stale = await c.error("click_element", {"index": old})
+            assert f"{old} is stale: its element no longer exists; the same element is now " \
+                   f"{new} [Button] Recreate me, by name, place, neighbours, box" in stale, stale
+            healed = await c.ok("click_element", {"index": old, "heal": True})
+            assert healed.startswith(f"clicked {new} [Button] Recreate me (healed: {old} was "
+                                     "stale, its element no longer exists; found again by "
+                                     "name, place, neighbours, box)"), healed
+            assert "Rebuilt 2" in healed, healed
+
+        run_session(body)
+        pyatspi = pytest.importorskip("pyatspi")
+        status = poll(lambda: next(
+            (a for a in pyatspi.findAllDescendants(pyatspi.Registry.getDesktop(0),
+                                                   lambda x: x.getRoleName() == "label"
+                                                   and x.name.startswith("Rebuilt"))), None))
+        assert status is not None and status.name == "Rebuilt 2"
     finally:
         stop(app)
 

@@ -14,6 +14,7 @@ mod diff;
 mod element;
 mod engine;
 mod handle;
+mod heal;
 mod input;
 mod json;
 mod look;
@@ -36,6 +37,7 @@ pub use engine::{
     ConnectOptions, Engine, EngineError, FailureKind, Launched, ReadOptions, WindowQuery,
 };
 pub use handle::{Handle, HandleEntry, HandleParseError, HandleRegistry, Source};
+pub use heal::{fingerprints, refind, Fingerprint, Refound};
 pub use input::{
     parse_keys, split_trailing_keys, Input, Key, KeyChord, KeyError, Modifier, MouseButton, Point,
     ScrollDirection,

@@ -21,6 +21,14 @@ pub enum ToolError {
     #[error("{handle} is stale: {why}; call get_window_tree to get fresh handles")]
     StaleHandle { handle: String, why: String },
 
+    /// A stale handle whose element was found again with high confidence.
+    #[error("{handle} is stale: {why}; {found} (pass `heal: true` to act on it)")]
+    StaleButFound {
+        handle: String,
+        why: String,
+        found: String,
+    },
+
     /// A screenshot source's handle that no longer fits what is on screen.
     #[error("{handle} is stale: {why}; {refresh}", refresh = crate::target::refresh_call(*.seen_by))]
     StaleSighting {

@@ -34,7 +34,9 @@ parentheses, `A >> B` (B inside A), `nth:0` / `nth:-1`, `visible:true`, `enabled
 (click_element, type_into_element, press_key…) answer with what changed once the UI settled: \
 added/removed/changed lines with handles usable at once, so a new screenshot or tree is rarely needed. \
 An action's target is one of: `selector` (narrowed by `app`/`window`), `index` (a handle such as \
-\"#u14\", or a number with `vision_type`), or `x`+`y` screen pixels. `ui_diff_before_after: false` \
+\"#u14\", or a number with `vision_type`), or `x`+`y` screen pixels. A stale handle is refused; when its \
+element was found again the refusal names its new handle, and `heal: true` acts on it and says so. \
+`ui_diff_before_after: false` \
 skips the diff; `timeout_ms` bounds the wait for the UI (default 5000). Where the tree is silent \
 (canvas, custom widgets), get_window_tree's include_ocr, include_detector and include_vision add \
 sections with #o (OCR text), #m (detected controls) and #v (a vision model's elements) handles that \

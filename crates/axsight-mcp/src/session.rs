@@ -6,9 +6,10 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
 use axsight_core::{
-    format_applications, format_element, render, to_json, CompactOptions, ConnectOptions,
-    ElementId, Engine, EngineError, FailureKind, Handle, HandleRegistry, MatchContext, NodeId,
-    ReadOptions, Selector, Source, SpottedRegistry, WindowQuery, WindowSnapshot,
+    fingerprints, format_applications, format_element, render, to_json, CompactOptions,
+    ConnectOptions, ElementId, Engine, EngineError, FailureKind, Fingerprint, Handle,
+    HandleRegistry, MatchContext, NodeId, ReadOptions, Selector, Source, SpottedRegistry,
+    WindowQuery, WindowSnapshot,
 };
 
 use crate::browsers::{hidden_page_note, BrowserSetup, Browsers};
@@ -84,6 +85,9 @@ pub struct Session<E: Engine> {
     /// For every element printed so far: the identity of its window's root, so a
     /// handle can be read again from its own window.
     window_of: Mutex<HashMap<ElementId, ElementId>>,
+    /// For every element read so far: what identified it when last seen, to find
+    /// it again when its handle goes stale.
+    pub(crate) fingerprints: Mutex<HashMap<ElementId, Fingerprint>>,
     pub(crate) detector: Arc<DetectorSlot>,
     pub(crate) vision_endpoint: Option<ChatEndpoint>,
     /// Questions put to the client's model, waiting for its answer.
@@ -101,6 +105,7 @@ impl<E: Engine> Default for Session<E> {
             registry: Mutex::default(),
             spotted: Mutex::default(),
             window_of: Mutex::default(),
+            fingerprints: Mutex::default(),
             detector: Arc::default(),
             vision_endpoint: None,
             waiting_looks: Mutex::default(),
@@ -498,7 +503,11 @@ impl<E: Engine> Session<E> {
                     window: aimed.snapshot.title.clone(),
                 }))
             }
-            Err(ToolError::StaleHandle { .. } | ToolError::StaleSighting { .. }) => Ok(None),
+            Err(
+                ToolError::StaleHandle { .. }
+                | ToolError::StaleButFound { .. }
+                | ToolError::StaleSighting { .. },
+            ) => Ok(None),
             Err(error) => Err(error),
         }
     }
@@ -594,6 +603,9 @@ impl<E: Engine> Session<E> {
         for id in tree.ids() {
             windows.insert(tree.element(id).id.clone(), window.clone());
         }
+        drop(windows);
+        let mut seen = self.fingerprints.lock().unwrap_or_else(|e| e.into_inner());
+        seen.extend(fingerprints(tree));
     }
 }
 

@@ -2,9 +2,9 @@
 //! window read just before acting, and checked to be the element the agent saw.
 
 use axsight_core::{
-    element_at, quote, Element, ElementId, Engine, EngineError, FailureKind, Handle, Look,
-    MatchContext, NodeId, Point, ReadOptions, Selector, Source, SpottedError, WindowQuery,
-    WindowSnapshot,
+    element_at, element_head, quote, refind, Element, ElementId, Engine, EngineError, FailureKind,
+    Handle, Look, MatchContext, NodeId, Point, ReadOptions, Selector, Source, SpottedError,
+    WindowQuery, WindowSnapshot,
 };
 
 use crate::session::Session;
@@ -15,6 +15,9 @@ use crate::ToolError;
 pub enum Target {
     /// A handle as printed (`#u14`, `u14`).
     Handle(String),
+    /// A tree handle that, gone stale, stands for the element found again in its
+    /// place when exactly one matches it with high confidence (`heal: true`).
+    HealingHandle(String),
     /// The first element matching a selector, in the windows `app`/`window` name
     /// (the active window first, then every window, when neither is given).
     Selector {
@@ -33,7 +36,9 @@ pub(crate) struct Aimed {
     pub node: Option<NodeId>,
     /// Where a point target lies.
     pub point: Option<Point>,
-    /// How to name a target that is no tree element (`#o7 "Save"`).
+    /// How the answer names the target when its tree line is not enough: a
+    /// screenshot source's target (`#o7 "Save"`), or a healed handle's element
+    /// with the note of how it was found again.
     pub label: Option<String>,
 }
 
@@ -84,7 +89,13 @@ impl<E: Engine> Session<E> {
     ) -> Result<Aimed, ToolError> {
         let aimed = match target {
             Target::Handle(text) if !is_tree_handle(text) => self.aim_spotted(engine, text).await?,
-            Target::Handle(text) => self.aim_handle(engine, text, same_as_seen).await?,
+            Target::Handle(text) => self.aim_handle(engine, text, same_as_seen, false).await?,
+            Target::HealingHandle(text) if !is_tree_handle(text) => {
+                self.aim_spotted(engine, text).await?
+            }
+            Target::HealingHandle(text) => {
+                self.aim_handle(engine, text, same_as_seen, true).await?
+            }
             Target::Selector {
                 selector,
                 app,
@@ -131,12 +142,15 @@ impl<E: Engine> Session<E> {
     }
 
     /// With `same_as_seen`, the element must still have the role and name the
-    /// agent last saw.
+    /// agent last saw. A handle gone stale is looked for again (see
+    /// [`Session::refind_stale`]): found, it is acted on when `heal` says so, and
+    /// named in the refusal otherwise.
     async fn aim_handle(
         &self,
         engine: &E,
         text: &str,
         same_as_seen: bool,
+        heal: bool,
     ) -> Result<Aimed, ToolError> {
         let (handle, id, window) = self.tree_handle(text)?;
         let shown = handle.to_string();
@@ -158,10 +172,14 @@ impl<E: Engine> Session<E> {
                     why: snapshot.gaps.join("; "),
                 });
             }
-            return Err(ToolError::StaleHandle {
-                handle: shown,
-                why: "its element no longer exists".into(),
-            });
+            return self.refind_stale(
+                snapshot,
+                &id,
+                None,
+                shown,
+                "its element no longer exists".into(),
+                heal,
+            );
         };
         let element = snapshot.tree.element(node);
         let seen = {
@@ -170,13 +188,11 @@ impl<E: Engine> Session<E> {
         };
         if let Some(seen) = seen.filter(|_| same_as_seen) {
             if seen.role != element.role || seen.name != element.name {
-                return Err(ToolError::StaleHandle {
-                    handle: shown,
-                    why: format!(
-                        "it was [{}] '{}' and is now [{}] '{}'",
-                        seen.role, seen.name, element.role, element.name
-                    ),
-                });
+                let why = format!(
+                    "it was [{}] '{}' and is now [{}] '{}'",
+                    seen.role, seen.name, element.role, element.name
+                );
+                return self.refind_stale(snapshot, &id, Some(node), shown, why, heal);
             }
         }
         Ok(Aimed {
@@ -184,6 +200,58 @@ impl<E: Engine> Session<E> {
             node: Some(node),
             point: None,
             label: None,
+        })
+    }
+
+    /// Looks in `snapshot` for the element the stale handle `shown` stood for, by
+    /// what identified it when last read (`same` is the node that kept its
+    /// identity, if one did). Found with high confidence, it is the target when
+    /// `heal` says so, and named in the refusal otherwise.
+    fn refind_stale(
+        &self,
+        snapshot: WindowSnapshot,
+        id: &ElementId,
+        same: Option<NodeId>,
+        shown: String,
+        why: String,
+        heal: bool,
+    ) -> Result<Aimed, ToolError> {
+        let seen = {
+            let fingerprints = self.fingerprints.lock().unwrap_or_else(|e| e.into_inner());
+            fingerprints.get(id).cloned()
+        };
+        let found = seen.and_then(|seen| refind(&seen, &snapshot.tree, same));
+        let Some(found) = found else {
+            return Err(ToolError::StaleHandle { handle: shown, why });
+        };
+        let element = snapshot.tree.element(found.node);
+        let head = {
+            let mut registry = self.registry.lock().unwrap_or_else(|e| e.into_inner());
+            let handle = registry.assign(&element.id, element.role, &element.name);
+            element_head(&handle.to_string(), element)
+        };
+        let itself = Some(found.node) == same;
+        let by = match itself {
+            true => format!("identity, {}", found.clues.join(", ")),
+            false => found.clues.join(", "),
+        };
+        if !heal {
+            let found = match itself {
+                true => format!("it is still the same element, {head}, by {by}"),
+                false => format!("the same element is now {head}, by {by}"),
+            };
+            return Err(ToolError::StaleButFound {
+                handle: shown,
+                why,
+                found,
+            });
+        }
+        let label = format!("{head} (healed: {shown} was stale, {why}; found again by {by})");
+        Ok(Aimed {
+            snapshot,
+            node: Some(found.node),
+            point: None,
+            label: Some(label),
         })
     }
 

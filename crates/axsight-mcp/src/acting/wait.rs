@@ -118,6 +118,7 @@ impl<E: Engine> Session<E> {
                 Err(
                     ToolError::NoMatch { .. }
                     | ToolError::StaleHandle { .. }
+                    | ToolError::StaleButFound { .. }
                     | ToolError::StaleSighting { .. },
                 ) => (None, None),
                 Err(error) => return Err(error),

@@ -26,6 +26,9 @@ pub struct TargetArgs {
     // Source of a numeric index ("ui_tree").
     #[serde(default)]
     pub vision_type: Option<String>,
+    // A stale tree handle acts on its element found again (default false).
+    #[serde(default)]
+    pub heal: Option<bool>,
     // Screen x (with y).
     #[serde(default)]
     pub x: Option<i32>,
@@ -82,7 +85,10 @@ impl TargetArgs {
             let handle = index
                 .handle_text(self.vision_type.as_deref())
                 .map_err(ToolError::BadArguments)?;
-            return Ok(Some(Target::Handle(handle)));
+            return Ok(Some(match self.heal {
+                Some(true) => Target::HealingHandle(handle),
+                _ => Target::Handle(handle),
+            }));
         }
         Ok(point.map(Target::Point))
     }

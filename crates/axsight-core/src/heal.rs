@@ -93,7 +93,7 @@ pub fn refind(seen: &Fingerprint, tree: &Tree, same_id: Option<NodeId>) -> Optio
             (score, Refound { node, clues })
         })
         .collect();
-    scored.sort_by(|a, b| b.0.cmp(&a.0));
+    scored.sort_by_key(|(score, _)| std::cmp::Reverse(*score));
     let mut ranked = scored.into_iter();
     let (best, found) = ranked.next()?;
     let runner_up = ranked.next().map_or(0, |(score, _)| score);

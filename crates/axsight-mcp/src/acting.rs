@@ -7,6 +7,7 @@
 //! submodules.
 
 mod pointer;
+mod sequence;
 mod text;
 mod values;
 mod wait;

@@ -13,6 +13,7 @@ mod error;
 mod params;
 mod schema;
 mod screenshot;
+mod sequence;
 mod server;
 mod session;
 mod sources;

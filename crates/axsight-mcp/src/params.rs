@@ -4,9 +4,11 @@
 
 mod acting;
 mod browsing;
+mod sequence;
 
 pub use acting::*;
 pub use browsing::*;
+pub use sequence::*;
 
 use schemars::JsonSchema;
 use serde::Deserialize;
@@ -49,12 +51,10 @@ pub struct TreeArgs {
     /// Add the controls a UI-element detector model finds, with #m handles.
     #[serde(default, alias = "include_omniparser")]
     pub include_detector: bool,
-    /// Add the elements a vision model names, with #v handles (the client's
-    /// model if it offers sampling, else the configured endpoint).
+    /// Add the elements a vision model names, with #v handles.
     #[serde(default, alias = "include_gemini_vision")]
     pub include_vision: bool,
-    /// Add the elements of the page a browser window shows, with #d handles
-    /// (browsers opened by open_application/navigate_browser or --browser-url).
+    /// Add the elements of the page a browser window shows, with #d handles.
     #[serde(default, alias = "include_browser_dom")]
     pub include_dom: bool,
     #[serde(default)]
@@ -93,7 +93,8 @@ pub struct ValidateArgs {
     pub window: Option<String>,
 }
 
-/// A handle as printed (`"#u14"`, `"u14"`) or a bare number (with `vision_type`).
+/// A handle, e.g. "#u14".
+// Or a bare number with `vision_type`: the server's instructions say so once.
 #[derive(Debug, Clone, Deserialize, JsonSchema)]
 #[serde(untagged)]
 pub enum IndexArg {

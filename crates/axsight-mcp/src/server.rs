@@ -3,6 +3,7 @@
 
 mod acting;
 mod browsing;
+mod sequence;
 
 use std::sync::Arc;
 
@@ -70,7 +71,8 @@ impl<E: Engine> AxsightServer<E> {
         let mut tool_router = Self::tool_router()
             + Self::acting_router()
             + Self::grounding_router()
-            + Self::browsing_router();
+            + Self::browsing_router()
+            + Self::sequence_router();
         for route in tool_router.map.values_mut() {
             let schema = Arc::make_mut(&mut route.attr.input_schema);
             crate::schema::compact(schema);

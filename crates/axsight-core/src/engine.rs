@@ -86,6 +86,24 @@ pub trait EngineError: std::error::Error + Send + Sync + 'static {
     fn kind(&self) -> FailureKind;
 }
 
+/// Where a window is to go, or how it is to be shown.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Placement {
+    /// Its content's top-left corner to this screen point, and, where given, its
+    /// content to this size.
+    Move {
+        x: i32,
+        y: i32,
+        size: Option<(i32, i32)>,
+    },
+    /// Its content to this size, its top-left corner kept.
+    Resize { width: i32, height: i32 },
+    /// As large as the screen lets it be; `false` undoes it.
+    Maximize(bool),
+    /// Out of sight, an icon of the window manager's; `false` shows it again.
+    Minimize(bool),
+}
+
 /// An application the engine started.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Launched {
@@ -174,6 +192,16 @@ pub trait Engine: Send + Sync + Sized + 'static {
         &self,
         window: &ElementId,
     ) -> impl Future<Output = Result<(), Self::Error>> + Send;
+
+    /// Moves, resizes, maximizes or minimizes the window, through the window
+    /// manager where one runs; returns once the display shows it so (or its
+    /// deadline passed, which is an error), with where its content is on screen
+    /// now (`None` when it is minimized).
+    fn place_window(
+        &self,
+        window: &ElementId,
+        placement: Placement,
+    ) -> impl Future<Output = Result<Option<Bounds>, Self::Error>> + Send;
 
     /// Starts an application by name, desktop id or command line, in an environment
     /// every toolkit accepts.

@@ -8,8 +8,8 @@
 use std::time::Duration;
 
 use axsight_core::{
-    Bounds, Capture, ElementId, EventMark, Input, Launched, Operation, Performed, Point, SettleEnd,
-    SettlePolicy, Settled,
+    Bounds, Capture, ElementId, EventMark, Input, Launched, Operation, Performed, Placement, Point,
+    SettleEnd, SettlePolicy, Settled,
 };
 
 use crate::apps::AppEntry;
@@ -31,6 +31,10 @@ const PING_DEADLINE: Duration = Duration::from_millis(300);
 
 /// The longest a window look-up, raise or close may take.
 const WINDOW_DEADLINE: Duration = Duration::from_secs(2);
+
+/// The longest a window placement may take: the display's own wait for it to
+/// show (2 s), and the requests around it.
+const PLACE_CALL_DEADLINE: Duration = Duration::from_secs(4);
 
 impl LinuxEngine {
     /// Does `operation` to the element `id` through its accessible interfaces.
@@ -136,6 +140,22 @@ impl LinuxEngine {
         let xid = self.x_window(window).await?.ok_or(Error::WindowGone)?;
         let x11 = self.x11.clone().ok_or_else(no_display)?;
         x11::off_thread(WINDOW_DEADLINE, move || lock(&x11).close(xid)).await
+    }
+
+    /// Moves, resizes, maximizes or minimizes the window (see [`X11::place`]).
+    pub async fn place_window(
+        &self,
+        window: &ElementId,
+        placement: Placement,
+    ) -> Result<Option<Bounds>> {
+        let xid = self.x_window(window).await?.ok_or(Error::WindowGone)?;
+        let x11 = self.x11.clone().ok_or_else(no_display)?;
+        // The display gets its own deadline to show the placement; this one
+        // bounds the whole call.
+        x11::off_thread(PLACE_CALL_DEADLINE, move || {
+            lock(&x11).place(xid, placement)
+        })
+        .await
     }
 
     /// Starts an application (see [`launch`]).

@@ -8,8 +8,8 @@ use std::time::Duration;
 
 use axsight_core::{
     Application, Bounds, Capture, ConnectOptions, ElementId, Engine, EventMark, Input, Launched,
-    Operation, Performed, Point, ReadOptions, SettlePolicy, Settled, Window, WindowQuery,
-    WindowSnapshot,
+    Operation, Performed, Placement, Point, ReadOptions, SettlePolicy, Settled, Window,
+    WindowQuery, WindowSnapshot,
 };
 use futures_util::future::join_all;
 use zbus::Connection;
@@ -511,6 +511,14 @@ impl Engine for LinuxEngine {
 
     async fn close_window(&self, window: &ElementId) -> Result<()> {
         LinuxEngine::close_window(self, window).await
+    }
+
+    async fn place_window(
+        &self,
+        window: &ElementId,
+        placement: Placement,
+    ) -> Result<Option<Bounds>> {
+        LinuxEngine::place_window(self, window, placement).await
     }
 
     async fn launch(&self, app: &str) -> Result<Launched> {

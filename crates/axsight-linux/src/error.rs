@@ -95,6 +95,10 @@ pub enum Error {
     #[error("the element would not {what}")]
     Refused { what: String },
 
+    /// A window could not be placed as asked: why, and where it is.
+    #[error("{0}")]
+    Placement(String),
+
     #[error(
         "the app did not answer within {} ms: it may be hung or stopped; other apps can \
          still be used", crate::dbus::CALL_TIMEOUT.as_millis()
@@ -145,9 +149,10 @@ impl axsight_core::EngineError for Error {
             Error::AppGone { .. } => FailureKind::AppGone,
             Error::BusLost { .. } => FailureKind::ConnectionLost,
             Error::Timeout { .. } | Error::NotAnswering => FailureKind::NotAnswering,
-            Error::Unsupported { .. } | Error::Refused { .. } | Error::NoSuchAction { .. } => {
-                FailureKind::Refused
-            }
+            Error::Unsupported { .. }
+            | Error::Refused { .. }
+            | Error::NoSuchAction { .. }
+            | Error::Placement(_) => FailureKind::Refused,
             _ => FailureKind::Other,
         }
     }

@@ -8,6 +8,7 @@ mod capture;
 mod input;
 mod keysyms;
 mod matching;
+mod placement;
 mod shm;
 mod windows;
 
@@ -35,6 +36,9 @@ pub struct X11 {
     input: input::InputState,
     /// The MIT-SHM segment screen captures go through, where the display allows.
     shm: shm::Shm,
+    /// Windows the X server itself maximized (no window manager runs), with
+    /// their bounds before.
+    unmaximized: placement::Unmaximized,
 }
 
 /// A toplevel X window's content origin on screen.
@@ -55,6 +59,7 @@ impl X11 {
             root,
             atoms: HashMap::new(),
             toplevels: HashMap::new(),
+            unmaximized: HashMap::new(),
             input: input::InputState::default(),
             shm: shm::Shm::default(),
         })

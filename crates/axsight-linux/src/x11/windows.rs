@@ -3,8 +3,8 @@
 //! whether pointer input at a screen point would land in it.
 //!
 //! Where a window manager runs it is asked through EWMH messages, since it owns
-//! stacking and focus; where none runs the X server is told directly. Nothing here
-//! kills a client, moves or resizes a window, or sends input.
+//! stacking and focus; where none runs the X server is told directly. Moving and
+//! resizing are `placement`'s; nothing here kills a client or sends input.
 
 use std::time::{Duration, Instant};
 
@@ -310,7 +310,7 @@ impl X11 {
     }
 
     /// The child of the root that is `window` or holds it (its frame).
-    fn root_child_of(&self, window: Window) -> Result<Window> {
+    pub(super) fn root_child_of(&self, window: Window) -> Result<Window> {
         let mut current = window;
         for _ in 0..MAX_NESTING {
             let tree = self
@@ -329,7 +329,7 @@ impl X11 {
         )))
     }
 
-    fn require_window(&self, window: Window) -> Result<()> {
+    pub(super) fn require_window(&self, window: Window) -> Result<()> {
         self.conn
             .get_window_attributes(window)
             .map_err(x11_error)?
@@ -339,7 +339,7 @@ impl X11 {
     }
 
     /// Whether a live EWMH window manager runs and supports `feature`.
-    fn wm_supports(&mut self, feature: &'static str) -> Result<bool> {
+    pub(super) fn wm_supports(&mut self, feature: &'static str) -> Result<bool> {
         let check = self.atom("_NET_SUPPORTING_WM_CHECK")?;
         let Some(wm) = self.window_property(self.root, check)? else {
             return Ok(false);
@@ -362,7 +362,7 @@ impl X11 {
             .is_some_and(|mut atoms| atoms.any(|atom| atom == feature)))
     }
 
-    fn window_property(&self, window: Window, property: u32) -> Result<Option<Window>> {
+    pub(super) fn window_property(&self, window: Window, property: u32) -> Result<Option<Window>> {
         let reply = self
             .conn
             .get_property(false, window, property, AtomEnum::WINDOW, 0, 1)
@@ -376,7 +376,7 @@ impl X11 {
     }
 
     /// Sends an EWMH request about `window` to the window manager (on the root).
-    fn tell_wm(&self, window: Window, message: u32, data: [u32; 5]) -> Result<()> {
+    pub(super) fn tell_wm(&self, window: Window, message: u32, data: [u32; 5]) -> Result<()> {
         let event = ClientMessageEvent::new(32, window, message, data);
         self.conn
             .send_event(

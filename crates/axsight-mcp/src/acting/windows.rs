@@ -1,11 +1,11 @@
-//! Windows as a whole: bring one forward, close one, start an app and wait for its
-//! window.
+//! Windows as a whole: bring one forward, move, resize, maximize or minimize
+//! one, close one, start an app and wait for its window.
 
 use std::collections::HashSet;
 use std::time::{Duration, Instant};
 
 use axsight_browser::{find_chromium, is_chromium};
-use axsight_core::{Engine, Launched, State, WindowQuery};
+use axsight_core::{Engine, Launched, Placement, State, WindowQuery};
 
 use super::{ActOptions, Session};
 use crate::browsers::hidden_page_note;
@@ -54,6 +54,63 @@ impl<E: Engine> Session<E> {
             (Some(true), false) => "check: it is active now".into(),
             (Some(false), _) => "check: it does not report itself active yet (a window manager may refuse to give it the focus)".into(),
             (None, _) => "check: it could not be read back".into(),
+        });
+        Ok(answered.text())
+    }
+
+    /// `move_window`, `resize_window`, `maximize_window`, `minimize_window`: places
+    /// the window and answers with what changed and where it is now.
+    pub async fn place_window(
+        &self,
+        app: Option<&str>,
+        window: Option<&str>,
+        placement: Placement,
+        options: &ActOptions,
+    ) -> Result<String, ToolError> {
+        self.recover(self.do_place(app, window, placement, options).await)
+            .await
+    }
+
+    async fn do_place(
+        &self,
+        app: Option<&str>,
+        window: Option<&str>,
+        placement: Placement,
+        options: &ActOptions,
+    ) -> Result<String, ToolError> {
+        let engine = self.engine().await?;
+        let snapshot = self.named_window(&engine, app, window).await?;
+        let id = snapshot.window_id();
+        let title = snapshot.title.clone();
+        let before = self.before(&engine, Some(snapshot), options).await;
+        let placed = engine
+            .place_window(&id, placement)
+            .await
+            .map_err(ToolError::engine)?;
+        let what = match placement {
+            Placement::Move { x, y, size: None } => format!("moved '{title}' to ({x}, {y})"),
+            Placement::Move {
+                x,
+                y,
+                size: Some((w, h)),
+            } => format!("moved '{title}' to ({x}, {y}) and resized it to {w}×{h}"),
+            Placement::Resize { width, height } => {
+                format!("resized '{title}' to {width}×{height}")
+            }
+            Placement::Maximize(true) => format!("maximized '{title}'"),
+            Placement::Maximize(false) => format!("restored '{title}' from maximized"),
+            Placement::Minimize(true) => format!("minimized '{title}'"),
+            Placement::Minimize(false) => format!("restored '{title}' from minimized"),
+        };
+        let mut answered = self.answer(&engine, what, before, options).await?;
+        // The display's word, not the app's: a toolkit may count a window
+        // manager's frame in its window's box.
+        answered.checks.push(match placed {
+            None => "check: it is off the screen".into(),
+            Some(b) => format!(
+                "check: its content is at [{},{},{},{}] on screen",
+                b.x, b.y, b.width, b.height
+            ),
         });
         Ok(answered.text())
     }

@@ -294,6 +294,68 @@ pub struct WindowArgs {
     pub act: ActArgs,
 }
 
+// The window-placing tools' arguments carry no descriptions: each tool's own
+// description says what they mean, and `app`/`window` are those of every tool.
+#[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
+pub struct MoveArgs {
+    #[serde(default, alias = "process")]
+    pub app: Option<String>,
+    #[serde(default, alias = "title")]
+    pub window: Option<String>,
+    pub x: i32,
+    pub y: i32,
+    #[serde(default)]
+    pub width: Option<i32>,
+    #[serde(default)]
+    pub height: Option<i32>,
+    #[serde(flatten)]
+    pub act: ActArgs,
+}
+
+#[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
+pub struct ResizeArgs {
+    #[serde(default, alias = "process")]
+    pub app: Option<String>,
+    #[serde(default, alias = "title")]
+    pub window: Option<String>,
+    pub width: i32,
+    pub height: i32,
+    #[serde(flatten)]
+    pub act: ActArgs,
+}
+
+#[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
+pub struct WindowStateArgs {
+    #[serde(default, alias = "process")]
+    pub app: Option<String>,
+    #[serde(default, alias = "title")]
+    pub window: Option<String>,
+    #[serde(default)]
+    pub restore: Option<bool>,
+    #[serde(flatten)]
+    pub act: ActArgs,
+}
+
+impl MoveArgs {
+    /// The placement these arguments ask for.
+    pub fn placement(&self) -> Result<axsight_core::Placement, ToolError> {
+        let size = match (self.width, self.height) {
+            (Some(w), Some(h)) => Some((w, h)),
+            (None, None) => None,
+            _ => {
+                return Err(ToolError::BadArguments(
+                    "give both `width` and `height`, or neither".into(),
+                ))
+            }
+        };
+        Ok(axsight_core::Placement::Move {
+            x: self.x,
+            y: self.y,
+            size,
+        })
+    }
+}
+
 #[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
 pub struct OpenArgs {
     /// Desktop id, app name or command line, e.g. "gnome-calculator".

@@ -11,11 +11,12 @@ use rmcp::{tool, tool_router, ErrorData};
 
 use super::{answer, failure, AxsightServer};
 use crate::params::{
-    ActionArgs, ClickArgs, DescribeArgs, DragArgs, KeyArgs, OpenArgs, ScrollArgs, SelectArgs,
-    SetValueArgs, ShotArgs, ToggleArgs, TypeArgs, WaitArgs, WindowArgs,
+    ActArgs, ActionArgs, ClickArgs, DescribeArgs, DragArgs, KeyArgs, MoveArgs, OpenArgs,
+    ResizeArgs, ScrollArgs, SelectArgs, SetValueArgs, ShotArgs, ToggleArgs, TypeArgs, WaitArgs,
+    WindowArgs, WindowStateArgs,
 };
 use crate::{ClickOptions, Condition, ShotRequest, ToolError};
-use axsight_core::Engine;
+use axsight_core::{Engine, Placement};
 use rmcp::model::ContentBlock;
 
 #[tool_router(router = acting_router, vis = "pub(crate)")]
@@ -204,6 +205,64 @@ impl<E: Engine> AxsightServer<E> {
     }
 
     #[tool(
+        description = "Move a window (app/window) so its content's top-left is at x, y on screen; width and height resize it too. Answers with its new bounds.",
+        annotations(open_world_hint = false, destructive_hint = false)
+    )]
+    async fn move_window(
+        &self,
+        Parameters(args): Parameters<MoveArgs>,
+    ) -> Result<CallToolResult, ErrorData> {
+        let placement = match args.placement() {
+            Ok(placement) => placement,
+            Err(error) => return Ok(failure(error)),
+        };
+        self.place(args.app, args.window, placement, &args.act)
+            .await
+    }
+
+    #[tool(
+        description = "Resize a window's content (app/window) to width × height pixels. Answers with its new bounds.",
+        annotations(open_world_hint = false, destructive_hint = false)
+    )]
+    async fn resize_window(
+        &self,
+        Parameters(args): Parameters<ResizeArgs>,
+    ) -> Result<CallToolResult, ErrorData> {
+        let placement = Placement::Resize {
+            width: args.width,
+            height: args.height,
+        };
+        self.place(args.app, args.window, placement, &args.act)
+            .await
+    }
+
+    #[tool(
+        description = "Maximize a window (app/window); restore=true undoes it. Answers with its new bounds.",
+        annotations(open_world_hint = false, destructive_hint = false)
+    )]
+    async fn maximize_window(
+        &self,
+        Parameters(args): Parameters<WindowStateArgs>,
+    ) -> Result<CallToolResult, ErrorData> {
+        let placement = Placement::Maximize(!args.restore.unwrap_or(false));
+        self.place(args.app, args.window, placement, &args.act)
+            .await
+    }
+
+    #[tool(
+        description = "Minimize a window (app/window) through the window manager; restore=true shows it again.",
+        annotations(open_world_hint = false, destructive_hint = false)
+    )]
+    async fn minimize_window(
+        &self,
+        Parameters(args): Parameters<WindowStateArgs>,
+    ) -> Result<CallToolResult, ErrorData> {
+        let placement = Placement::Minimize(!args.restore.unwrap_or(false));
+        self.place(args.app, args.window, placement, &args.act)
+            .await
+    }
+
+    #[tool(
         description = "Raise a window and give it the keyboard focus.",
         annotations(open_world_hint = false, destructive_hint = false)
     )]
@@ -361,5 +420,27 @@ impl<E: Engine> AxsightServer<E> {
             }
             Err(error) => super::failure(error),
         })
+    }
+}
+
+impl<E: Engine> AxsightServer<E> {
+    /// The window-placing tools' shared work.
+    async fn place(
+        &self,
+        app: Option<String>,
+        window: Option<String>,
+        placement: Placement,
+        act: &ActArgs,
+    ) -> Result<CallToolResult, ErrorData> {
+        if app.is_none() && window.is_none() {
+            return Ok(failure(ToolError::BadArguments(
+                "name the window with `app` and/or `window`".into(),
+            )));
+        }
+        let result = self
+            .session
+            .place_window(app.as_deref(), window.as_deref(), placement, &act.options())
+            .await;
+        Ok(answer(result))
     }
 }

@@ -86,6 +86,14 @@ pub trait EngineError: std::error::Error + Send + Sync + 'static {
     fn kind(&self) -> FailureKind;
 }
 
+/// The clipboard's text, and who holds it (an owner the engine tells apart, to
+/// know whether the clipboard changed hands).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ClipboardText {
+    pub text: String,
+    pub owner: u32,
+}
+
 /// Where a window is to go, or how it is to be shown.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Placement {
@@ -202,6 +210,21 @@ pub trait Engine: Send + Sync + Sized + 'static {
         window: &ElementId,
         placement: Placement,
     ) -> impl Future<Output = Result<Option<Bounds>, Self::Error>> + Send;
+
+    /// The text on the clipboard and who holds it; `None` when it holds none.
+    fn clipboard_text(
+        &self,
+    ) -> impl Future<Output = Result<Option<ClipboardText>, Self::Error>> + Send;
+
+    /// Puts `text` on the clipboard, held by the engine until another client
+    /// copies something.
+    fn set_clipboard_text(
+        &self,
+        text: String,
+    ) -> impl Future<Output = Result<(), Self::Error>> + Send;
+
+    /// Who holds the clipboard now, if anyone.
+    fn clipboard_owner(&self) -> impl Future<Output = Result<Option<u32>, Self::Error>> + Send;
 
     /// Starts an application by name, desktop id or command line, in an environment
     /// every toolkit accepts.

@@ -34,7 +34,8 @@ pub use desktop::{format_applications, Application, Window, WindowSnapshot};
 pub use diff::{diff, render_diff, Changed, FieldChange, TreeDiff, WindowChange};
 pub use element::{Bounds, Element, ElementId};
 pub use engine::{
-    ConnectOptions, Engine, EngineError, FailureKind, Launched, Placement, ReadOptions, WindowQuery,
+    ClipboardText, ConnectOptions, Engine, EngineError, FailureKind, Launched, Placement,
+    ReadOptions, WindowQuery,
 };
 pub use handle::{Handle, HandleEntry, HandleParseError, HandleRegistry, Source};
 pub use heal::{fingerprints, refind, Fingerprint, Refound};

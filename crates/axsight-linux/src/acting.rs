@@ -8,8 +8,8 @@
 use std::time::Duration;
 
 use axsight_core::{
-    Bounds, Capture, ElementId, EventMark, Input, Launched, Operation, Performed, Placement, Point,
-    SettleEnd, SettlePolicy, Settled,
+    Bounds, Capture, ClipboardText, ElementId, EventMark, Input, Launched, Operation, Performed,
+    Placement, Point, SettleEnd, SettlePolicy, Settled,
 };
 
 use crate::apps::AppEntry;
@@ -31,6 +31,10 @@ const PING_DEADLINE: Duration = Duration::from_millis(300);
 
 /// The longest a window look-up, raise or close may take.
 const WINDOW_DEADLINE: Duration = Duration::from_secs(2);
+
+/// The longest a clipboard read or hold may take: the holder's own deadline to
+/// hand its text over (2 s), and the requests around it.
+const CLIPBOARD_DEADLINE: Duration = Duration::from_secs(4);
 
 /// The longest a window placement may take: the display's own wait for it to
 /// show (2 s), and the requests around it.
@@ -156,6 +160,28 @@ impl LinuxEngine {
             lock(&x11).place(xid, placement)
         })
         .await
+    }
+
+    /// The clipboard's text and who holds it; `None` when it holds no text.
+    pub async fn clipboard_text(&self) -> Result<Option<ClipboardText>> {
+        let clipboard = self.clipboard.clone().ok_or_else(no_display)?;
+        let text = x11::off_thread(CLIPBOARD_DEADLINE, move || clipboard.read()).await?;
+        Ok(text.map(|t| ClipboardText {
+            text: t.text,
+            owner: t.owner,
+        }))
+    }
+
+    /// Holds `text` on the clipboard until another client copies something.
+    pub async fn set_clipboard_text(&self, text: String) -> Result<()> {
+        let clipboard = self.clipboard.clone().ok_or_else(no_display)?;
+        x11::off_thread(CLIPBOARD_DEADLINE, move || clipboard.hold(text)).await
+    }
+
+    /// Who holds the clipboard now (an X window), if anyone.
+    pub async fn clipboard_owner(&self) -> Result<Option<u32>> {
+        let clipboard = self.clipboard.clone().ok_or_else(no_display)?;
+        x11::off_thread(CLIPBOARD_DEADLINE, move || clipboard.owner()).await
     }
 
     /// Starts an application (see [`launch`]).

@@ -7,9 +7,9 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use axsight_core::{
-    Application, Bounds, Capture, ConnectOptions, ElementId, Engine, EventMark, Input, Launched,
-    Operation, Performed, Placement, Point, ReadOptions, SettlePolicy, Settled, Window,
-    WindowQuery, WindowSnapshot,
+    Application, Bounds, Capture, ClipboardText, ConnectOptions, ElementId, Engine, EventMark,
+    Input, Launched, Operation, Performed, Placement, Point, ReadOptions, SettlePolicy, Settled,
+    Window, WindowQuery, WindowSnapshot,
 };
 use futures_util::future::join_all;
 use zbus::Connection;
@@ -61,6 +61,8 @@ pub struct LinuxEngine {
     pub(crate) listing: Mutex<Option<(u64, Vec<AppEntry>)>>,
     /// Apps (by bus name) that did not answer a listing, and since when.
     pub(crate) stuck: Mutex<HashMap<String, std::time::Instant>>,
+    /// The display's clipboard, when there is a display.
+    pub(crate) clipboard: Option<Arc<x11::Clipboard>>,
 }
 
 impl LinuxEngine {
@@ -90,10 +92,15 @@ impl LinuxEngine {
             None => None,
         };
         tracing::debug!(bus = %discovery.a11y_bus, via = discovery.a11y_bus_source, "connected");
+        let clipboard = discovery
+            .display
+            .as_deref()
+            .map(|display| Arc::new(x11::Clipboard::new(display)));
         Ok(LinuxEngine {
             conn,
             discovery,
             x11,
+            clipboard,
             watch: None,
             windows: Mutex::default(),
             listing: Mutex::default(),
@@ -519,6 +526,18 @@ impl Engine for LinuxEngine {
         placement: Placement,
     ) -> Result<Option<Bounds>> {
         LinuxEngine::place_window(self, window, placement).await
+    }
+
+    async fn clipboard_text(&self) -> Result<Option<ClipboardText>> {
+        LinuxEngine::clipboard_text(self).await
+    }
+
+    async fn set_clipboard_text(&self, text: String) -> Result<()> {
+        LinuxEngine::set_clipboard_text(self, text).await
+    }
+
+    async fn clipboard_owner(&self) -> Result<Option<u32>> {
+        LinuxEngine::clipboard_owner(self).await
     }
 
     async fn launch(&self, app: &str) -> Result<Launched> {

@@ -99,6 +99,10 @@ pub enum Error {
     #[error("{0}")]
     Placement(String),
 
+    /// The clipboard could not be read or held: why.
+    #[error("{0}")]
+    Clipboard(String),
+
     #[error(
         "the app did not answer within {} ms: it may be hung or stopped; other apps can \
          still be used", crate::dbus::CALL_TIMEOUT.as_millis()
@@ -152,7 +156,8 @@ impl axsight_core::EngineError for Error {
             Error::Unsupported { .. }
             | Error::Refused { .. }
             | Error::NoSuchAction { .. }
-            | Error::Placement(_) => FailureKind::Refused,
+            | Error::Placement(_)
+            | Error::Clipboard(_) => FailureKind::Refused,
             _ => FailureKind::Other,
         }
     }

@@ -5,6 +5,7 @@
 //! hit-test toplevel windows (`windows`).
 
 mod capture;
+mod clipboard;
 mod input;
 mod keysyms;
 mod matching;
@@ -21,6 +22,7 @@ use x11rb::protocol::xproto::{AtomEnum, ConnectionExt as _, Window};
 use x11rb::rust_connection::RustConnection;
 
 use crate::{Error, Result};
+pub use clipboard::Clipboard;
 pub use matching::{Candidate, Wanted};
 
 /// A connection to one X display.

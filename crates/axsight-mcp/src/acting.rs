@@ -6,6 +6,7 @@
 //! everything new. The tools differ only in how they act; that lives in the
 //! submodules.
 
+mod clipboard;
 mod pointer;
 mod sequence;
 mod text;
@@ -20,6 +21,7 @@ use axsight_core::{
     Role, SettlePolicy, State, Tree, Window, WindowChange, WindowQuery, WindowSnapshot,
 };
 
+pub use clipboard::ClipboardRequest;
 pub use pointer::ClickOptions;
 pub use values::NewValue;
 pub use wait::Condition;

@@ -19,7 +19,7 @@ mod session;
 mod sources;
 mod target;
 
-pub use acting::{ActOptions, ClickOptions, Condition, NewValue};
+pub use acting::{ActOptions, ClickOptions, ClipboardRequest, Condition, NewValue};
 pub use browsers::BrowserSetup;
 pub use browsing::NavigateRequest;
 pub use error::ToolError;

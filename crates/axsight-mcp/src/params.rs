@@ -93,8 +93,8 @@ pub struct ValidateArgs {
     pub window: Option<String>,
 }
 
-/// A handle, e.g. "#u14".
-// Or a bare number with `vision_type`: the server's instructions say so once.
+// A handle ("#u14"), or a bare number with `vision_type`. No description in the
+// schema: every acting tool takes one, and the server's instructions explain it.
 #[derive(Debug, Clone, Deserialize, JsonSchema)]
 #[serde(untagged)]
 pub enum IndexArg {

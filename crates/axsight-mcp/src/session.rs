@@ -88,6 +88,9 @@ pub struct Session<E: Engine> {
     /// For every element read so far: what identified it when last seen, to find
     /// it again when its handle goes stale.
     pub(crate) fingerprints: Mutex<HashMap<ElementId, Fingerprint>>,
+    /// Who held the clipboard just after keys copied out of a password field:
+    /// while they still do, the clipboard's text is never shown.
+    pub(crate) secret_clipboard: Mutex<Option<u32>>,
     pub(crate) detector: Arc<DetectorSlot>,
     pub(crate) vision_endpoint: Option<ChatEndpoint>,
     /// Questions put to the client's model, waiting for its answer.
@@ -106,6 +109,7 @@ impl<E: Engine> Default for Session<E> {
             spotted: Mutex::default(),
             window_of: Mutex::default(),
             fingerprints: Mutex::default(),
+            secret_clipboard: Mutex::default(),
             detector: Arc::default(),
             vision_endpoint: None,
             waiting_looks: Mutex::default(),

@@ -307,7 +307,7 @@ impl<E: Engine> Session<E> {
     ) -> Result<String, ToolError> {
         let chords = parse_keys(keys).map_err(|e| ToolError::BadArguments(e.to_string()))?;
         let engine = self.engine().await?;
-        let (window, place) = match target {
+        let (window, place, in_secret) = match target {
             // A point no accessible window covers: focus it with a click anyway.
             Some(point @ Target::Point(at)) if self.no_window_at(&engine, point).await => {
                 let click = super::ClickOptions::default();
@@ -332,7 +332,8 @@ impl<E: Engine> Session<E> {
                     None => false,
                 };
                 self.ready_keyboard(&engine, &mut aimed, focused).await?;
-                (Some(aimed.snapshot), format!(" in {name}"))
+                let secret = aimed.element().is_some_and(|e| e.is_secret());
+                (Some(aimed.snapshot), format!(" in {name}"), secret)
             }
             None => {
                 let active = engine
@@ -341,19 +342,29 @@ impl<E: Engine> Session<E> {
                 match active {
                     Ok(snapshot) => {
                         let place = format!(" in the active window '{}'", snapshot.title);
-                        (Some(snapshot), place)
+                        let tree = &snapshot.tree;
+                        let secret = tree.ids().any(|id| {
+                            let element = tree.element(id);
+                            element.states.contains(State::Focused) && element.is_secret()
+                        });
+                        (Some(snapshot), place, secret)
                     }
                     Err(error) if error.kind() == axsight_core::FailureKind::ConnectionLost => {
                         return Err(ToolError::engine(error))
                     }
-                    Err(_) => (None, " (no window is active)".into()),
+                    Err(_) => (None, " (no window is active)".into(), false),
                 }
             }
         };
         let before = self.before(&engine, window, options).await;
         self.send(&engine, Input::Keys(chords.clone())).await?;
         let what = format!("pressed {}{place}", chords_text(&chords));
-        Ok(self.answer(&engine, what, before, options).await?.text())
+        let answered = self.answer(&engine, what, before, options).await?;
+        // Once the app has settled, its copy (if it made one) holds the clipboard.
+        if in_secret {
+            self.note_secret_copy(&engine, &chords).await;
+        }
+        Ok(answered.text())
     }
 }
 

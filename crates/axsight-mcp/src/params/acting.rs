@@ -294,6 +294,32 @@ pub struct WindowArgs {
     pub act: ActArgs,
 }
 
+#[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
+pub struct ClipboardArgs {
+    /// Text to put on it (with neither this nor `from`, it is read).
+    #[serde(default)]
+    pub text: Option<String>,
+    /// A handle whose value (else name) to put on it.
+    #[serde(default)]
+    pub from: Option<String>,
+}
+
+impl ClipboardArgs {
+    /// What these arguments ask of the clipboard.
+    pub fn request(&self) -> Result<crate::ClipboardRequest, ToolError> {
+        match (&self.text, &self.from) {
+            (Some(_), Some(_)) => Err(ToolError::BadArguments(
+                "give `text` or `from`, not both".into(),
+            )),
+            (Some(text), None) => Ok(crate::ClipboardRequest::Set(text.clone())),
+            (None, Some(from)) => Ok(crate::ClipboardRequest::CopyFrom(Target::Handle(
+                from.clone(),
+            ))),
+            (None, None) => Ok(crate::ClipboardRequest::Read),
+        }
+    }
+}
+
 // The window-placing tools' arguments carry no descriptions: each tool's own
 // description says what they mean, and `app`/`window` are those of every tool.
 #[derive(Debug, Clone, Default, Deserialize, JsonSchema)]

@@ -11,9 +11,9 @@ use rmcp::{tool, tool_router, ErrorData};
 
 use super::{answer, failure, AxsightServer};
 use crate::params::{
-    ActArgs, ActionArgs, ClickArgs, DescribeArgs, DragArgs, KeyArgs, MoveArgs, OpenArgs,
-    ResizeArgs, ScrollArgs, SelectArgs, SetValueArgs, ShotArgs, ToggleArgs, TypeArgs, WaitArgs,
-    WindowArgs, WindowStateArgs,
+    ActArgs, ActionArgs, ClickArgs, ClipboardArgs, DescribeArgs, DragArgs, KeyArgs, MoveArgs,
+    OpenArgs, ResizeArgs, ScrollArgs, SelectArgs, SetValueArgs, ShotArgs, ToggleArgs, TypeArgs,
+    WaitArgs, WindowArgs, WindowStateArgs,
 };
 use crate::{ClickOptions, Condition, ShotRequest, ToolError};
 use axsight_core::{Engine, Placement};
@@ -260,6 +260,21 @@ impl<E: Engine> AxsightServer<E> {
         let placement = Placement::Minimize(!args.restore.unwrap_or(false));
         self.place(args.app, args.window, placement, &args.act)
             .await
+    }
+
+    #[tool(
+        description = "Read the clipboard's text, or set it to `text` or to the value of a handle (`from`). A password field's copy is never shown.",
+        annotations(open_world_hint = false, destructive_hint = false)
+    )]
+    async fn clipboard(
+        &self,
+        Parameters(args): Parameters<ClipboardArgs>,
+    ) -> Result<CallToolResult, ErrorData> {
+        let request = match args.request() {
+            Ok(request) => request,
+            Err(error) => return Ok(failure(error)),
+        };
+        Ok(answer(self.session.clipboard(&request).await))
     }
 
     #[tool(

@@ -283,11 +283,7 @@ fn serve(
     text: Arc<String>,
     held: Arc<Mutex<Option<Held>>>,
 ) {
-    loop {
-        let event = match conn.wait_for_event() {
-            Ok(event) => event,
-            Err(_) => break,
-        };
+    while let Ok(event) = conn.wait_for_event() {
         match event {
             Event::SelectionRequest(request) => {
                 let _ = answer(&conn, &atoms, &request, &text);

@@ -149,3 +149,33 @@ def test_a_running_browser_is_attached_through_its_devtools_endpoint(web):
         proc.kill()
         proc.wait()
         shutil.rmtree(profile, ignore_errors=True)
+
+
+def test_div_soup_click_targets_are_found_and_clicked(web):
+    """A page whose controls are spans and divs: each is listed as something to
+    click where it is, the presentation wrapper is not, and a #d click on each
+    shows in the page's own status line."""
+    async def body(c):
+        opened = await c.ok("navigate_browser", {"url": f"{web}/soup.html",
+                                                 "include_dom": True, **LOAD})
+        dom = opened[opened.index("- dom "):]
+        lines = dom.splitlines()
+        # The wrapper is never listed with the span's text, nor given a role.
+        assert not any("presentation" in l for l in lines), dom
+        assert sum("Confirm order" in l for l in lines) == 1, dom
+
+        def target(name):
+            line = next(l for l in lines if f'"{name}"' in l)
+            assert re.search(r"\[button\]", line) and "clickable" in line, line
+            return re.search(r"(#d\d+)", line)[1]
+
+        for name, status in [("Confirm order", "Order confirmed"),
+                             ("Open card", "Card opened"),
+                             ("Go to details", "Details shown"),
+                             ("Choose tile", "Tile chosen")]:
+            clicked = await c.ok("click_element", {"index": target(name)})
+            assert status in clicked, clicked
+        # The tile's label inherits its parent's cursor: only the tile is listed.
+        assert sum("Choose tile" in l for l in lines) == 1, dom
+
+    run_session(body)

@@ -29,6 +29,9 @@ pub struct DomElement {
     pub secret: bool,
     pub checked: Option<bool>,
     pub disabled: bool,
+    /// Clickable by what the page does with it (a handler, a listener, a
+    /// tabindex, a pointer cursor), not by its tag or role.
+    pub clickable: bool,
     /// CSS pixels of the top viewport.
     pub rect: CssRect,
     /// 0 in the top document, 1 inside a frame, and so on.
@@ -131,6 +134,7 @@ fn parse_snapshot(value: &Value) -> Result<DomSnapshot, BrowserError> {
                 secret: item["secret"].as_bool().unwrap_or(false),
                 checked: item["checked"].as_bool(),
                 disabled: item["disabled"].as_bool().unwrap_or(false),
+                clickable: item["clickable"].as_bool().unwrap_or(false),
                 rect: rect_of(item)?,
                 frame: item["frame"].as_u64().unwrap_or(0) as u32,
             })

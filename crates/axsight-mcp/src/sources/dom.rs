@@ -178,6 +178,9 @@ fn describe(element: &DomElement) -> String {
     if element.disabled {
         states.push("disabled");
     }
+    if element.clickable {
+        states.push("clickable");
+    }
     if element.frame > 0 {
         states.push("in a frame");
     }
@@ -231,6 +234,7 @@ mod tests {
             secret: false,
             checked: None,
             disabled: false,
+            clickable: false,
             rect: CssRect {
                 x: 0.0,
                 y: 0.0,

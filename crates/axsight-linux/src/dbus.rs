@@ -23,6 +23,7 @@ pub const COMPONENT: &str = "org.a11y.atspi.Component";
 pub const ACTION: &str = "org.a11y.atspi.Action";
 pub const VALUE: &str = "org.a11y.atspi.Value";
 pub const TEXT: &str = "org.a11y.atspi.Text";
+pub const DOCUMENT: &str = "org.a11y.atspi.Document";
 pub const APPLICATION: &str = "org.a11y.atspi.Application";
 pub const PROPERTIES: &str = "org.freedesktop.DBus.Properties";
 

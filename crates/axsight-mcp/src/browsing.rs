@@ -13,7 +13,7 @@ pub(crate) use chrome::Kind;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use axsight_browser::{find_chromium, Browser, HistoryMove, Page};
+use axsight_browser::{find_chromium, find_firefox, is_firefox, Browser, HistoryMove, Page};
 use axsight_core::{Engine, WindowQuery, WindowSnapshot};
 
 use crate::browsers::{browser_error, page_document};
@@ -172,7 +172,7 @@ impl<E: Engine> Session<E> {
     /// What a call drives: the window named by `app`/`window` (over a
     /// protocol where axsight has one to its browser, else through its UI);
     /// else the first tab of a browser axsight speaks a protocol to; else a
-    /// browser window on screen, through its UI.
+    /// browser window on screen (of the kind `browser` names), through its UI.
     async fn driven(&self, engine: &E, request: &NavigateRequest) -> Result<Driven, ToolError> {
         if request.app.is_some() || request.window.is_some() {
             let snapshot = self
@@ -191,16 +191,52 @@ impl<E: Engine> Session<E> {
             };
         }
         for browser in self.browsers.live().await? {
+            if let Some(shown) = self.front_page(engine, &browser).await? {
+                return Ok(Driven::Protocol(browser, shown));
+            }
             let pages = browser.pages().await.map_err(browser_error)?;
             if let Some(first) = pages.first() {
                 let page = browser.page(&first.target).await.map_err(browser_error)?;
                 return Ok(Driven::Protocol(browser, page));
             }
         }
-        Ok(match self.chrome_on_screen(engine).await? {
+        // A browser on screen of the kind `browser` names, if it names one.
+        let wanted = request.browser.as_deref().and_then(Kind::named);
+        Ok(match self.chrome_on_screen(engine, wanted).await? {
             Some(window) => Driven::Chrome(window),
             None => Driven::Nothing,
         })
+    }
+
+    /// The tab a started browser's window shows (its active window first),
+    /// if one of its windows is on screen.
+    async fn front_page(&self, engine: &E, browser: &Browser) -> Result<Option<Page>, ToolError> {
+        let Some(pid) = browser.pid() else {
+            return Ok(None);
+        };
+        let apps = engine.applications().await.map_err(ToolError::engine)?;
+        let mut windows: Vec<_> = apps
+            .iter()
+            .filter(|a| a.pid == Some(pid))
+            .flat_map(|a| a.windows.iter())
+            .collect();
+        windows.sort_by_key(|w| !w.is_active());
+        for window in windows {
+            let query = WindowQuery {
+                window_id: Some(window.id.clone()),
+                ..WindowQuery::default()
+            };
+            let Ok(snapshot) = engine
+                .window_tree(&query, self.read_options(false, false))
+                .await
+            else {
+                continue;
+            };
+            if let Some((_, page)) = self.browsers.page_of(&snapshot).await? {
+                return Ok(Some(page));
+            }
+        }
+        Ok(None)
     }
 
     async fn start_browser(
@@ -211,9 +247,17 @@ impl<E: Engine> Session<E> {
     ) -> Result<Arc<Browser>, ToolError> {
         let path = match program {
             Some(program) if program.contains('/') => std::path::PathBuf::from(program),
+            Some(program) if is_firefox(program) => find_firefox().ok_or_else(|| {
+                ToolError::CannotAct(
+                    "no Firefox found (firefox-esr or firefox on PATH): install it, or give \
+                     `browser` a path"
+                        .into(),
+                )
+            })?,
             Some(program) if !axsight_browser::is_chromium(program) => {
                 return Err(ToolError::BadArguments(format!(
-                    "`browser` {program:?} is not a Chromium-based browser; give chromium or a path"
+                    "`browser` {program:?} is neither Chromium nor Firefox; give chromium, \
+                     firefox or a path"
                 )))
             }
             _ => find_chromium().ok_or_else(|| {

@@ -30,6 +30,18 @@ impl Kind {
         }
     }
 
+    /// The kind of browser a `browser` argument names (a name or a path), if
+    /// it names one.
+    pub fn named(program: &str) -> Option<Kind> {
+        if axsight_browser::is_firefox(program) {
+            Some(Kind::Firefox)
+        } else if axsight_browser::is_chromium(program) {
+            Some(Kind::Chromium)
+        } else {
+            None
+        }
+    }
+
     /// Why axsight reaches a browser of this kind that it did not start only
     /// through its UI.
     pub fn without_protocol(self) -> &'static str {
@@ -279,6 +291,9 @@ mod tests {
             Some(Kind::Chromium)
         );
         assert_eq!(Kind::of(&app("gedit", "GTK 3.24.38")), None);
+        assert_eq!(Kind::named("/usr/bin/firefox-esr"), Some(Kind::Firefox));
+        assert_eq!(Kind::named("chromium"), Some(Kind::Chromium));
+        assert_eq!(Kind::named("/opt/browser/run"), None);
         assert!(Kind::Firefox.without_protocol().contains("WebDriver BiDi"));
     }
 }

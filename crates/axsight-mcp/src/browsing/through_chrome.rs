@@ -38,16 +38,18 @@ impl<E: Engine> Session<E> {
             .map(|kind| ChromeWindow { snapshot, kind }))
     }
 
-    /// The first browser window on screen whose UI axsight can drive: the
-    /// active one first.
+    /// The first browser window on screen whose UI axsight can drive, of
+    /// kind `wanted` when given: the active one first.
     pub(super) async fn chrome_on_screen(
         &self,
         engine: &E,
+        wanted: Option<Kind>,
     ) -> Result<Option<ChromeWindow>, ToolError> {
         let apps = engine.applications().await.map_err(ToolError::engine)?;
         let mut windows: Vec<_> = apps
             .iter()
             .filter_map(|a| Some((a, Kind::of(a)?)))
+            .filter(|(_, kind)| wanted.is_none_or(|w| w == *kind))
             .flat_map(|(a, kind)| a.windows.iter().map(move |w| (w, kind)))
             .collect();
         windows.sort_by_key(|(w, _)| !w.is_active());

@@ -193,8 +193,9 @@ def firefox(shop):
     shutil.rmtree(profile, ignore_errors=True)
 
 
-def test_firefox_and_its_own_ui_are_read_and_acted_on(firefox):
+def test_firefox_and_its_own_ui_are_read_and_acted_on(firefox, tmp_path):
     app = {"app": "Firefox"}
+    saved = tmp_path / "saved-page.html"
 
     async def body(c):
         listed = await c.ok("get_applications", {})
@@ -231,6 +232,22 @@ def test_firefox_and_its_own_ui_are_read_and_acted_on(firefox):
                                                  "text": "Grace"})
         assert 'the field holds "Grace"' in typed and "typed with key events" in typed, typed
         assert 'value "" -> "Grace"' in typed, typed
+
+        # A modal dialog: Save Page As, a GTK file chooser inside Firefox, is
+        # what the app named alone shows; the page is saved where it is told.
+        asked = await c.ok("press_key", {"key": "ctrl+s", **app})
+        assert any(r == "Dialog" and n.startswith("Save As")
+                   for r, n in section(asked, "added").values()), asked
+        dialog = await c.ok("get_window_tree", app)
+        assert "[Dialog] Save As" in dialog.splitlines()[1], dialog
+        answered = await c.ok("type_into_element", {"selector": 'role:Edit && name:"Name:"',
+                                                    "app": "Firefox", "window": "Save As",
+                                                    "text": f"{saved}{{Enter}}"})
+        assert f'the field holds "{saved}"' in answered, answered
+        assert poll(lambda: saved.exists() and "Portal tooltip" in saved.read_text(),
+                    timeout=10), "the page was not saved"
+        windows = await c.ok("get_applications", {})
+        assert "Save As" not in windows, windows
 
         # include_dom says in one line why this Firefox has no DOM section.
         dom = await c.ok("get_window_tree", {**app, "include_dom": True})
@@ -275,3 +292,27 @@ def test_navigate_browser_drives_the_firefox_on_screen(firefox, shop):
     # Firefox's own document shows the page, as the bus says.
     assert shown_document_urls(firefox.pid) == [f"{base}/order.html"]
     assert alive(firefox.pid)
+
+
+def test_open_application_starts_firefox_with_its_page_in_the_tree(shop, tmp_path):
+    """Started as any app is (its own profile, no protocol): accessibility is on."""
+    base, _ = shop
+    shutil.copy(PROFILE_PREFS, tmp_path / "user.js")
+    started = []
+
+    async def body(c):
+        opened = await c.ok("open_application", {
+            "app": f"{FIREFOX} -no-remote -profile {tmp_path} {base}/second.html"})
+        assert opened.startswith("opened Firefox"), opened
+        started.append(int(re.search(r", pid (\d+)\)", opened)[1]))
+        shows = await c.ok("wait_for_element", {"selector": 'role:Document && name:"Second page"',
+                                                "app": "Firefox", "timeout_ms": 20000})
+        assert "Second page" in shows, shows
+
+    try:
+        run_session(body)
+        assert f"{base}/second.html" in shown_document_urls(started[0])
+    finally:
+        for pid in started:
+            os.kill(pid, 15)
+        assert poll(lambda: not any(alive(p) for p in started), timeout=10)

@@ -130,7 +130,10 @@ async fn a_firefox_tab_navigates_moves_through_history_and_opens_tabs() {
         .await
         .unwrap_err()
         .to_string();
-    assert!(closed.contains(&port.to_string()), "{closed}");
+    assert_eq!(
+        closed,
+        format!("navigation to http://127.0.0.1:{port}/ failed: NS_ERROR_CONNECTION_REFUSED")
+    );
 
     let tab = browser
         .open_tab(&format!("{base}/login.html"))

@@ -37,15 +37,16 @@ impl LinuxEngine {
     /// Text edits are refused for a toolkit that answers them and changes
     /// nothing (Gecko), so the caller types with keys instead.
     pub async fn perform(&self, id: &ElementId, operation: &Operation) -> Result<Performed> {
+        let quirks = self.quirks_of(id).await;
         let edits_text = matches!(operation, Operation::SetText(_) | Operation::InsertText(_));
-        if edits_text && self.quirks_of(id).await.ignores_editable_text {
+        if edits_text && quirks.ignores_editable_text {
             return Err(Error::Refused {
                 what: "take text through EditableText (its toolkit answers it and changes \
                        nothing)"
                     .into(),
             });
         }
-        operate::perform(&self.conn, id, operation).await
+        operate::perform(&self.conn, id, operation, quirks).await
     }
 
     /// The quirks of the app that owns element `id`, from the app listing; the

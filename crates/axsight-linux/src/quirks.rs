@@ -39,6 +39,9 @@ pub struct Quirks {
     /// elements (Gecko folds a paragraph's or a status line's text into it), so a
     /// nameless text-bearing element is named by its text.
     pub text_in_content: bool,
+    /// `Action.GetActions` gives the key binding (`;;`) in every field, so
+    /// action names are asked one by one with `GetName` (Gecko).
+    pub actions_by_index: bool,
     /// The element's id is the `id` object attribute (Gecko gives the DOM and
     /// chrome ids: `urlbar-input`, `back-button`), not `AccessibleId`.
     pub ids_in_attributes: bool,
@@ -70,6 +73,7 @@ impl Quirks {
             bounded_text: qt || gecko,
             ignores_editable_text: gecko,
             text_in_content: gecko,
+            actions_by_index: gecko,
             ids_in_attributes: gecko,
         }
     }
@@ -122,7 +126,7 @@ mod tests {
         let gecko = Quirks::of_toolkit("Gecko", "153.8.0");
         assert!(gecko.bulk_properties && gecko.misses_events);
         assert!(gecko.ignores_editable_text && gecko.bounded_text);
-        assert!(gecko.text_in_content && gecko.ids_in_attributes);
+        assert!(gecko.text_in_content && gecko.ids_in_attributes && gecko.actions_by_index);
         assert!(!gecko.exports_ids && !gecko.qt && !gecko.gtk4);
         assert_eq!(gecko.extent_coords(), SCREEN);
         // Only Gecko ignores EditableText; Qt shares the bounded text reads.
@@ -130,6 +134,7 @@ mod tests {
         assert!(qt.bounded_text && !qt.ignores_editable_text && !qt.text_in_content);
         let gtk = Quirks::of_toolkit("GTK", "3.24.38");
         assert!(!gtk.bounded_text && !gtk.ignores_editable_text && !gtk.ids_in_attributes);
+        assert!(!gtk.actions_by_index && !qt.actions_by_index);
     }
 
     #[test]

@@ -242,22 +242,10 @@ impl<'c> Walker<'c> {
                 if !read_actions {
                     return Vec::new();
                 }
-                // One call for all names. They may be localised; axsight acts by index.
-                dbus::call::<_, Vec<(String, String, String)>>(
-                    conn,
-                    &obj,
-                    dbus::ACTION,
-                    "GetActions",
-                    (),
-                )
-                .await
-                .map(|actions| {
-                    actions
-                        .into_iter()
-                        .map(|(name, _, _)| name.to_lowercase())
-                        .collect()
-                })
-                .unwrap_or_default()
+                // They may be localised; axsight acts by index.
+                dbus::action_names(conn, &obj, self.quirks.actions_by_index)
+                    .await
+                    .unwrap_or_default()
             };
             let accessible_id = async {
                 if !wanted {

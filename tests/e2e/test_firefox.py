@@ -277,7 +277,7 @@ def test_navigate_browser_drives_the_firefox_on_screen(firefox, shop):
         sent = await c.ok("click_element", {"index": one(opened, "Button", "Place order")})
         assert ("Heading", "Thank you, Grace") in section(sent, "added").values(), sent
 
-        back = await c.ok("navigate_browser", {"action": "back", **LOAD})
+        back = await c.ok("navigate_browser", {"action": "back", "app": "Firefox", **LOAD})
         assert back.startswith(f"went back to {base}/order.html") and "alt+Left" in back, back
         again = await c.ok("navigate_browser", {"action": "reload", **LOAD})
         assert again.startswith(f"reloaded {base}/order.html") and "with F5" in again, again

@@ -152,7 +152,11 @@ impl<E: Engine> Session<E> {
                 };
                 (verb, format!("with {keys}"))
             }
-            (None, None) => unreachable!("checked by the caller"),
+            (None, None) => {
+                return Err(ToolError::BadArguments(
+                    "give `url`, or `action`: \"back\", \"forward\" or \"reload\"".into(),
+                ))
+            }
         };
         let page = PageState::of(&snapshot.tree);
         // Chromium gives its document no address: its address bar shows it.

@@ -228,6 +228,11 @@ def test_firefox_and_its_own_ui_are_read_and_acted_on(firefox, tmp_path):
         # A click in the page and typing with read-back: the diff shows the status.
         clicked = await c.ok("click_element", {"selector": "role:Button && name:Go", **app})
         assert "[StatusBar] Go clicked" in clicked, clicked
+        # The accessible way, by the action's real name (GetActions says ";;").
+        counted = await c.ok("click_element", {"selector": "role:Button && name:Count", **app,
+                                               "background": True})
+        assert "through its accessible action 'press'" in counted, counted
+        assert 'name "Count" -> "Count 1"' in counted, counted
         typed = await c.ok("type_into_element", {"selector": "role:Edit && name:Name", **app,
                                                  "text": "Grace"})
         assert 'the field holds "Grace"' in typed and "typed with key events" in typed, typed

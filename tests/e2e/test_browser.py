@@ -15,7 +15,7 @@ from http.server import HTTPServer, SimpleHTTPRequestHandler
 
 import pytest
 
-from conftest import REPO, poll
+from conftest import REPO, launch, poll, stop
 from test_mcp_server import parse_tree, run_session
 
 WEB = REPO / "tests" / "fixtures" / "web"
@@ -179,3 +179,35 @@ def test_div_soup_click_targets_are_found_and_clicked(web):
         assert sum("Choose tile" in l for l in lines) == 1, dom
 
     run_session(body)
+
+
+def test_a_chromium_started_by_hand_is_driven_through_its_omnibox(web):
+    """No DevTools connection to it (no port, no --browser-url): navigate_browser
+    types into its address bar instead of starting another browser."""
+    profile = tempfile.mkdtemp(prefix="axsight-e2e-omnibox-")
+    chromium = "/usr/lib/chromium/chromium" if os.path.exists("/usr/lib/chromium/chromium") \
+        else shutil.which("chromium")
+    app = launch([chromium, "--no-sandbox", "--disable-gpu", "--no-first-run",
+                  "--password-store=basic", f"--user-data-dir={profile}", f"{web}/second.html"],
+                 "Second page")
+    proc = app.proc
+    try:
+        async def body(c):
+            shown = await c.ok("wait_for_element", {
+                "selector": 'role:Document && name:"Second page"', "app": "chromium",
+                "timeout_ms": 20000})
+            assert "Second page" in shown, shown
+            moved = await c.ok("navigate_browser", {"url": f"{web}/index.html", **LOAD})
+            assert moved.startswith("opened ") and "through the browser's address bar" in moved, \
+                moved
+            assert "no DevTools connection" in moved and f"pid {proc.pid}" in moved, moved
+            assert "[Document] axsight web fixture" in moved, moved
+            back = await c.ok("navigate_browser", {"action": "back", "app": "chromium", **LOAD})
+            assert back.startswith("went back to") and "[Document] Second page" in back, back
+
+        run_session(body)
+        assert not browsers_running(), "a browser was started beside the one on screen"
+        assert proc.poll() is None, "a browser started by hand is not the server's to end"
+    finally:
+        stop(app)
+        shutil.rmtree(profile, ignore_errors=True)

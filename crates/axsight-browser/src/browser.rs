@@ -1,5 +1,7 @@
 //! A browser axsight started or attached to: its pages, and the process and
-//! profile it owns when it started it.
+//! profile it owns when it started it. Chromium is spoken to over the DevTools
+//! protocol, Firefox over WebDriver BiDi ([`crate::bidi`]); each method picks
+//! its protocol's commands.
 
 use std::collections::HashMap;
 use std::path::PathBuf;
@@ -10,10 +12,11 @@ use serde_json::json;
 
 use crate::cdp::Connection;
 use crate::launch::{
-    accessibility_flags, chromium_flags, endpoint_from_url, endpoint_in_profile, new_profile,
+    accessibility_flags, bidi_endpoint_in_profile, chromium_flags, endpoint_from_url,
+    endpoint_in_profile, firefox_flags, is_firefox, new_profile, FIREFOX_PREFS,
 };
-use crate::page::CALL_DEADLINE;
-use crate::{BrowserError, Page};
+use crate::page::{PageTarget, CALL_DEADLINE};
+use crate::{bidi, BrowserError, Page};
 
 /// How long a browser has to start and open its DevTools port.
 const START_DEADLINE: Duration = Duration::from_secs(20);
@@ -26,13 +29,23 @@ pub struct PageInfo {
     pub url: String,
 }
 
+/// The protocol a browser is spoken to in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Protocol {
+    /// The Chrome DevTools protocol: Chromium and Electron.
+    DevTools,
+    /// WebDriver BiDi: Firefox.
+    Bidi,
+}
+
 /// A connected browser. Dropping one that axsight started ends it and removes
 /// its profile.
 #[derive(Debug)]
 pub struct Browser {
     connection: Connection,
+    protocol: Protocol,
     process: Option<Started>,
-    /// Sessions of the pages attached so far, by target id.
+    /// Sessions of the pages attached so far, by target id (DevTools only).
     sessions: Mutex<HashMap<String, String>>,
 }
 
@@ -51,25 +64,43 @@ impl Drop for Started {
 }
 
 impl Browser {
-    /// Starts `program` (a Chromium, or an Electron app) with the flags that
-    /// expose its pages, opening `url` if given, with `env` added to its
-    /// environment (the desktop's display and bus), and connects to it.
+    /// Starts `program` (a Chromium, an Electron app, or Firefox) with the
+    /// flags that expose its pages, opening `url` if given, with `env` added
+    /// to its environment (the desktop's display and bus), and connects to it.
     pub async fn launch(
         program: &std::path::Path,
         extra: &[String],
         url: Option<&str>,
         env: &[(String, String)],
     ) -> Result<Browser, BrowserError> {
-        let profile = new_profile().map_err(|error| BrowserError::Launch {
+        let failed = |why: String| BrowserError::Launch {
             program: program.display().to_string(),
-            why: format!("no profile folder: {error}"),
-        })?;
+            why,
+        };
+        let profile =
+            new_profile().map_err(|error| failed(format!("no profile folder: {error}")))?;
+        let protocol = match is_firefox(&program.to_string_lossy()) {
+            true => Protocol::Bidi,
+            false => Protocol::DevTools,
+        };
         let mut command = std::process::Command::new(program);
-        if crate::launch::is_chromium(&program.to_string_lossy()) {
-            command.args(chromium_flags());
+        match protocol {
+            Protocol::Bidi => {
+                std::fs::write(profile.join("user.js"), FIREFOX_PREFS)
+                    .map_err(|error| failed(format!("cannot write its profile: {error}")))?;
+                // Gecko's accessibility on whatever the desktop's setting says.
+                command
+                    .args(firefox_flags(&profile))
+                    .env("GNOME_ACCESSIBILITY", "1");
+            }
+            Protocol::DevTools => {
+                if crate::launch::is_chromium(&program.to_string_lossy()) {
+                    command.args(chromium_flags());
+                }
+                command.args(accessibility_flags(&profile));
+            }
         }
         command
-            .args(accessibility_flags(&profile))
             .args(extra)
             .args(url)
             // Variables that hide a program from the accessibility bus.
@@ -86,10 +117,17 @@ impl Browser {
             why: error.to_string(),
         })?;
         let started = Started { child, profile };
-        let endpoint = endpoint_in_profile(&started.profile, START_DEADLINE).await?;
+        let endpoint = match protocol {
+            Protocol::Bidi => bidi_endpoint_in_profile(&started.profile, START_DEADLINE).await?,
+            Protocol::DevTools => endpoint_in_profile(&started.profile, START_DEADLINE).await?,
+        };
         let connection = Connection::connect(&endpoint, CALL_DEADLINE).await?;
+        if protocol == Protocol::Bidi {
+            bidi::new_session(&connection, CALL_DEADLINE).await?;
+        }
         Ok(Browser {
             connection,
+            protocol,
             process: Some(started),
             sessions: Mutex::default(),
         })
@@ -102,6 +140,7 @@ impl Browser {
         let connection = Connection::connect(&endpoint, CALL_DEADLINE).await?;
         Ok(Browser {
             connection,
+            protocol: Protocol::DevTools,
             process: None,
             sessions: Mutex::default(),
         })
@@ -112,8 +151,16 @@ impl Browser {
         self.process.as_ref().map(|p| p.child.id())
     }
 
+    /// The protocol the browser is spoken to in.
+    pub fn protocol(&self) -> Protocol {
+        self.protocol
+    }
+
     /// Whether the browser still answers.
     pub async fn alive(&self) -> bool {
+        if self.protocol == Protocol::Bidi {
+            return bidi::alive(&self.connection).await;
+        }
         self.connection
             .call(
                 "Browser.getVersion",
@@ -127,6 +174,25 @@ impl Browser {
 
     /// Its pages, in the browser's order.
     pub async fn pages(&self) -> Result<Vec<PageInfo>, BrowserError> {
+        if self.protocol == Protocol::Bidi {
+            let mut pages = Vec::new();
+            for (context, url) in bidi::tabs(&self.connection, CALL_DEADLINE).await? {
+                let page = self.page(&context).await?;
+                // A tab between documents may not answer: it has no title yet.
+                let title = page
+                    .evaluate("document.title")
+                    .await
+                    .ok()
+                    .and_then(|t| t.as_str().map(str::to_string))
+                    .unwrap_or_default();
+                pages.push(PageInfo {
+                    target: context,
+                    title,
+                    url,
+                });
+            }
+            return Ok(pages);
+        }
         let targets = self
             .connection
             .call("Target.getTargets", json!({}), None, CALL_DEADLINE)
@@ -146,6 +212,13 @@ impl Browser {
 
     /// Opens a new tab on `url`; its target id.
     pub async fn open_tab(&self, url: &str) -> Result<String, BrowserError> {
+        if self.protocol == Protocol::Bidi {
+            let context = bidi::create_tab(&self.connection, CALL_DEADLINE).await?;
+            if url != "about:blank" {
+                bidi::navigate(&self.connection, &context, url, CALL_DEADLINE).await?;
+            }
+            return Ok(context);
+        }
         let created = self
             .connection
             .call(
@@ -166,6 +239,9 @@ impl Browser {
 
     /// Brings the tab to the front of its window.
     pub async fn activate(&self, target: &str) -> Result<(), BrowserError> {
+        if self.protocol == Protocol::Bidi {
+            return bidi::activate(&self.connection, target, CALL_DEADLINE).await;
+        }
         self.connection
             .call(
                 "Target.activateTarget",
@@ -180,6 +256,12 @@ impl Browser {
     /// Moves the window that holds tab `target` so its top-left corner is at
     /// (`x`, `y`) on screen.
     pub async fn move_window(&self, target: &str, x: i32, y: i32) -> Result<(), BrowserError> {
+        if self.protocol == Protocol::Bidi {
+            return Err(BrowserError::Protocol {
+                method: "Browser.setWindowBounds".into(),
+                error: "moving a window is done over the DevTools protocol only".into(),
+            });
+        }
         let window = self
             .connection
             .call(
@@ -202,6 +284,13 @@ impl Browser {
 
     /// The page of target `target`, attaching to it on first use.
     pub async fn page(&self, target: &str) -> Result<Page, BrowserError> {
+        if self.protocol == Protocol::Bidi {
+            return Ok(Page {
+                connection: self.connection.clone(),
+                target: target.to_string(),
+                protocol: PageTarget::Bidi,
+            });
+        }
         let known = self
             .sessions
             .lock()
@@ -236,8 +325,8 @@ impl Browser {
         };
         Ok(Page {
             connection: self.connection.clone(),
-            session,
             target: target.to_string(),
+            protocol: PageTarget::DevTools { session },
         })
     }
 }

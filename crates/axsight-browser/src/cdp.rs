@@ -3,7 +3,9 @@
 //!
 //! Calls may run concurrently; each waits for its own reply, with a deadline.
 //! Sessions (`sessionId`) are flat: one connection to the browser reaches
-//! every page target attached with `flatten: true`.
+//! every page target attached with `flatten: true`. WebDriver BiDi ([`crate::bidi`])
+//! frames its commands the same way (`id`, `method`, `params`), so it talks
+//! over this connection too, without session ids.
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -156,10 +158,14 @@ fn dispatch(value: Value, waiting: &Waiting, events: &broadcast::Sender<Event>) 
             .unwrap_or_else(|e| e.into_inner())
             .remove(&id);
         if let Some(reply) = reply {
+            // The DevTools protocol nests the message in `error`; BiDi names
+            // the error in `error` and puts the message beside it.
             let outcome = match value.get("error") {
                 Some(error) => Err(error
                     .get("message")
+                    .or_else(|| value.get("message"))
                     .and_then(Value::as_str)
+                    .or_else(|| error.as_str())
                     .unwrap_or("an error without a message")
                     .to_string()),
                 None => Ok(value.get("result").cloned().unwrap_or(Value::Null)),
@@ -178,5 +184,36 @@ fn dispatch(value: Value, waiting: &Waiting, events: &broadcast::Sender<Event>) 
                 .and_then(Value::as_str)
                 .map(str::to_string),
         });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// What a reply carrying `value` (with id 1) gives its waiting call.
+    fn outcome(value: Value) -> Result<Value, String> {
+        let waiting: Waiting = Arc::default();
+        let (reply, mut answer) = oneshot::channel();
+        waiting.lock().unwrap().insert(1, reply);
+        let (events, _) = broadcast::channel(1);
+        dispatch(value, &waiting, &events);
+        answer.try_recv().expect("the call got its reply")
+    }
+
+    #[test]
+    fn errors_are_read_in_both_protocols_shapes() {
+        let devtools = json!({"id": 1, "error": {"code": -32000, "message": "No target"}});
+        assert_eq!(outcome(devtools), Err("No target".to_string()));
+        let bidi = json!({"type": "error", "id": 1, "error": "no such history entry",
+                          "message": "History entry with delta -1 not found"});
+        assert_eq!(
+            outcome(bidi),
+            Err("History entry with delta -1 not found".to_string())
+        );
+        let bare = json!({"type": "error", "id": 1, "error": "unknown error"});
+        assert_eq!(outcome(bare), Err("unknown error".to_string()));
+        let fine = json!({"type": "success", "id": 1, "result": {"ready": true}});
+        assert_eq!(outcome(fine), Ok(json!({"ready": true})));
     }
 }

@@ -1,7 +1,8 @@
 //! Starting Chromium (or an Electron app) so that axsight can see into it:
 //! the page's accessibility tree on (`--force-renderer-accessibility`) and a
 //! DevTools endpoint on loopback; and finding the endpoint of one already
-//! running (`http://127.0.0.1:9222`).
+//! running (`http://127.0.0.1:9222`). Starting Firefox the same way: its
+//! WebDriver BiDi endpoint on a port it picks, in a fresh, quiet profile.
 
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -72,6 +73,40 @@ pub fn is_chromium(program: &str) -> bool {
     .contains(&name.as_str())
 }
 
+/// Whether `program` is Firefox by its name.
+pub fn is_firefox(program: &str) -> bool {
+    let name = Path::new(program)
+        .file_name()
+        .and_then(|n| n.to_str())
+        .unwrap_or(program)
+        .to_ascii_lowercase();
+    ["firefox", "firefox-esr", "firefox-bin"].contains(&name.as_str())
+}
+
+/// The Firefox to start: the first `firefox-esr` or `firefox` on `PATH`.
+pub fn find_firefox() -> Option<PathBuf> {
+    let path = std::env::var_os("PATH")?;
+    ["firefox-esr", "firefox"]
+        .iter()
+        .flat_map(|name| std::env::split_paths(&path).map(move |dir| dir.join(name)))
+        .find(|candidate| candidate.is_file())
+}
+
+/// The flags that start Firefox in `profile`, apart from any Firefox already
+/// running, with its WebDriver BiDi endpoint on a loopback port it picks
+/// (written to the profile's `WebDriverBiDiServer.json`).
+pub fn firefox_flags(profile: &Path) -> Vec<String> {
+    vec![
+        "--remote-debugging-port=0".into(),
+        "-no-remote".into(),
+        "-profile".into(),
+        profile.display().to_string(),
+    ]
+}
+
+/// The preferences a started Firefox's profile gets (its `user.js`).
+pub(crate) const FIREFOX_PREFS: &str = include_str!("launch/firefox-user.js");
+
 /// The Chromium to start: `/usr/lib/chromium/chromium` (Debian's program
 /// itself; its `/usr/bin` wrapper script adds flags of its own), else the
 /// first Chromium-based browser on `PATH`.
@@ -131,6 +166,38 @@ pub async fn endpoint_in_profile(
                 endpoint: file.display().to_string(),
                 why: format!(
                     "the browser wrote no DevTools port within {} ms",
+                    deadline.as_millis()
+                ),
+            });
+        }
+        tokio::time::sleep(PORT_POLL).await;
+    }
+}
+
+/// Waits until the Firefox using `profile` has written its WebDriver BiDi
+/// port, and returns its session's WebSocket address.
+pub async fn bidi_endpoint_in_profile(
+    profile: &Path,
+    deadline: Duration,
+) -> Result<String, BrowserError> {
+    let file = profile.join("WebDriverBiDiServer.json");
+    let start = Instant::now();
+    loop {
+        let written = std::fs::read_to_string(&file)
+            .ok()
+            .and_then(|text| serde_json::from_str::<serde_json::Value>(&text).ok());
+        if let Some(server) = written {
+            if let (Some(host), Some(port)) =
+                (server["ws_host"].as_str(), server["ws_port"].as_u64())
+            {
+                return Ok(format!("ws://{host}:{port}/session"));
+            }
+        }
+        if start.elapsed() >= deadline {
+            return Err(BrowserError::Unreachable {
+                endpoint: file.display().to_string(),
+                why: format!(
+                    "Firefox wrote no WebDriver BiDi port within {} ms",
                     deadline.as_millis()
                 ),
             });
@@ -224,6 +291,36 @@ mod tests {
         assert!(is_chromium("google-chrome-stable"));
         assert!(!is_chromium("gedit"));
         assert!(!is_chromium("/opt/chromium-tools/run"));
+    }
+
+    #[test]
+    fn firefox_is_known_by_its_program_name_and_keeps_to_its_profile() {
+        assert!(is_firefox("/usr/bin/firefox-esr"));
+        assert!(is_firefox("firefox"));
+        assert!(!is_firefox("/usr/lib/chromium/chromium"));
+        assert!(!is_chromium("firefox-esr"));
+        let flags = firefox_flags(Path::new("/tmp/p"));
+        assert_eq!(
+            flags,
+            [
+                "--remote-debugging-port=0",
+                "-no-remote",
+                "-profile",
+                "/tmp/p"
+            ]
+        );
+        // Nothing of a first run, and no password prompt over the page.
+        assert!(FIREFOX_PREFS.contains(r#"user_pref("signon.rememberSignons", false);"#));
+        assert!(FIREFOX_PREFS.contains(r#"user_pref("browser.aboutwelcome.enabled", false);"#));
+        let prefs = FIREFOX_PREFS
+            .lines()
+            .filter(|l| l.starts_with("user_pref("))
+            .count();
+        let comments = FIREFOX_PREFS
+            .lines()
+            .filter(|l| l.starts_with("//"))
+            .count();
+        assert_eq!(prefs + comments, FIREFOX_PREFS.lines().count());
     }
 
     #[test]

@@ -1,5 +1,6 @@
 //! The browser source: what axsight reads and does in Chromium-based browsers
-//! and Electron apps through the DevTools protocol (CDP).
+//! and Electron apps through the DevTools protocol (CDP), and in Firefox
+//! through WebDriver BiDi.
 //!
 //! It starts a browser with its page's accessibility tree and a loopback
 //! DevTools endpoint switched on, or attaches to one; navigates pages and
@@ -10,8 +11,10 @@
 //!
 //! The protocol is spoken by a small client of its own ([`cdp`]) on one
 //! WebSocket: axsight needs a dozen methods, and a client generated for the
-//! whole protocol would cost minutes of build for them.
+//! whole protocol would cost minutes of build for them. BiDi's commands
+//! ([`bidi`]) go over the same client.
 
+pub mod bidi;
 pub mod cdp;
 
 mod browser;
@@ -21,9 +24,12 @@ mod page;
 
 use std::time::Duration;
 
-pub use browser::{Browser, PageInfo};
+pub use browser::{Browser, PageInfo, Protocol};
 pub use dom::{to_screen, CssRect, DomElement, DomSnapshot};
-pub use launch::{accessibility_flags, chromium_flags, find_chromium, is_chromium};
+pub use launch::{
+    accessibility_flags, chromium_flags, find_chromium, find_firefox, firefox_flags, is_chromium,
+    is_firefox,
+};
 pub use page::{HistoryMove, Page};
 
 /// Why the browser could not do what was asked.

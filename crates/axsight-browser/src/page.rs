@@ -1,12 +1,14 @@
-//! One page (tab) of a browser, through a flat DevTools session: running
-//! scripts, navigating, and waiting until a new document has loaded.
+//! One page (tab) of a browser, through a flat DevTools session or a BiDi
+//! browsing context: running scripts, navigating, and waiting until a new
+//! document has loaded. What is asked of a page (marks, load checks, the DOM
+//! scripts) is the same in both protocols; only how it is sent differs.
 
 use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
 
 use crate::cdp::Connection;
-use crate::BrowserError;
+use crate::{bidi, BrowserError};
 
 /// How long one protocol call may take.
 pub(crate) const CALL_DEADLINE: Duration = Duration::from_secs(10);
@@ -18,8 +20,18 @@ const LOAD_POLL: Duration = Duration::from_millis(50);
 #[derive(Debug, Clone)]
 pub struct Page {
     pub(crate) connection: Connection,
-    pub(crate) session: String,
+    /// The DevTools target id, or the BiDi browsing context id.
     pub(crate) target: String,
+    pub(crate) protocol: PageTarget,
+}
+
+/// How a page is addressed in its browser's protocol.
+#[derive(Debug, Clone)]
+pub(crate) enum PageTarget {
+    /// A flat DevTools session attached to the target.
+    DevTools { session: String },
+    /// A BiDi browsing context: the target id is the context.
+    Bidi,
 }
 
 /// A move through the page's history, or a reload.
@@ -36,14 +48,22 @@ impl Page {
         &self.target
     }
 
+    /// Calls a DevTools method in the page's session.
     async fn call(&self, method: &str, params: Value) -> Result<Value, BrowserError> {
+        let session = match &self.protocol {
+            PageTarget::DevTools { session } => Some(session.as_str()),
+            PageTarget::Bidi => None,
+        };
         self.connection
-            .call(method, params, Some(&self.session), CALL_DEADLINE)
+            .call(method, params, session, CALL_DEADLINE)
             .await
     }
 
     /// Runs `expression` in the page and returns its value (promises awaited).
     pub async fn evaluate(&self, expression: &str) -> Result<Value, BrowserError> {
+        if let PageTarget::Bidi = self.protocol {
+            return bidi::evaluate(&self.connection, &self.target, expression, CALL_DEADLINE).await;
+        }
         let result = self
             .call(
                 "Runtime.evaluate",
@@ -86,6 +106,10 @@ impl Page {
 
     /// Opens `url` in this page and waits until the new document has loaded.
     pub async fn navigate(&self, url: &str, deadline: Duration) -> Result<(), BrowserError> {
+        if let PageTarget::Bidi = self.protocol {
+            // BiDi waits for the new document itself.
+            return bidi::navigate(&self.connection, &self.target, url, deadline).await;
+        }
         let mark = self.mark().await?;
         let result = self.call("Page.navigate", json!({ "url": url })).await?;
         if let Some(error) = result["errorText"].as_str().filter(|e| !e.is_empty()) {
@@ -108,6 +132,9 @@ impl Page {
         to: HistoryMove,
         deadline: Duration,
     ) -> Result<(), BrowserError> {
+        if let PageTarget::Bidi = self.protocol {
+            return self.move_in_bidi_history(to, deadline).await;
+        }
         let mark = self.mark().await?;
         if to == HistoryMove::Reload {
             self.call("Page.reload", json!({})).await?;
@@ -130,6 +157,27 @@ impl Page {
             )
             .await?;
         }
+        self.wait_for_new_document(&mark, deadline).await
+    }
+
+    /// [`Page::move_in_history`] over BiDi: a reload waits for its document;
+    /// a traversal is waited for as the DevTools protocol's is.
+    async fn move_in_bidi_history(
+        &self,
+        to: HistoryMove,
+        deadline: Duration,
+    ) -> Result<(), BrowserError> {
+        let (delta, direction) = match to {
+            HistoryMove::Reload => {
+                return bidi::reload(&self.connection, &self.target, deadline).await
+            }
+            HistoryMove::Back => (-1, "back"),
+            HistoryMove::Forward => (1, "forward"),
+        };
+        let mark = self.mark().await?;
+        bidi::traverse(&self.connection, &self.target, delta, CALL_DEADLINE)
+            .await?
+            .ok_or(BrowserError::NoHistory(direction))?;
         self.wait_for_new_document(&mark, deadline).await
     }
 

@@ -42,8 +42,48 @@ const PLACE_CALL_DEADLINE: Duration = Duration::from_secs(4);
 
 impl LinuxEngine {
     /// Does `operation` to the element `id` through its accessible interfaces.
+    /// Text edits are refused for a toolkit that answers them and changes
+    /// nothing (Gecko), so the caller types with keys instead.
     pub async fn perform(&self, id: &ElementId, operation: &Operation) -> Result<Performed> {
-        operate::perform(&self.conn, id, operation).await
+        let quirks = self.quirks_of(id).await;
+        let edits_text = matches!(
+            operation,
+            Operation::SetText(_) | Operation::InsertText(_) | Operation::TypeOver(_)
+        );
+        if edits_text && quirks.ignores_editable_text {
+            return Err(Error::Refused {
+                what: "take text through EditableText (its toolkit answers it and changes \
+                       nothing)"
+                    .into(),
+            });
+        }
+        operate::perform(&self.conn, id, operation, quirks).await
+    }
+
+    /// The quirks of the app that owns element `id`, from the app listing; the
+    /// careful defaults when no listed app owns it.
+    async fn quirks_of(&self, id: &ElementId) -> crate::quirks::Quirks {
+        let Ok(obj) = ObjRef::from_element_id(id) else {
+            return crate::quirks::Quirks::default();
+        };
+        let owned_by = |entries: &[AppEntry]| {
+            entries
+                .iter()
+                .find(|e| e.root.bus == obj.bus)
+                .map(|e| e.quirks)
+        };
+        let listed = lock(&self.listing)
+            .as_ref()
+            .and_then(|(_, entries)| owned_by(entries));
+        match listed {
+            Some(quirks) => quirks,
+            None => self
+                .app_entries()
+                .await
+                .ok()
+                .and_then(|entries| owned_by(&entries))
+                .unwrap_or_default(),
+        }
     }
 
     /// Sends pointer or keyboard input through XTest.

@@ -23,6 +23,7 @@ pub const COMPONENT: &str = "org.a11y.atspi.Component";
 pub const ACTION: &str = "org.a11y.atspi.Action";
 pub const VALUE: &str = "org.a11y.atspi.Value";
 pub const TEXT: &str = "org.a11y.atspi.Text";
+pub const DOCUMENT: &str = "org.a11y.atspi.Document";
 pub const APPLICATION: &str = "org.a11y.atspi.Application";
 pub const PROPERTIES: &str = "org.freedesktop.DBus.Properties";
 
@@ -128,6 +129,37 @@ pub async fn accessible_properties(
         description: description.unwrap_or_default(),
         child_count: child_count.ok().and_then(|n| usize::try_from(n).ok()),
     })
+}
+
+/// The most actions whose names are asked one by one (a bridge that claims
+/// more is broken).
+const MAX_ACTIONS: i32 = 32;
+
+/// The names of `obj`'s actions, lower-cased, in index order: all in one
+/// `GetActions`, or (`one_by_one`) from `NActions` and a `GetName` for each,
+/// sent together. Gecko's bridge answers `GetActions` with its key bindings
+/// (`;;`) in every field, while `GetName` gives the real names.
+pub async fn action_names(
+    conn: &Connection,
+    obj: &ObjRef,
+    one_by_one: bool,
+) -> zbus::Result<Vec<String>> {
+    if !one_by_one {
+        let actions: Vec<(String, String, String)> =
+            call(conn, obj, ACTION, "GetActions", ()).await?;
+        return Ok(actions
+            .into_iter()
+            .map(|(name, _, _)| name.to_lowercase())
+            .collect());
+    }
+    let count: i32 = property(conn, obj, ACTION, "NActions").await?;
+    let names = (0..count.clamp(0, MAX_ACTIONS))
+        .map(|index| call::<_, String>(conn, obj, ACTION, "GetName", (index,)));
+    futures_util::future::join_all(names)
+        .await
+        .into_iter()
+        .map(|name| name.map(|n| n.to_lowercase()))
+        .collect()
 }
 
 /// Reads one property of `iface` on `obj`.

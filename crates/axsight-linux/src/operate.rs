@@ -13,6 +13,7 @@ use zbus::zvariant::Value;
 use zbus::Connection;
 
 use crate::dbus::{self, Failure, ObjRef};
+use crate::quirks::Quirks;
 use crate::{Error, Result};
 
 /// How long an action call may take before it counts as running a modal loop.
@@ -38,15 +39,16 @@ impl ObjRef {
     }
 }
 
-/// Does `operation` to the element `id`.
+/// Does `operation` to the element `id`, in an app with `quirks`.
 pub(crate) async fn perform(
     conn: &Connection,
     id: &ElementId,
     operation: &Operation,
+    quirks: Quirks,
 ) -> Result<Performed> {
     let obj = ObjRef::from_element_id(id)?;
     match operation {
-        Operation::Action(name) => do_action(conn, &obj, name).await,
+        Operation::Action(name) => do_action(conn, &obj, name, quirks.actions_by_index).await,
         Operation::Focus => {
             let focused: bool = call(conn, &obj, dbus::COMPONENT, "GrabFocus", ()).await?;
             done_if(focused, "take the keyboard focus")
@@ -152,20 +154,23 @@ async fn selected_range(conn: &Connection, obj: &ObjRef) -> Option<(i32, i32)> {
     (start >= 0 && end > start).then_some((start, end))
 }
 
-/// Runs the action called `name` (case-insensitively), without waiting long.
-async fn do_action(conn: &Connection, obj: &ObjRef, name: &str) -> Result<Performed> {
-    let actions: Vec<(String, String, String)> =
-        call(conn, obj, dbus::ACTION, "GetActions", ()).await?;
+/// Runs the action called `name` (case-insensitively), without waiting long;
+/// `one_by_one` as [`dbus::action_names`] takes it.
+async fn do_action(
+    conn: &Connection,
+    obj: &ObjRef,
+    name: &str,
+    one_by_one: bool,
+) -> Result<Performed> {
+    let actions = dbus::action_names(conn, obj, one_by_one)
+        .await
+        .map_err(|error| call_error(error, "GetActions"))?;
     let index = actions
         .iter()
-        .position(|(n, _, _)| n.eq_ignore_ascii_case(name))
+        .position(|n| n.eq_ignore_ascii_case(name))
         .ok_or_else(|| Error::NoSuchAction {
             action: name.to_string(),
-            available: actions
-                .iter()
-                .map(|(n, _, _)| n.to_lowercase())
-                .collect::<Vec<_>>()
-                .join(", "),
+            available: actions.join(", "),
         })?;
     let call = dbus::call::<_, bool>(conn, obj, dbus::ACTION, "DoAction", (index as i32,));
     match tokio::time::timeout(ACTION_DEADLINE, call).await {

@@ -78,6 +78,9 @@ pub struct Walker<'c> {
 /// AT-SPI role number of `password text`, whose text is never read.
 const PASSWORD_TEXT: u32 = 40;
 
+/// AT-SPI role number of `document web`: a web page, whose value is its address.
+const DOCUMENT_WEB: u32 = 95;
+
 /// AT-SPI role number of `viewport`.
 pub const VIEWPORT: u32 = 68;
 
@@ -239,25 +242,19 @@ impl<'c> Walker<'c> {
                 if !read_actions {
                     return Vec::new();
                 }
-                // One call for all names. They may be localised; axsight acts by index.
-                dbus::call::<_, Vec<(String, String, String)>>(
-                    conn,
-                    &obj,
-                    dbus::ACTION,
-                    "GetActions",
-                    (),
-                )
-                .await
-                .map(|actions| {
-                    actions
-                        .into_iter()
-                        .map(|(name, _, _)| name.to_lowercase())
-                        .collect()
-                })
-                .unwrap_or_default()
+                // They may be localised; axsight acts by index.
+                dbus::action_names(conn, &obj, self.quirks.actions_by_index)
+                    .await
+                    .unwrap_or_default()
             };
             let accessible_id = async {
-                if !(wanted && self.quirks.exports_ids) {
+                if !wanted {
+                    return String::new();
+                }
+                if self.quirks.ids_in_attributes {
+                    return id_attribute(conn, &obj).await.unwrap_or_default();
+                }
+                if !self.quirks.exports_ids {
                     return String::new();
                 }
                 dbus::property::<String>(conn, &obj, dbus::ACCESSIBLE, "AccessibleId")
@@ -279,6 +276,18 @@ impl<'c> Walker<'c> {
                 if has(dbus::TEXT) && states::has_bit(basics.state_mask, states::EDITABLE) {
                     return read_text_head(conn, &obj, self.quirks).await;
                 }
+                if basics.role == DOCUMENT_WEB && has(dbus::DOCUMENT) {
+                    return dbus::call::<_, String>(
+                        conn,
+                        &obj,
+                        dbus::DOCUMENT,
+                        "GetAttributeValue",
+                        ("DocURL",),
+                    )
+                    .await
+                    .ok()
+                    .filter(|url| !url.is_empty());
+                }
                 None
             };
             // A field without a name of its own (or a combo box named by its
@@ -289,6 +298,22 @@ impl<'c> Walker<'c> {
                     return None;
                 }
                 label_of(conn, &obj, self.quirks).await
+            };
+            // Gecko keeps a paragraph's or a status line's text in the element
+            // itself, with no child that names it: that text is its name.
+            let own_text = async {
+                let reads = wanted
+                    && self.quirks.text_in_content
+                    && basics.name.trim().is_empty()
+                    && has(dbus::TEXT)
+                    && !states::has_bit(basics.state_mask, states::EDITABLE)
+                    && basics.role != PASSWORD_TEXT
+                    && carries_text(role);
+                if !reads {
+                    return None;
+                }
+                let text = read_text_head(conn, &obj, self.quirks).await?;
+                Some(without_embedded_objects(&text)).filter(|t| !t.is_empty())
             };
             let children = async {
                 if !with_children || !wanted || basics.child_count == Some(0) {
@@ -314,8 +339,15 @@ impl<'c> Walker<'c> {
                 };
                 self.read_children(refs, depth + 1).await
             };
-            let (extents, actions, accessible_id, value, label, children) =
-                futures_util::join!(extents, actions, accessible_id, value, label, children);
+            let (extents, actions, accessible_id, value, label, own_text, children) = futures_util::join!(
+                extents,
+                actions,
+                accessible_id,
+                value,
+                label,
+                own_text,
+                children
+            );
             let (name, value) = match (text_combo, label) {
                 // The current text is the combo's value; its name is its label's.
                 (true, label) => (
@@ -323,7 +355,7 @@ impl<'c> Walker<'c> {
                     value.or_else(|| Some(basics.name.clone()).filter(|n| !n.is_empty())),
                 ),
                 (false, Some(label)) => (label, value),
-                (false, None) => (basics.name.clone(), value),
+                (false, None) => (own_text.unwrap_or_else(|| basics.name.clone()), value),
             };
             let actionable = has(dbus::ACTION) && !(read_actions && actions.is_empty());
             // A password field that does not say so (GTK4 has no password role)
@@ -405,13 +437,48 @@ async fn label_of(conn: &Connection, obj: &ObjRef, quirks: Quirks) -> Option<Str
     Some(props.name).filter(|name| !name.trim().is_empty())
 }
 
+/// The `id` object attribute of `obj`, where the toolkit puts its element ids.
+async fn id_attribute(conn: &Connection, obj: &ObjRef) -> Option<String> {
+    let attributes: std::collections::HashMap<String, String> =
+        dbus::call(conn, obj, dbus::ACCESSIBLE, "GetAttributes", ())
+            .await
+            .ok()?;
+    attributes.get("id").cloned()
+}
+
+/// Whether an element of `role` can hold text of its own that nothing else names
+/// (a paragraph, a status line, a cell, a section of a page).
+fn carries_text(role: Role) -> bool {
+    matches!(
+        role,
+        Role::Text
+            | Role::Paragraph
+            | Role::StatusBar
+            | Role::Alert
+            | Role::Notification
+            | Role::ToolTip
+            | Role::Heading
+            | Role::ListItem
+            | Role::Cell
+            | Role::HeaderItem
+            | Role::Header
+            | Role::Group
+    )
+}
+
+/// An element's own text without the object replacement characters (U+FFFC)
+/// that stand for its child elements, which are read as elements of their own.
+fn without_embedded_objects(text: &str) -> String {
+    text.replace('\u{FFFC}', " ").trim().to_string()
+}
+
 /// The most characters of a field's text a read takes.
 const TEXT_HEAD: i32 = 4096;
 
-/// What a text field holds, up to [`TEXT_HEAD`] characters. Qt answers an end
-/// offset past the text with an empty string, so its length is asked first.
+/// What a text field holds, up to [`TEXT_HEAD`] characters. Qt and Gecko answer
+/// an end offset past the text with an empty string, so its length is asked first.
 async fn read_text_head(conn: &Connection, obj: &ObjRef, quirks: Quirks) -> Option<String> {
-    let end = if quirks.qt {
+    let end = if quirks.bounded_text {
         let count: i32 = dbus::property(conn, obj, dbus::TEXT, "CharacterCount")
             .await
             .ok()?;
@@ -476,6 +543,17 @@ mod tests {
         assert!(!looks_masked("hello"));
         assert!(!looks_masked("a*b*c"));
         assert!(!looks_masked("5 * 3"));
+    }
+
+    #[test]
+    fn embedded_objects_leave_only_the_elements_own_text() {
+        use super::without_embedded_objects;
+        assert_eq!(without_embedded_objects("Counted 1"), "Counted 1");
+        assert_eq!(without_embedded_objects("\u{FFFC}\u{FFFC}\u{FFFC}"), "");
+        assert_eq!(
+            without_embedded_objects("Read \u{FFFC} first. "),
+            "Read   first."
+        );
     }
 
     #[test]

@@ -1,7 +1,8 @@
-//! The browsers a session can see into through the DevTools protocol: those it
-//! started (Chromium, or an Electron app, with the page tree and a loopback
-//! endpoint on) and one it attaches to (`--browser-url`). It finds which
-//! browser and which tab a window of the accessibility tree shows.
+//! The browsers a session can see into through a protocol: those it started
+//! (Chromium, or an Electron app, with the page tree and a loopback DevTools
+//! endpoint on; Firefox with its WebDriver BiDi endpoint) and one it attaches
+//! to (`--browser-url`). It finds which browser and which tab a window of the
+//! accessibility tree shows.
 
 use std::sync::Arc;
 
@@ -35,7 +36,7 @@ impl Browsers {
         }
     }
 
-    /// Starts `program` (a Chromium or an Electron app) with `args` in the
+    /// Starts `program` (a Chromium, an Electron app or Firefox) with `args` in the
     /// desktop's environment `env`, seeing into its pages from now on.
     pub async fn launch(
         &self,
@@ -74,7 +75,8 @@ impl Browsers {
 
     /// The browser and tab the window `snapshot` shows: a browser axsight
     /// started by its process, else an attached one; the tab whose title the
-    /// window's title starts with (Chromium titles windows "PAGE - Chromium").
+    /// window's title starts with (windows are titled "PAGE - Chromium",
+    /// "PAGE — Mozilla Firefox").
     pub async fn page_of(
         &self,
         snapshot: &WindowSnapshot,

@@ -1,19 +1,38 @@
 //! `navigate_browser` and `execute_browser_script`: a page opened, moved
 //! through its history or reloaded, then answered with the window's tree once
 //! the new page shows in it; and scripts run in a page, when allowed.
+//!
+//! A browser axsight reaches over a protocol is driven through it; one it
+//! cannot reach (started by the user) through its own UI ([`through_chrome`]).
+
+mod chrome;
+mod through_chrome;
+
+pub(crate) use chrome::Kind;
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use axsight_browser::{find_chromium, Browser, HistoryMove, Page};
+use axsight_browser::{find_chromium, find_firefox, is_firefox, Browser, HistoryMove, Page};
 use axsight_core::{Engine, WindowQuery, WindowSnapshot};
 
 use crate::browsers::{browser_error, page_document};
 use crate::session::Session;
 use crate::ToolError;
+use through_chrome::ChromeWindow;
 
 /// How often the desktop is read while a new page settles into the tree.
 const TREE_POLL: Duration = Duration::from_millis(100);
+
+/// What a call drives.
+enum Driven {
+    /// A tab of a browser axsight speaks a protocol to.
+    Protocol(Arc<Browser>, Page),
+    /// A browser window reached only through its own UI.
+    Chrome(ChromeWindow),
+    /// No browser at all.
+    Nothing,
+}
 
 /// What `navigate_browser` asks for.
 #[derive(Debug, Clone, Default)]
@@ -62,9 +81,14 @@ impl<E: Engine> Session<E> {
             _ => {}
         }
         let engine = self.engine().await?;
-        let (browser, page, opened) = match self.driven_page(&engine, request).await? {
-            Some((browser, page)) => (browser, page, false),
-            None => {
+        let (browser, page, opened) = match self.driven(&engine, request).await? {
+            Driven::Protocol(browser, page) => (browser, page, false),
+            Driven::Chrome(window) => {
+                return self
+                    .navigate_through_chrome(&engine, window, request, url, start)
+                    .await
+            }
+            Driven::Nothing => {
                 let Some(url) = url else {
                     return Err(ToolError::CannotAct(
                         "no browser to move through the history of: open a page first".into(),
@@ -145,32 +169,71 @@ impl<E: Engine> Session<E> {
         Ok(out)
     }
 
-    /// The browser and tab a call drives: the window named by `app`/`window`,
-    /// else the first window of a browser axsight can drive; `None` when no
-    /// such browser runs.
-    async fn driven_page(
-        &self,
-        engine: &E,
-        request: &NavigateRequest,
-    ) -> Result<Option<(Arc<Browser>, Page)>, ToolError> {
+    /// What a call drives: the window named by `app`/`window` (over a
+    /// protocol where axsight has one to its browser, else through its UI);
+    /// else the first tab of a browser axsight speaks a protocol to; else a
+    /// browser window on screen (of the kind `browser` names), through its UI.
+    async fn driven(&self, engine: &E, request: &NavigateRequest) -> Result<Driven, ToolError> {
         if request.app.is_some() || request.window.is_some() {
             let snapshot = self
                 .named_window(engine, request.app.as_deref(), request.window.as_deref())
                 .await?;
-            return match self.browsers.page_of(&snapshot).await? {
-                Some(found) => Ok(Some(found)),
+            if let Some((browser, page)) = self.browsers.page_of(&snapshot).await? {
+                return Ok(Driven::Protocol(browser, page));
+            }
+            let (title, app) = (snapshot.title.clone(), snapshot.app.clone());
+            return match self.chrome_window(engine, snapshot).await? {
+                Some(window) => Ok(Driven::Chrome(window)),
                 None => Err(ToolError::CannotAct(format!(
-                    "'{}' ({}) is not a browser axsight can drive: open pages with \
-                     navigate_browser or open_application, or attach with --browser-url",
-                    snapshot.title, snapshot.app
+                    "'{title}' ({app}) is not a browser window axsight can drive: name a \
+                     Firefox or Chromium window, or open pages with navigate_browser"
                 ))),
             };
         }
         for browser in self.browsers.live().await? {
+            if let Some(shown) = self.front_page(engine, &browser).await? {
+                return Ok(Driven::Protocol(browser, shown));
+            }
             let pages = browser.pages().await.map_err(browser_error)?;
             if let Some(first) = pages.first() {
                 let page = browser.page(&first.target).await.map_err(browser_error)?;
-                return Ok(Some((browser, page)));
+                return Ok(Driven::Protocol(browser, page));
+            }
+        }
+        // A browser on screen of the kind `browser` names, if it names one.
+        let wanted = request.browser.as_deref().and_then(Kind::named);
+        Ok(match self.chrome_on_screen(engine, wanted).await? {
+            Some(window) => Driven::Chrome(window),
+            None => Driven::Nothing,
+        })
+    }
+
+    /// The tab a started browser's window shows (its active window first),
+    /// if one of its windows is on screen.
+    async fn front_page(&self, engine: &E, browser: &Browser) -> Result<Option<Page>, ToolError> {
+        let Some(pid) = browser.pid() else {
+            return Ok(None);
+        };
+        let apps = engine.applications().await.map_err(ToolError::engine)?;
+        let mut windows: Vec<_> = apps
+            .iter()
+            .filter(|a| a.pid == Some(pid))
+            .flat_map(|a| a.windows.iter())
+            .collect();
+        windows.sort_by_key(|w| !w.is_active());
+        for window in windows {
+            let query = WindowQuery {
+                window_id: Some(window.id.clone()),
+                ..WindowQuery::default()
+            };
+            let Ok(snapshot) = engine
+                .window_tree(&query, self.read_options(false, false))
+                .await
+            else {
+                continue;
+            };
+            if let Some((_, page)) = self.browsers.page_of(&snapshot).await? {
+                return Ok(Some(page));
             }
         }
         Ok(None)
@@ -184,9 +247,17 @@ impl<E: Engine> Session<E> {
     ) -> Result<Arc<Browser>, ToolError> {
         let path = match program {
             Some(program) if program.contains('/') => std::path::PathBuf::from(program),
+            Some(program) if is_firefox(program) => find_firefox().ok_or_else(|| {
+                ToolError::CannotAct(
+                    "no Firefox found (firefox-esr or firefox on PATH): install it, or give \
+                     `browser` a path"
+                        .into(),
+                )
+            })?,
             Some(program) if !axsight_browser::is_chromium(program) => {
                 return Err(ToolError::BadArguments(format!(
-                    "`browser` {program:?} is not a Chromium-based browser; give chromium or a path"
+                    "`browser` {program:?} is neither Chromium nor Firefox; give chromium, \
+                     firefox or a path"
                 )))
             }
             _ => find_chromium().ok_or_else(|| {
@@ -287,10 +358,20 @@ impl<E: Engine> Session<E> {
             window: window.map(str::to_string),
             ..NavigateRequest::default()
         };
-        let (_, page) = self
-            .driven_page(&engine, &request)
-            .await?
-            .ok_or_else(|| ToolError::CannotAct("no browser axsight can drive runs".into()))?;
+        let page = match self.driven(&engine, &request).await? {
+            Driven::Protocol(_, page) => page,
+            Driven::Chrome(window) => {
+                return Err(ToolError::CannotAct(format!(
+                    "scripts run only in browsers axsight reaches over a protocol: {}",
+                    window.kind.without_protocol()
+                )))
+            }
+            Driven::Nothing => {
+                return Err(ToolError::CannotAct(
+                    "no browser axsight can drive runs".into(),
+                ))
+            }
+        };
         let value = page.evaluate(script).await.map_err(browser_error)?;
         Ok(format!("{value}\n"))
     }

@@ -217,11 +217,14 @@ pub enum BenchCommand {
         #[arg(long, default_value_t = 10)]
         runs: usize,
     },
-    /// Time Chromium's tree with and without the DOM, and navigation; JSON lines.
+    /// Time a browser's tree with and without the DOM, and navigation; JSON lines.
     Browser {
         /// The page to start on.
         #[arg(long)]
         url: String,
+        /// The browser to start: chromium, firefox or a path.
+        #[arg(long, default_value = "chromium")]
+        browser: String,
         /// The page to navigate to and back from.
         #[arg(long)]
         other: String,

@@ -148,8 +148,14 @@ pub async fn run(command: Command, flags: GroundingFlags) -> anyhow::Result<Exit
             what: BenchCommand::Act { app, button, runs },
         } => bench::act(&app, &button, runs).await?,
         Command::Bench {
-            what: BenchCommand::Browser { url, other, runs },
-        } => bench::browser(&url, &other, runs).await?,
+            what:
+                BenchCommand::Browser {
+                    url,
+                    browser,
+                    other,
+                    runs,
+                },
+        } => bench::browser(&url, &browser, &other, runs).await?,
         Command::Bench {
             what: BenchCommand::Sources { app, runs },
         } => bench::sources(&app, runs, grounding.detector.clone()).await?,

@@ -15,7 +15,7 @@ pub struct NavigateArgs {
     /// "back", "forward" or "reload" instead of a url.
     #[serde(default)]
     pub action: Option<HistoryAction>,
-    /// Browser to start when none runs: "chromium" (default) or a path.
+    /// Browser to start when none runs: "chromium" (default), "firefox" or a path.
     #[serde(default)]
     pub browser: Option<String>,
     /// Which browser window (app name or pid / title substring).

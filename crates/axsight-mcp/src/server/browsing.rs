@@ -18,7 +18,7 @@ const DEFAULT_LOAD: Duration = Duration::from_secs(20);
 #[tool_router(router = browsing_router, vis = "pub(crate)")]
 impl<E: Engine> AxsightServer<E> {
     #[tool(
-        description = "Open a URL in a browser (starting Chromium with its page tree and DevTools on when none runs), in the current tab or a new one, or go back/forward/reload; waits for the page to load and show, then answers with the window's tree (include_dom adds the page's #d elements).",
+        description = "Open a URL in a browser, in the current tab or a new one, or go back/forward/reload; waits for the page to load and show, then answers with the window's tree (include_dom adds the page's #d elements). Drives a browser axsight started or attached to, else a Firefox or Chromium window on screen through its address bar, else starts one (`browser`).",
         annotations(open_world_hint = true)
     )]
     async fn navigate_browser(

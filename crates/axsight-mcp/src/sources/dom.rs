@@ -59,13 +59,15 @@ impl DomHandles {
 }
 
 impl<E: Engine> Session<E> {
-    /// Reads the page the window shows and prints the `dom` section.
+    /// Reads the page the window shows and prints the `dom` section; one line
+    /// saying why when axsight has no protocol connection to its browser.
     pub(crate) async fn dom_section(&self, snapshot: &WindowSnapshot) -> Result<String, ToolError> {
-        let (_, page) = self
-            .browsers
-            .page_of(snapshot)
-            .await?
-            .ok_or_else(|| no_page(snapshot))?;
+        let Some((_, page)) = self.browsers.page_of(snapshot).await? else {
+            return Ok(format!(
+                "- dom: none ({})\n",
+                self.why_no_page(snapshot).await?
+            ));
+        };
         let origin = document_origin(snapshot)?;
         let dom = page.read_dom(BUDGET).await.map_err(browser_error)?;
         let window = snapshot.window_id();
@@ -211,12 +213,31 @@ fn document_origin(snapshot: &WindowSnapshot) -> Result<Point, ToolError> {
     Ok(Point { x: b.x, y: b.y })
 }
 
-fn no_page(snapshot: &WindowSnapshot) -> ToolError {
-    ToolError::CannotAct(format!(
-        "include_dom reads pages of browsers axsight started (open_application, \
-         navigate_browser) or attached to (--browser-url): '{}' ({}) is none of them",
-        snapshot.title, snapshot.app
-    ))
+impl<E: Engine> Session<E> {
+    /// Why the window's page cannot be read over a protocol.
+    async fn why_no_page(&self, snapshot: &WindowSnapshot) -> Result<String, ToolError> {
+        let apps = self
+            .engine()
+            .await?
+            .applications()
+            .await
+            .map_err(ToolError::engine)?;
+        let kind = apps
+            .iter()
+            .find(|a| a.pid.is_some() && a.pid == snapshot.pid)
+            .and_then(crate::browsing::Kind::of);
+        Ok(match kind {
+            Some(kind) => format!(
+                "{}; pages of browsers axsight starts (navigate_browser, open_application) \
+                 or attaches to (--browser-url) have one",
+                kind.without_protocol()
+            ),
+            None => format!(
+                "'{}' ({}) is not a browser window",
+                snapshot.title, snapshot.app
+            ),
+        })
+    }
 }
 
 #[cfg(test)]

@@ -235,16 +235,18 @@ fn peak_rss_mb() -> Option<f64> {
     Some((kb / 1024.0 * 10.0).round() / 10.0)
 }
 
-/// `axsight bench browser`: Chromium started on `url` through the session, as
-/// `navigate_browser` does; then, in one process, the window's tree read with
-/// and without `include_dom`, and `navigate_browser` between `url` and
-/// `other` until the new page shows in the tree. JSON lines of p50s.
-pub async fn browser(url: &str, other: &str, runs: usize) -> anyhow::Result<()> {
+/// `axsight bench browser`: `browser` (Chromium or Firefox) started on `url`
+/// through the session, as `navigate_browser` does; then, in one process, the
+/// window's tree read with and without `include_dom`, and `navigate_browser`
+/// between `url` and `other` until the new page shows in the tree. JSON lines
+/// of p50s.
+pub async fn browser(url: &str, browser: &str, other: &str, runs: usize) -> anyhow::Result<()> {
     use axsight_mcp::{NavigateRequest, TreeOutput, TreeRequest};
     use std::time::Duration;
     let session = crate::commands::Session::watching();
     let navigate = |url: &str| NavigateRequest {
         url: Some(url.to_string()),
+        browser: Some(browser.to_string()),
         timeout: Duration::from_secs(30),
         ..NavigateRequest::default()
     };

@@ -12,8 +12,9 @@ use serde_json::json;
 
 use crate::cdp::Connection;
 use crate::launch::{
-    accessibility_flags, bidi_endpoint_in_profile, chromium_flags, endpoint_from_url,
-    endpoint_in_profile, firefox_flags, is_firefox, new_profile, FIREFOX_PREFS,
+    accessibility_flags, bidi_endpoint_in_profile, chromium_flags, electron_flags,
+    endpoint_at_port, endpoint_from_url, endpoint_in_profile, firefox_flags, free_port,
+    is_electron_app, is_firefox, new_profile, FIREFOX_PREFS,
 };
 use crate::page::{PageTarget, CALL_DEADLINE};
 use crate::{bidi, BrowserError, Page};
@@ -84,6 +85,15 @@ impl Browser {
             false => Protocol::DevTools,
         };
         let mut command = std::process::Command::new(program);
+        // An Electron app keeps the user's own profile: it gets a DevTools port
+        // of axsight's choosing instead of a profile of its own.
+        let electron_port = match protocol {
+            Protocol::DevTools if is_electron_app(&program.to_string_lossy()) => Some(
+                free_port()
+                    .map_err(|error| failed(format!("no free port for DevTools: {error}")))?,
+            ),
+            _ => None,
+        };
         match protocol {
             Protocol::Bidi => {
                 std::fs::write(profile.join("user.js"), FIREFOX_PREFS)
@@ -93,12 +103,17 @@ impl Browser {
                     .args(firefox_flags(&profile))
                     .env("GNOME_ACCESSIBILITY", "1");
             }
-            Protocol::DevTools => {
-                if crate::launch::is_chromium(&program.to_string_lossy()) {
-                    command.args(chromium_flags());
+            Protocol::DevTools => match electron_port {
+                Some(port) => {
+                    command.args(electron_flags(port));
                 }
-                command.args(accessibility_flags(&profile));
-            }
+                None => {
+                    if crate::launch::is_chromium(&program.to_string_lossy()) {
+                        command.args(chromium_flags());
+                    }
+                    command.args(accessibility_flags(&profile));
+                }
+            },
         }
         command
             .args(extra)
@@ -119,7 +134,10 @@ impl Browser {
         let started = Started { child, profile };
         let endpoint = match protocol {
             Protocol::Bidi => bidi_endpoint_in_profile(&started.profile, START_DEADLINE).await?,
-            Protocol::DevTools => endpoint_in_profile(&started.profile, START_DEADLINE).await?,
+            Protocol::DevTools => match electron_port {
+                Some(port) => endpoint_at_port(port, START_DEADLINE).await?,
+                None => endpoint_in_profile(&started.profile, START_DEADLINE).await?,
+            },
         };
         let connection = Connection::connect(&endpoint, CALL_DEADLINE).await?;
         if protocol == Protocol::Bidi {

@@ -11,6 +11,9 @@ use tokio::io::{AsyncReadExt, AsyncWriteExt};
 
 use crate::BrowserError;
 
+mod electron;
+pub use electron::{electron_flags, free_port, is_electron_app};
+
 /// How often the profile is checked for the DevTools port file.
 const PORT_POLL: Duration = Duration::from_millis(50);
 
@@ -45,7 +48,7 @@ pub fn chromium_flags() -> Vec<String> {
     flags
 }
 
-fn is_root() -> bool {
+pub(crate) fn is_root() -> bool {
     std::fs::read_to_string("/proc/self/status")
         .ok()
         .and_then(|s| {
@@ -203,6 +206,21 @@ pub async fn bidi_endpoint_in_profile(
             });
         }
         tokio::time::sleep(PORT_POLL).await;
+    }
+}
+
+/// Waits until a program started with `--remote-debugging-port=PORT` answers
+/// there, and returns its WebSocket address.
+pub async fn endpoint_at_port(port: u16, deadline: Duration) -> Result<String, BrowserError> {
+    let url = format!("http://127.0.0.1:{port}");
+    let start = Instant::now();
+    loop {
+        let left = deadline.saturating_sub(start.elapsed());
+        match endpoint_from_url(&url, left.min(Duration::from_secs(1))).await {
+            Ok(endpoint) => return Ok(endpoint),
+            Err(error) if start.elapsed() >= deadline => return Err(error),
+            Err(_) => tokio::time::sleep(PORT_POLL).await,
+        }
     }
 }
 

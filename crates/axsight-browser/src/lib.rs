@@ -27,8 +27,8 @@ use std::time::Duration;
 pub use browser::{Browser, PageInfo, Protocol};
 pub use dom::{to_screen, CssRect, DomElement, DomSnapshot};
 pub use launch::{
-    accessibility_flags, chromium_flags, find_chromium, find_firefox, firefox_flags, is_chromium,
-    is_firefox,
+    accessibility_flags, chromium_flags, electron_flags, find_chromium, find_firefox,
+    firefox_flags, is_chromium, is_electron_app, is_firefox,
 };
 pub use page::{HistoryMove, Page};
 

@@ -4,7 +4,7 @@
 use std::collections::HashSet;
 use std::time::{Duration, Instant};
 
-use axsight_browser::{find_chromium, is_chromium};
+use axsight_browser::{find_chromium, is_chromium, is_electron_app};
 use axsight_core::{Engine, Launched, Placement, State, WindowQuery};
 
 use super::{ActOptions, Session};
@@ -285,10 +285,12 @@ impl<E: Engine> Session<E> {
         let Some(program) = words.first() else {
             return Ok(None);
         };
-        if !is_chromium(program) {
+        // An Electron app is Chromium inside: started the same way, but with
+        // its own profile kept (see axsight_browser::electron_flags).
+        if !is_chromium(program) && !is_electron_app(program) {
             return Ok(None);
         }
-        let path = if program.contains('/') {
+        let path = if program.contains('/') || !is_chromium(program) {
             std::path::PathBuf::from(program)
         } else {
             find_chromium().unwrap_or_else(|| std::path::PathBuf::from(program))

@@ -177,6 +177,13 @@ def test_div_soup_click_targets_are_found_and_clicked(web):
             assert status in clicked, clicked
         # The tile's label inherits its parent's cursor: only the tile is listed.
         assert sum("Choose tile" in l for l in lines) == 1, dom
+        # A div with nothing but a listener: known once the tracker ran before the
+        # page's scripts, from the next document on.
+        reloaded = await c.ok("navigate_browser", {"action": "reload", "include_dom": True,
+                                                   **LOAD})
+        lines = reloaded[reloaded.index("- dom "):].splitlines()
+        clicked = await c.ok("click_element", {"index": target("Plain listener")})
+        assert "Plain clicked" in clicked, clicked
 
     run_session(body)
 

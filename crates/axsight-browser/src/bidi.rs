@@ -21,6 +21,16 @@ pub(crate) async fn new_session(
 ) -> Result<(), BrowserError> {
     connection
         .call("session.new", json!({ "capabilities": {} }), None, deadline)
+        .await?;
+    // Click listeners noted in every new document before the page's scripts.
+    let tracker = format!("() => {{ {} }}", crate::dom::LISTENERS);
+    connection
+        .call(
+            "script.addPreloadScript",
+            json!({ "functionDeclaration": tracker }),
+            None,
+            deadline,
+        )
         .await
         .map(|_| ())
 }

@@ -334,6 +334,33 @@ impl Browser {
                         error: "no sessionId in its answer".into(),
                     })?
                     .to_string();
+                // From the next document on, click listeners are noted before
+                // the page's scripts run; the current one gets it now, for
+                // the listeners added from here on.
+                // Chromium runs new-document scripts only for a session
+                // with the Page domain on.
+                let _ = self
+                    .connection
+                    .call("Page.enable", json!({}), Some(&session), CALL_DEADLINE)
+                    .await;
+                let params = json!({ "source": crate::dom::LISTENERS });
+                let added = self
+                    .connection
+                    .call(
+                        "Page.addScriptToEvaluateOnNewDocument",
+                        params,
+                        Some(&session),
+                        CALL_DEADLINE,
+                    )
+                    .await;
+                if let Err(error) = added {
+                    tracing::warn!(%error, "no click-listener tracker in this tab");
+                }
+                let now = json!({ "expression": crate::dom::LISTENERS });
+                let _ = self
+                    .connection
+                    .call("Runtime.evaluate", now, Some(&session), CALL_DEADLINE)
+                    .await;
                 self.sessions
                     .lock()
                     .unwrap_or_else(|e| e.into_inner())

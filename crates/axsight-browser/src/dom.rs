@@ -12,6 +12,9 @@ use crate::{BrowserError, Page};
 
 const COLLECT: &str = include_str!("dom/collect.js");
 const LOCATE: &str = include_str!("dom/locate.js");
+/// Run in every new document before the page's scripts: notes the elements that
+/// get click listeners, for `collect.js`.
+pub(crate) const LISTENERS: &str = include_str!("dom/listeners.js");
 
 /// One element of the page.
 #[derive(Debug, Clone, PartialEq)]

@@ -3,7 +3,9 @@
 //!
 //! The toolkit is known from `Application.ToolkitName` and `Version`, each read
 //! with a single `Properties.Get` — the one kind of property call every bridge
-//! answers — before anything else is asked of the app. Nothing here makes a call.
+//! answers — before anything else is asked of the app. LibreOffice's GTK3 plug-in
+//! reports the toolkit as GTK 3, so it is known by the application's name, read
+//! next. Nothing here makes a call.
 
 /// AT-SPI `CoordType`: 0 screen, 1 window.
 const SCREEN: u32 = 0;
@@ -28,6 +30,16 @@ pub struct Quirks {
     pub bulk_properties: bool,
     /// Qt: combo boxes are named by their current text, not by their label.
     pub qt: bool,
+    /// LibreOffice (through its GTK3 plug-in, which reports the toolkit as GTK 3):
+    /// no `Cache.GetItems`, which has been seen to crash it after a dialog closed
+    /// (its cache keeps the defunct objects of closed dialogs); toolbar buttons, separators and
+    /// menu items carry a `Value` that only repeats their checked state; a cell's
+    /// content is its text (its `Value` is a number even for text); a status bar's
+    /// labels have their text in the Text interface only, which answers an end
+    /// past the text with nothing (as Qt's does); and its own widgets'
+    /// extents leave out the GTK menu bar above them until the pointer first
+    /// moves over the window.
+    pub libreoffice: bool,
 }
 
 impl Quirks {
@@ -45,7 +57,23 @@ impl Quirks {
             misses_events: chromium,
             bulk_properties: gtk || chromium,
             qt: is("qt"),
+            libreoffice: false,
         }
+    }
+
+    /// The quirks of an application: its toolkit's, and LibreOffice's where the
+    /// app is LibreOffice (named `soffice`, or `libreoffice…` by some launchers).
+    pub fn of_application(app: &str, toolkit: &str, version: &str) -> Quirks {
+        let app = app.trim().to_ascii_lowercase();
+        Quirks {
+            libreoffice: app == "soffice" || app.starts_with("libreoffice"),
+            ..Quirks::of_toolkit(toolkit, version)
+        }
+    }
+
+    /// Whether the app's `Cache.GetItems` may be asked for.
+    pub fn items_cache(self) -> bool {
+        !self.libreoffice
     }
 
     /// The AT-SPI `CoordType` extents are asked in: screen (0), or window (1) for
@@ -89,6 +117,20 @@ mod tests {
         assert!(!gtk3.gtk4 && gtk4.gtk4);
         assert_eq!(gtk4.extent_coords(), WINDOW);
         assert!(!gtk3.exports_ids);
+    }
+
+    #[test]
+    fn libreoffice_is_known_by_its_name_not_its_toolkit() {
+        for name in ["soffice", "LibreOffice", "libreoffice-calc"] {
+            let quirks = Quirks::of_application(name, "gtk", "3.24.38");
+            assert!(quirks.libreoffice, "{name}");
+            assert!(!quirks.items_cache(), "{name}");
+            // The rest is GTK 3's: its bridge answers GetAll.
+            assert!(quirks.bulk_properties && !quirks.gtk4);
+        }
+        let gedit = Quirks::of_application("gedit", "gtk", "3.24.38");
+        assert!(!gedit.libreoffice && gedit.items_cache());
+        assert_eq!(gedit, Quirks::of_toolkit("gtk", "3.24.38"));
     }
 
     #[test]

@@ -24,6 +24,8 @@ pub use crate::quirks::Quirks;
 use crate::states;
 use axsight_core::{ReadOptions, Role};
 
+mod table;
+
 /// Elements read at most in one window; a tree bigger than this is cut, and the
 /// capture says so.
 pub const MAX_ELEMENTS: usize = 10_000;
@@ -264,17 +266,23 @@ impl<'c> Walker<'c> {
                     .await
                     .unwrap_or_default()
             };
+            let editable_text =
+                has(dbus::TEXT) && states::has_bit(basics.state_mask, states::EDITABLE);
+            // LibreOffice gives toolbar buttons and menu items a Value that repeats
+            // their checked state, and cells one that is a number even for text.
+            let numeric = has(dbus::VALUE)
+                && !(self.quirks.libreoffice && (editable_text || !holds_a_number(role)));
             let value = async {
                 if !wanted || basics.role == PASSWORD_TEXT {
                     return None;
                 }
-                if has(dbus::VALUE) {
+                if numeric {
                     let current: f64 = dbus::property(conn, &obj, dbus::VALUE, "CurrentValue")
                         .await
                         .ok()?;
                     return Some(format_number(current));
                 }
-                if has(dbus::TEXT) && states::has_bit(basics.state_mask, states::EDITABLE) {
+                if editable_text {
                     return read_text_head(conn, &obj, self.quirks).await;
                 }
                 None
@@ -282,8 +290,15 @@ impl<'c> Walker<'c> {
             // A field without a name of its own (or a Qt combo box, named by its
             // current text) is named by the label that says it labels it.
             let qt_combo = self.quirks.qt && role == Role::ComboBox;
+            let nameless = basics.name.trim().is_empty();
             let label = async {
-                if !(wanted && role.is_field() && (basics.name.trim().is_empty() || qt_combo)) {
+                // LibreOffice's status bar labels have their text only as Text.
+                if wanted && nameless && self.quirks.libreoffice && role == Role::Text {
+                    return read_text_head(conn, &obj, self.quirks)
+                        .await
+                        .filter(|text| !text.trim().is_empty());
+                }
+                if !(wanted && role.is_field() && (nameless || qt_combo)) {
                     return None;
                 }
                 label_of(conn, &obj, self.quirks).await
@@ -298,18 +313,32 @@ impl<'c> Walker<'c> {
                     ));
                     return Ok(Vec::new());
                 }
-                let refs = match self.cache.complete_children(&obj) {
-                    Some(refs) => refs,
-                    None => dbus::call::<_, Vec<ObjRef>>(
-                        conn,
-                        &obj,
-                        dbus::ACCESSIBLE,
-                        "GetChildren",
-                        (),
-                    )
-                    .await
-                    .map_err(|e| abort("GetChildren", e))?,
+                if let Some(refs) = self.cache.complete_children(&obj) {
+                    return self.read_children(refs, depth + 1).await;
+                }
+                // More children than a read ever takes are not listed: LibreOffice
+                // builds the whole list of a sheet's 2^31 cells, for minutes and
+                // gigabytes. A table gives the cells on screen; others their first.
+                let manages = states::has_bit(basics.state_mask, states::MANAGES_DESCENDANTS);
+                let count = match basics.child_count {
+                    None if manages => {
+                        dbus::property::<i32>(conn, &obj, dbus::ACCESSIBLE, "ChildCount")
+                            .await
+                            .ok()
+                            .and_then(|n| usize::try_from(n).ok())
+                    }
+                    count => count,
                 };
+                if count.map_or(manages, |n| n > MAX_CHILDREN) {
+                    return match has(table::TABLE) {
+                        true => self.read_drawn_cells(&obj, &basics.name, depth + 1).await,
+                        false => self.read_first_children(&obj, count, depth + 1).await,
+                    };
+                }
+                let refs =
+                    dbus::call::<_, Vec<ObjRef>>(conn, &obj, dbus::ACCESSIBLE, "GetChildren", ())
+                        .await
+                        .map_err(|e| abort("GetChildren", e))?;
                 self.read_children(refs, depth + 1).await
             };
             let (extents, actions, accessible_id, value, label, children) =
@@ -347,14 +376,7 @@ impl<'c> Walker<'c> {
     }
 
     async fn read_children(&self, refs: Vec<ObjRef>, depth: usize) -> Result<Vec<RawNode>, Abort> {
-        let refs: Vec<ObjRef> = {
-            let mut seen = self.seen.lock().unwrap_or_else(|e| e.into_inner());
-            let fresh: Vec<ObjRef> = refs
-                .into_iter()
-                .filter(|r| !r.is_null() && seen.insert(r.clone()))
-                .collect();
-            fresh
-        };
+        let refs = self.not_seen(refs);
         let total = refs.len();
         let take = self.reserve(total.min(MAX_CHILDREN));
         if take < total {
@@ -362,21 +384,34 @@ impl<'c> Walker<'c> {
                 "an element has {total} children; only {take} were read"
             ));
         }
+        self.read_all(refs.into_iter().take(take).collect(), depth)
+            .await
+    }
+
+    /// `refs` without null references and objects met before in this read.
+    fn not_seen(&self, refs: Vec<ObjRef>) -> Vec<ObjRef> {
+        let mut seen = self.seen.lock().unwrap_or_else(|e| e.into_inner());
+        refs.into_iter()
+            .filter(|r| !r.is_null() && seen.insert(r.clone()))
+            .collect()
+    }
+
+    /// Reads the subtrees of `refs` (their budget already taken) concurrently;
+    /// one that vanishes is a gap, an app that stops answering ends the read.
+    async fn read_all(&self, refs: Vec<ObjRef>, depth: usize) -> Result<Vec<RawNode>, Abort> {
+        let take = refs.len();
         let reads = refs
             .into_iter()
-            .take(take)
             .map(|child| self.read_with(child, false, true, depth));
         let mut children = Vec::with_capacity(take);
         for result in join_all(reads).await {
             match result {
                 Ok(node) => children.push(node),
-                Err(aborted) => match aborted.failure {
-                    Failure::ObjectGone | Failure::Other => self.note_gap(format!(
-                        "an element vanished or failed while being read ({}: {})",
-                        aborted.method, aborted.error
-                    )),
-                    Failure::PeerGone | Failure::NoReply => return Err(aborted),
-                },
+                Err(aborted) if aborted.ends_the_read() => return Err(aborted),
+                Err(aborted) => self.note_gap(format!(
+                    "an element vanished or failed while being read ({}: {})",
+                    aborted.method, aborted.error
+                )),
             }
         }
         Ok(children)
@@ -406,10 +441,11 @@ async fn label_of(conn: &Connection, obj: &ObjRef, quirks: Quirks) -> Option<Str
 /// The most characters of a field's text a read takes.
 const TEXT_HEAD: i32 = 4096;
 
-/// What a text field holds, up to [`TEXT_HEAD`] characters. Qt answers an end
-/// offset past the text with an empty string, so its length is asked first.
+/// What a text field holds, up to [`TEXT_HEAD`] characters. Qt and LibreOffice
+/// answer an end offset past the text with an empty string, so its length is
+/// asked first.
 async fn read_text_head(conn: &Connection, obj: &ObjRef, quirks: Quirks) -> Option<String> {
-    let end = if quirks.qt {
+    let end = if quirks.qt || quirks.libreoffice {
         let count: i32 = dbus::property(conn, obj, dbus::TEXT, "CharacterCount")
             .await
             .ok()?;
@@ -423,6 +459,12 @@ async fn read_text_head(conn: &Connection, obj: &ObjRef, quirks: Quirks) -> Opti
 }
 
 impl Abort {
+    /// Whether the whole read must end (the app left or stopped answering);
+    /// otherwise only the object is lost, and that is a gap.
+    fn ends_the_read(&self) -> bool {
+        matches!(self.failure, Failure::PeerGone | Failure::NoReply)
+    }
+
     /// An abort for a failure that is not the app's fault.
     pub fn other(method: &'static str, error: zbus::Error) -> Abort {
         Abort {
@@ -449,6 +491,15 @@ pub fn looks_masked(text: &str) -> bool {
     let total = text.chars().count();
     let masked = text.chars().filter(|c| MASKS.contains(c)).count();
     masked > 0 && masked + 1 >= total && (total > 1 || masked == 1)
+}
+
+/// Whether an element of `role` shows a number (LibreOffice gives a `Value` to
+/// much else).
+fn holds_a_number(role: Role) -> bool {
+    matches!(
+        role,
+        Role::Slider | Role::SpinButton | Role::ScrollBar | Role::ProgressBar
+    )
 }
 
 /// Prints a number without a needless fraction: `42`, `0.5`.

@@ -238,9 +238,9 @@ fn element_of(raw: &RawNode, quirks: Quirks, origin: (i32, i32)) -> Element {
     let labels = quirks.gtk4 && !matches!(role, Role::Window | Role::Dialog | Role::Alert);
     Element {
         id: raw
-            .obj
-            .as_ref()
-            .map(|obj| obj.element_id())
+            .id
+            .clone()
+            .or_else(|| raw.obj.as_ref().map(|obj| obj.element_id()))
             .unwrap_or_else(|| ElementId(String::new())),
         role,
         raw_role: raw_role.to_string(),

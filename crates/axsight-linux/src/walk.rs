@@ -9,7 +9,7 @@
 //! and noted as a gap; an app that leaves the bus or stops answering ends the read
 //! with a plain error; each call has its own timeout.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 
@@ -53,6 +53,9 @@ pub struct RawNode {
     pub actions: Vec<String>,
     pub value: Option<String>,
     pub children: Vec<RawNode>,
+    /// The identity to give out instead of the object's, where that is not
+    /// stable: a big table's cell is known by its place (see [`ObjRef::cell_id`]).
+    pub id: Option<axsight_core::ElementId>,
 }
 
 /// A failed read: the app is gone or hung; everything else becomes a gap.
@@ -341,8 +344,32 @@ impl<'c> Walker<'c> {
                         .map_err(|e| abort("GetChildren", e))?;
                 self.read_children(refs, depth + 1).await
             };
-            let (extents, actions, accessible_id, value, label, children) =
-                futures_util::join!(extents, actions, accessible_id, value, label, children);
+            // A LibreOffice cell shows a formula's result as its text; the formula
+            // is an attribute, without its `=`.
+            let formula = async {
+                if !(wanted && self.quirks.libreoffice && role == Role::Cell) {
+                    return None;
+                }
+                let attributes: HashMap<String, String> =
+                    dbus::call(conn, &obj, dbus::ACCESSIBLE, "GetAttributes", ())
+                        .await
+                        .ok()?;
+                let formula = attributes.get("Formula")?.trim();
+                match formula.starts_with('=') {
+                    _ if formula.is_empty() => None,
+                    true => Some(formula.to_string()),
+                    false => Some(format!("={formula}")),
+                }
+            };
+            let (extents, actions, accessible_id, value, label, formula, children) = futures_util::join!(
+                extents,
+                actions,
+                accessible_id,
+                value,
+                label,
+                formula,
+                children
+            );
             let (name, value) = match (qt_combo, label) {
                 // The current text is the combo's value; its name is its label's.
                 (true, label) => (
@@ -361,7 +388,7 @@ impl<'c> Walker<'c> {
                 obj: Some(obj),
                 role: basics.role,
                 name,
-                description: basics.description,
+                description: formula.unwrap_or(basics.description),
                 accessible_id,
                 state_mask: basics.state_mask,
                 extents,
@@ -370,6 +397,7 @@ impl<'c> Walker<'c> {
                 value,
                 secret,
                 children: children?,
+                id: None,
             })
         }
         .boxed()
@@ -399,12 +427,17 @@ impl<'c> Walker<'c> {
     /// Reads the subtrees of `refs` (their budget already taken) concurrently;
     /// one that vanishes is a gap, an app that stops answering ends the read.
     async fn read_all(&self, refs: Vec<ObjRef>, depth: usize) -> Result<Vec<RawNode>, Abort> {
-        let take = refs.len();
         let reads = refs
             .into_iter()
             .map(|child| self.read_with(child, false, true, depth));
-        let mut children = Vec::with_capacity(take);
-        for result in join_all(reads).await {
+        self.keep_read(join_all(reads).await)
+    }
+
+    /// The subtrees that were read; one that vanished is a gap, an app that
+    /// stopped answering ends the read.
+    fn keep_read(&self, results: Vec<Result<RawNode, Abort>>) -> Result<Vec<RawNode>, Abort> {
+        let mut children = Vec::with_capacity(results.len());
+        for result in results {
             match result {
                 Ok(node) => children.push(node),
                 Err(aborted) if aborted.ends_the_read() => return Err(aborted),

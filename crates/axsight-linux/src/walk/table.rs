@@ -11,7 +11,7 @@ use super::{abort, Abort, RawNode, Walker, MAX_CHILDREN};
 use crate::dbus::{self, ObjRef};
 use crate::states;
 
-pub(super) const TABLE: &str = "org.a11y.atspi.Table";
+pub(super) use crate::dbus::TABLE;
 
 /// A cell's place: row and column, from 0.
 type Place = (usize, usize);
@@ -76,10 +76,10 @@ impl Walker<'_> {
         let looks = join_all(places.iter().map(|&place| self.glance(table, place))).await;
         let mut found = Vec::with_capacity(looks.len());
         let mut blank = 0;
-        for look in looks {
+        for (look, place) in looks.into_iter().zip(places) {
             match look {
                 Ok((_, Glance::Blank)) => blank += 1,
-                Ok((cell, Glance::Unknown)) => found.push(cell),
+                Ok((cell, Glance::Unknown)) => found.push((cell, place)),
                 Err(aborted) if aborted.ends_the_read() => return Err(aborted),
                 Err(aborted) => self.note_gap(format!(
                     "a cell of {what} could not be found ({}: {})",
@@ -87,8 +87,18 @@ impl Walker<'_> {
                 )),
             }
         }
-        // Merged cells answer for several places: each is read once.
-        let cells = self.read_all(self.not_seen(found), depth).await?;
+        // Merged cells answer for several places: each is read once, and known
+        // by its place, since its object changes from one read to the next.
+        let fresh = self.not_seen(found.iter().map(|(cell, _)| cell.clone()).collect());
+        let reads = found
+            .into_iter()
+            .filter(|(cell, _)| fresh.contains(cell))
+            .map(|(cell, (row, column))| async move {
+                let mut node = self.read_with(cell, false, true, depth).await?;
+                node.id = Some(table.cell_id(row, column));
+                Ok(node)
+            });
+        let cells = self.keep_read(join_all(reads).await)?;
         let names = futures_util::join!(
             self.name_at(table, (top, left)),
             self.name_at(table, (bottom, right))
@@ -108,9 +118,13 @@ impl Walker<'_> {
             .into_iter()
             .filter(|cell| !self.shows_nothing(cell))
             .collect();
-        let empty = match read - kept.len() {
-            0 => String::new(),
-            n => format!(", {n} of them empty and not listed"),
+        let empty = match (read - kept.len(), self.quirks.libreoffice) {
+            (0, _) => String::new(),
+            (n, false) => format!(", {n} of them empty and not listed"),
+            // Its Name Box (the Edit that shows the cursor's address) goes anywhere.
+            (n, true) => format!(
+                ", {n} of them empty and not listed (to go to one, type its address into the Name Box, the Edit showing the cursor's address, or click it)"
+            ),
         };
         let on_screen = match take < drawn {
             true => format!("only {take} of the {drawn} cells on screen were read"),

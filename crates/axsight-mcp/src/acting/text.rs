@@ -5,7 +5,7 @@
 
 use axsight_core::{
     parse_keys, split_trailing_keys, Engine, EngineError, FailureKind, Input, KeyChord, Operation,
-    Performed, State, WindowQuery,
+    Performed, Role, State, WindowQuery,
 };
 
 use super::pointer::settle_briefly;
@@ -79,9 +79,16 @@ impl<E: Engine> Session<E> {
                 Err(_) => {
                     self.ready_keyboard(&engine, &mut aimed, focused).await?;
                     keyboard_ready = true;
-                    let select_all = parse_keys("ctrl+a BackSpace").unwrap_or_default();
-                    self.send(&engine, Input::Keys(select_all)).await?;
-                    ways.push("cleared it with ctrl+a, BackSpace");
+                    // In a spreadsheet's cell, ctrl+a selects the whole sheet (and
+                    // LibreOffice's BackSpace then asks what to delete): a cell
+                    // is emptied with Delete.
+                    let (keys, way) = match element.role {
+                        Role::Cell => ("Delete", "cleared it with Delete"),
+                        _ => ("ctrl+a BackSpace", "cleared it with ctrl+a, BackSpace"),
+                    };
+                    let clearing = parse_keys(keys).unwrap_or_default();
+                    self.send(&engine, Input::Keys(clearing)).await?;
+                    ways.push(way);
                 }
             }
         }
@@ -112,7 +119,7 @@ impl<E: Engine> Session<E> {
         // Read back before trailing keys: Enter may submit and clear the field.
         // A field counts as secret if it was or now is one: an empty GTK4
         // password entry shows its mask only once it holds text.
-        let (check, secret_now) = self
+        let (mut check, secret_now) = self
             .read_back(&engine, &aimed, &element.id, text, clear, typing)
             .await;
         let secret = element.is_secret() || secret_now;
@@ -124,6 +131,16 @@ impl<E: Engine> Session<E> {
             before.mark = engine.mark().await;
             self.send(&engine, Input::Keys(keys.clone())).await?;
             ways.push("pressed the trailing keys");
+            // A spreadsheet's cell takes typed text only once Enter (or Tab)
+            // ends the editing: a field that did not hold it yet is read again.
+            if !secret && check.held != Some(true) {
+                let (after, _) = self
+                    .read_back(&engine, &aimed, &element.id, text, clear, before.mark)
+                    .await;
+                if after.held == Some(true) {
+                    check = after.once_pressed(&keys);
+                }
+            }
         }
         let shown = if secret {
             format!("{} characters", text.chars().count())
@@ -135,7 +152,7 @@ impl<E: Engine> Session<E> {
             what.push_str(&format!(", then pressed {}", chords_text(&keys)));
         }
         let mut answered = self.answer(&engine, what, before, options).await?;
-        answered.checks.push(check);
+        answered.checks.push(check.line);
         Ok(answered.text())
     }
 
@@ -189,7 +206,7 @@ impl<E: Engine> Session<E> {
         typed: &str,
         cleared: bool,
         mark: axsight_core::EventMark,
-    ) -> (String, bool) {
+    ) -> (Check, bool) {
         const SECRET: &str = "check: not read back (a secret field's content is never read)";
         // Key events arrive asynchronously: let the text-changed events come in.
         settle_briefly(engine, &aimed.window_id(), mark).await;
@@ -205,29 +222,40 @@ impl<E: Engine> Session<E> {
         };
         let Some(field) = field else {
             return (
-                "check: could not read the field back (it is gone)".into(),
+                Check::unread("check: could not read the field back (it is gone)"),
                 false,
             );
         };
         let was_secret = aimed.element().is_some_and(|e| e.is_secret());
         if was_secret || field.is_secret() {
-            return (SECRET.into(), true);
+            return (Check::unread(SECRET), true);
         }
-        let holds = field.value.unwrap_or_default();
+        let holds = field.value.clone().unwrap_or_default();
         let ok = if cleared {
             holds == typed
         } else {
             holds.contains(typed)
         };
-        let check = if ok {
+        // A cell shows the result of the formula typed into it; LibreOffice's
+        // cells carry the formula as their description.
+        let formula = field.role == Role::Cell && !typed.is_empty() && field.description == typed;
+        let line = if ok {
             format!("check: the field holds {holds:?}")
+        } else if formula {
+            format!("check: the field holds the formula {typed:?}, showing {holds:?}")
         } else {
             format!(
                 "check: MISMATCH: the field holds {holds:?}, expected {} {typed:?}",
                 if cleared { "exactly" } else { "it to contain" }
             )
         };
-        (check, false)
+        (
+            Check {
+                line,
+                held: Some(ok || formula),
+            },
+            false,
+        )
     }
 
     /// `press_key`: presses keys, in the target after focusing it, or wherever the
@@ -297,6 +325,31 @@ impl<E: Engine> Session<E> {
         self.send(&engine, Input::Keys(chords.clone())).await?;
         let what = format!("pressed {}{place}", chords_text(&chords));
         Ok(self.answer(&engine, what, before, options).await?.text())
+    }
+}
+
+/// What reading a field back found: the answer's check line, and whether the
+/// field held the text (`None`: it could not be read, or must not be).
+struct Check {
+    line: String,
+    held: Option<bool>,
+}
+
+impl Check {
+    fn unread(line: &str) -> Check {
+        Check {
+            line: line.to_string(),
+            held: None,
+        }
+    }
+
+    /// The check of a field that took its text only when `keys` were pressed.
+    fn once_pressed(self, keys: &[KeyChord]) -> Check {
+        let line = match self.line.strip_prefix("check: ") {
+            Some(rest) => format!("check: once {} was pressed, {rest}", chords_text(keys)),
+            None => self.line,
+        };
+        Check { line, ..self }
     }
 }
 

@@ -36,7 +36,8 @@ pub struct Quirks {
     /// menu items carry a `Value` that only repeats their checked state; a cell's
     /// content is its text (its `Value` is a number even for text); a status bar's
     /// labels have their text in the Text interface only, which answers an end
-    /// past the text with nothing (as Qt's does); and its own widgets'
+    /// past the text with nothing (as Qt's does); `GetActions` makes it log two
+    /// warnings per action, so action names are asked one by one; and its own widgets'
     /// extents leave out the GTK menu bar above them until the pointer first
     /// moves over the window.
     pub libreoffice: bool,

@@ -244,22 +244,7 @@ impl<'c> Walker<'c> {
                 if !read_actions {
                     return Vec::new();
                 }
-                // One call for all names. They may be localised; axsight acts by index.
-                dbus::call::<_, Vec<(String, String, String)>>(
-                    conn,
-                    &obj,
-                    dbus::ACTION,
-                    "GetActions",
-                    (),
-                )
-                .await
-                .map(|actions| {
-                    actions
-                        .into_iter()
-                        .map(|(name, _, _)| name.to_lowercase())
-                        .collect()
-                })
-                .unwrap_or_default()
+                action_names(conn, &obj, self.quirks).await
             };
             let accessible_id = async {
                 if !(wanted && self.quirks.exports_ids) {
@@ -449,6 +434,41 @@ impl<'c> Walker<'c> {
         }
         Ok(children)
     }
+}
+
+/// The names of `obj`'s actions, lowercased (they may be localised; axsight acts
+/// by index). One call for all, but for LibreOffice, which logs two GLib warnings
+/// for every action each time `GetActions` asks its localised name and
+/// description (hundreds of kilobytes of stderr in a short session): its
+/// actions are counted and named one by one.
+async fn action_names(conn: &Connection, obj: &ObjRef, quirks: Quirks) -> Vec<String> {
+    if !quirks.libreoffice {
+        return dbus::call::<_, Vec<(String, String, String)>>(
+            conn,
+            obj,
+            dbus::ACTION,
+            "GetActions",
+            (),
+        )
+        .await
+        .map(|actions| {
+            actions
+                .into_iter()
+                .map(|(name, _, _)| name.to_lowercase())
+                .collect()
+        })
+        .unwrap_or_default();
+    }
+    let count: i32 = dbus::property(conn, obj, dbus::ACTION, "NActions")
+        .await
+        .unwrap_or(0);
+    let names = (0..count.clamp(0, 64))
+        .map(|index| dbus::call::<_, String>(conn, obj, dbus::ACTION, "GetName", (index,)));
+    join_all(names)
+        .await
+        .into_iter()
+        .map(|name| name.unwrap_or_default().to_lowercase())
+        .collect()
 }
 
 /// AT-SPI `RelationType` `LABELLED_BY`.

@@ -13,6 +13,9 @@ use crate::states;
 
 pub(super) use crate::dbus::TABLE;
 
+/// Cells glanced at together, batch after batch.
+const IN_FLIGHT: usize = 64;
+
 /// A cell's place: row and column, from 0.
 type Place = (usize, usize);
 
@@ -73,7 +76,12 @@ impl Walker<'_> {
             .flat_map(|row| (left..=right).map(move |column| (row, column)))
             .take(take)
             .collect();
-        let looks = join_all(places.iter().map(|&place| self.glance(table, place))).await;
+        // Not all at once: a call waits its turn in the app, and a thousand
+        // queued ahead of it would eat its whole timeout.
+        let mut looks = Vec::with_capacity(places.len());
+        for batch in places.chunks(IN_FLIGHT) {
+            looks.extend(join_all(batch.iter().map(|&place| self.glance(table, place))).await);
+        }
         let mut found = Vec::with_capacity(looks.len());
         let mut blank = 0;
         for (look, place) in looks.into_iter().zip(places) {

@@ -31,7 +31,7 @@ pub struct Quirks {
     /// Qt: combo boxes are named by their current text, not by their label.
     pub qt: bool,
     /// LibreOffice (through its GTK3 plug-in, which reports the toolkit as GTK 3):
-    /// no `Cache.GetItems`, which has been seen to crash it after a dialog closed
+    /// it misses events too (see `misses_events`); no `Cache.GetItems`, which has been seen to crash it after a dialog closed
     /// (its cache keeps the defunct objects of closed dialogs); toolbar buttons, separators and
     /// menu items carry a `Value` that only repeats their checked state; a cell's
     /// content is its text (its `Value` is a number even for text); a status bar's
@@ -66,9 +66,14 @@ impl Quirks {
     /// app is LibreOffice (named `soffice`, or `libreoffice…` by some launchers).
     pub fn of_application(app: &str, toolkit: &str, version: &str) -> Quirks {
         let app = app.trim().to_ascii_lowercase();
+        let libreoffice = app == "soffice" || app.starts_with("libreoffice");
+        let toolkits = Quirks::of_toolkit(toolkit, version);
         Quirks {
-            libreoffice: app == "soffice" || app.starts_with("libreoffice"),
-            ..Quirks::of_toolkit(toolkit, version)
+            libreoffice,
+            // Writer announces no new paragraph (Return in a document sends only
+            // the old paragraph's focus loss).
+            misses_events: toolkits.misses_events || libreoffice,
+            ..toolkits
         }
     }
 
@@ -125,7 +130,7 @@ mod tests {
         for name in ["soffice", "LibreOffice", "libreoffice-calc"] {
             let quirks = Quirks::of_application(name, "gtk", "3.24.38");
             assert!(quirks.libreoffice, "{name}");
-            assert!(!quirks.items_cache(), "{name}");
+            assert!(!quirks.items_cache() && quirks.misses_events, "{name}");
             // The rest is GTK 3's: its bridge answers GetAll.
             assert!(quirks.bulk_properties && !quirks.gtk4);
         }

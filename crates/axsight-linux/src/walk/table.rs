@@ -61,8 +61,12 @@ impl Walker<'_> {
         let (first, last) = match extents {
             Ok((x, y, width, height)) if width > 2 && height > 2 => {
                 futures_util::join!(
-                    self.cell_at(table, x + 1, y + 1),
-                    self.cell_at(table, x + width - 2, y + height - 2)
+                    self.cell_at(table, x.saturating_add(1), y.saturating_add(1)),
+                    self.cell_at(
+                        table,
+                        x.saturating_add(width - 2),
+                        y.saturating_add(height - 2)
+                    )
                 )
             }
             _ => (None, None),
@@ -122,11 +126,11 @@ impl Walker<'_> {
             ),
         };
         let read = blank + cells.len();
-        let kept: Vec<RawNode> = cells
+        let shown: Vec<RawNode> = cells
             .into_iter()
             .filter(|cell| !self.shows_nothing(cell))
             .collect();
-        let empty = match (read - kept.len(), self.quirks.libreoffice) {
+        let empty = match (read.saturating_sub(shown.len()), self.quirks.libreoffice) {
             (0, _) => String::new(),
             (n, false) => format!(", {n} of them empty and not listed"),
             // Its Name Box (the Edit that shows the cursor's address) goes anywhere.
@@ -141,7 +145,32 @@ impl Walker<'_> {
         self.note_gap(format!(
             "{what} has {rows} rows and {columns} columns; {on_screen} ({span}){empty}; scroll it to read others"
         ));
+        let mut kept = self.column_headers(table, left..=right, depth).await?;
+        kept.extend(shown);
         Ok(kept)
+    }
+
+    /// The headers of the table's `columns`, where it has them (a GTK tree view's
+    /// are its first children; LibreOffice's sheet has none).
+    async fn column_headers(
+        &self,
+        table: &ObjRef,
+        columns: std::ops::RangeInclusive<usize>,
+        depth: usize,
+    ) -> Result<Vec<RawNode>, Abort> {
+        let asks = columns.map(|column| {
+            let column = i32::try_from(column).unwrap_or(i32::MAX);
+            dbus::call::<_, ObjRef>(self.conn, table, TABLE, "GetColumnHeader", (column,))
+        });
+        let headers: Vec<ObjRef> = join_all(asks)
+            .await
+            .into_iter()
+            .filter_map(Result::ok)
+            .collect();
+        let headers = self.not_seen(headers);
+        let take = self.reserve(headers.len());
+        self.read_all(headers.into_iter().take(take).collect(), depth)
+            .await
     }
 
     /// The first children of a container with `count` children (unknown: as many

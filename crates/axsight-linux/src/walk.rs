@@ -416,16 +416,17 @@ impl<'c> Walker<'c> {
             .into_iter()
             .map(|child| self.read_with(child, false, true, depth));
         self.keep_read(join_all(reads).await)
+            .map_err(|aborted| *aborted)
     }
 
     /// The subtrees that were read; one that vanished is a gap, an app that
     /// stopped answering ends the read.
-    fn keep_read(&self, results: Vec<Result<RawNode, Abort>>) -> Result<Vec<RawNode>, Abort> {
+    fn keep_read(&self, results: Vec<Result<RawNode, Abort>>) -> Result<Vec<RawNode>, Box<Abort>> {
         let mut children = Vec::with_capacity(results.len());
         for result in results {
             match result {
                 Ok(node) => children.push(node),
-                Err(aborted) if aborted.ends_the_read() => return Err(aborted),
+                Err(aborted) if aborted.ends_the_read() => return Err(Box::new(aborted)),
                 Err(aborted) => self.note_gap(format!(
                     "an element vanished or failed while being read ({}: {})",
                     aborted.method, aborted.error

@@ -110,7 +110,9 @@ impl Walker<'_> {
                 node.id = Some(table.cell_id(row, column));
                 Ok(node)
             });
-        let cells = self.keep_read(join_all(reads).await)?;
+        let cells = self
+            .keep_read(join_all(reads).await)
+            .map_err(|aborted| *aborted)?;
         let names = futures_util::join!(
             self.name_at(table, (top, left)),
             self.name_at(table, (bottom, right))

@@ -7,7 +7,7 @@
 
 use futures_util::future::join_all;
 
-use super::{abort, Abort, RawNode, Walker, MAX_CHILDREN};
+use super::{abort, Abort, Quirks, RawNode, Walker, MAX_CHILDREN};
 use crate::dbus::{self, ObjRef};
 use crate::states;
 
@@ -130,7 +130,7 @@ impl Walker<'_> {
         let read = blank + cells.len();
         let shown: Vec<RawNode> = cells
             .into_iter()
-            .filter(|cell| !self.shows_nothing(cell))
+            .filter(|cell| !shows_nothing(cell, self.quirks))
             .collect();
         let empty = match (read.saturating_sub(shown.len()), self.quirks.libreoffice) {
             (0, _) => String::new(),
@@ -288,16 +288,16 @@ impl Walker<'_> {
         .await
         .map_err(|e| abort("GetAccessibleAt", e))
     }
+}
 
-    /// Whether a cell shows nothing worth a line: no text, nothing inside, neither
-    /// focused nor selected. LibreOffice names every cell by its address (`A1`),
-    /// which is not content; elsewhere a named cell is kept.
-    fn shows_nothing(&self, cell: &RawNode) -> bool {
-        cell.value.as_deref().is_none_or(|v| v.trim().is_empty())
-            && cell.children.is_empty()
-            && !is_marked(cell.state_mask)
-            && (self.quirks.libreoffice || cell.name.trim().is_empty())
-    }
+/// Whether a cell shows nothing worth a line: no text, nothing inside, neither
+/// focused nor selected. LibreOffice names every cell by its address (`A1`), which
+/// is not content; elsewhere a named cell is kept.
+fn shows_nothing(cell: &RawNode, quirks: Quirks) -> bool {
+    cell.value.as_deref().is_none_or(|v| v.trim().is_empty())
+        && cell.children.is_empty()
+        && !is_marked(cell.state_mask)
+        && (quirks.libreoffice || cell.name.trim().is_empty())
 }
 
 /// What a glance at a cell told.
@@ -313,4 +313,44 @@ fn is_marked(mask: u64) -> bool {
     [states::FOCUSED, states::SELECTED]
         .into_iter()
         .any(|bit| states::has_bit(mask, bit))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn cell(name: &str, value: Option<&str>, mask: u64) -> RawNode {
+        RawNode {
+            role: 56,
+            name: name.into(),
+            value: value.map(str::to_string),
+            state_mask: mask,
+            ..RawNode::default()
+        }
+    }
+
+    #[test]
+    fn empty_unmarked_cells_show_nothing() {
+        let office = Quirks::of_application("soffice", "gtk", "3.24.38");
+        let gtk = Quirks::of_toolkit("gtk", "3.24.38");
+        // LibreOffice's cells are named by their address: the text decides.
+        assert!(shows_nothing(&cell("B7", Some(""), 0), office));
+        assert!(shows_nothing(&cell("B7", Some("  "), 0), office));
+        assert!(!shows_nothing(&cell("B7", Some("6"), 0), office));
+        // The cursor's cell and a selected one are kept, empty or not.
+        assert!(!shows_nothing(
+            &cell("A1", Some(""), 1 << states::FOCUSED),
+            office
+        ));
+        assert!(!shows_nothing(
+            &cell("A1", Some(""), 1 << states::SELECTED),
+            office
+        ));
+        // Elsewhere a cell's name is its text.
+        assert!(!shows_nothing(&cell("Apple", None, 0), gtk));
+        assert!(shows_nothing(&cell("", None, 0), gtk));
+        let mut holder = cell("", None, 0);
+        holder.children.push(cell("Apple", None, 0));
+        assert!(!shows_nothing(&holder, gtk));
+    }
 }

@@ -217,3 +217,28 @@ def test_writer_types_a_paragraph_and_saves_the_text_file(writer):
     written = poll(lambda: writer.document.read_text(encoding="utf-8-sig"), timeout=10)
     assert written == "Hello from axsight 42\n", repr(written)
     assert alive(writer.office)
+
+
+def test_open_application_starts_writer_on_a_new_profile(desktop, tmp_path):
+    """On a profile it has never seen (a fresh HOME), soffice starts, and starts
+    again once the profile is made; a window of the first may show and close
+    before it is read: open_application then waits for the one that stays."""
+    env = {name: os.environ[name] for name in ("DISPLAY", "DBUS_SESSION_BUS_ADDRESS",
+                                               "AT_SPI_BUS_ADDRESS", "XDG_RUNTIME_DIR")}
+    env |= {"HOME": str(tmp_path), "SAL_USE_VCLPLUGIN": "gtk3"}
+    opened = {}
+
+    async def body(c):
+        answer = await c.ok("open_application", {"app_name": "soffice --norestore --writer",
+                                                 "timeout_ms": 60000})
+        assert answer.startswith("opened soffice"), answer
+        assert "window 'Untitled 1 - LibreOffice Writer'" in answer, answer
+        opened["pid"] = int(answer.split("pid ", 1)[1].split(")", 1)[0])
+
+    try:
+        run_session(body, env=env, deadline=DEADLINE_S)
+        assert alive(opened["pid"])
+    finally:
+        if opened:
+            os.kill(opened["pid"], signal.SIGTERM)
+            poll(lambda: not alive(opened["pid"]), timeout=20)

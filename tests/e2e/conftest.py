@@ -73,16 +73,21 @@ class LaunchedApp:
         self.title = title
 
 
-def launch(argv, title, drop_env=()):
-    """Start an app, without the variables DROP_ENV names, and wait until its window
-    shows in the accessibility tree."""
-    env = {k: v for k, v in os.environ.items() if k not in drop_env}
-    proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+def launch(argv, title, drop_env=(), add_env=None, log=None):
+    """Start an app, without the variables DROP_ENV names and with those of ADD_ENV,
+    and wait until its window shows in the accessibility tree. Its output goes to a
+    pipe read when it stops, or to the file LOG for an app that writes more than a
+    pipe holds (it would block on a full pipe)."""
+    env = {k: v for k, v in os.environ.items() if k not in drop_env} | (add_env or {})
+    output = open(log, "wb") if log else subprocess.PIPE
+    proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=output,
                             stderr=subprocess.STDOUT, env=env)
+    if log:
+        output.close()
     wait = subprocess.run([str(WAIT_FOR_APP), str(proc.pid)], capture_output=True, text=True)
     if wait.returncode != 0:
         proc.kill()
-        out = proc.communicate()[0].decode(errors="replace")
+        out = (proc.communicate()[0] or b"").decode(errors="replace")
         pytest.fail(f"{argv} did not show its window: {wait.stderr.strip()}\n{out}")
     return LaunchedApp(proc, title)
 

@@ -120,6 +120,9 @@ impl LinuxEngine {
             dbus::call::<_, Vec<ObjRef>>(conn, app, dbus::ACCESSIBLE, "GetChildren", ()),
         );
         let name = props.map_err(|(method, e)| gone(method)(e))?.name;
+        // What its windows' reads may ask depends on the app too: LibreOffice
+        // says it is GTK 3.
+        let quirks = Quirks::of_application(&name, &toolkit_name, &version);
         let windows = windows.map_err(gone("GetChildren"))?;
         let pid = pid.ok();
         let window_reads = windows.iter().map(|w| self.read_window_info(w, quirks));

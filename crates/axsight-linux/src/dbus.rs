@@ -25,6 +25,7 @@ pub const VALUE: &str = "org.a11y.atspi.Value";
 pub const TEXT: &str = "org.a11y.atspi.Text";
 pub const DOCUMENT: &str = "org.a11y.atspi.Document";
 pub const APPLICATION: &str = "org.a11y.atspi.Application";
+pub const TABLE: &str = "org.a11y.atspi.Table";
 pub const PROPERTIES: &str = "org.freedesktop.DBus.Properties";
 
 /// A reference to an accessible object: its bus name and object path.
@@ -44,6 +45,25 @@ impl ObjRef {
     pub fn element_id(&self) -> axsight_core::ElementId {
         axsight_core::ElementId(format!("{}{}", self.bus, self.path.as_str()))
     }
+
+    /// The identity of the cell at `row` and `column` of this table. LibreOffice
+    /// makes a new object for a cell each time one is asked for (but the cursor's),
+    /// so a big table's cells are known by their place: `…/accessible/7#3,2`
+    /// (`#` never occurs in an object path).
+    pub fn cell_id(&self, row: usize, column: usize) -> axsight_core::ElementId {
+        axsight_core::ElementId(format!("{}#{row},{column}", self.element_id().0))
+    }
+}
+
+/// The table and place a [`ObjRef::cell_id`] names, if `id` is one.
+pub fn cell_place(id: &axsight_core::ElementId) -> Option<(axsight_core::ElementId, i32, i32)> {
+    let (table, place) = id.0.split_once('#')?;
+    let (row, column) = place.split_once(',')?;
+    Some((
+        axsight_core::ElementId(table.to_string()),
+        row.parse().ok()?,
+        column.parse().ok()?,
+    ))
 }
 
 /// Calls `iface.method(body)` on `obj` and reads the reply body as `R`.

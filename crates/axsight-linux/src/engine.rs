@@ -408,7 +408,10 @@ impl LinuxEngine {
     ) -> Result<CachedWindow> {
         let window = &entry.info.windows[index];
         let obj = entry.windows[index].clone();
-        let cache = AppCache::fetch(&self.conn, &entry.root).await;
+        let cache = match entry.quirks.items_cache() {
+            true => AppCache::fetch(&self.conn, &entry.root).await,
+            false => AppCache::default(),
+        };
         tracing::debug!(cached = cache.len(), "cache fetched");
         let walker = Walker::new(&self.conn, entry.quirks, options, cache);
         let raw = walker.read(obj, true).await.map_err(|aborted| {

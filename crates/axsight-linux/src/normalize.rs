@@ -134,9 +134,15 @@ pub fn build_tree(raw: &RawNode, quirks: Quirks, origin: (i32, i32)) -> Tree {
     let mut window = element_of(raw, quirks, origin);
     window.role = top_level_role(&window.raw_role);
     let mut tree = Tree::new(window);
-    let mut stack: Vec<_> = children_of(raw, quirks).map(|c| (tree.root(), c)).collect();
-    while let Some((parent, (node, label))) = stack.pop() {
+    let mut stack: Vec<_> = children_of(raw, quirks)
+        .map(|c| (tree.root(), c, origin))
+        .collect();
+    while let Some((parent, (node, label), origin)) = stack.pop() {
         let mut element = element_of(node, quirks, origin);
+        let origin = match quirks.libreoffice {
+            true => placed_like_parent(&mut element, tree.element(parent), origin),
+            false => origin,
+        };
         // Below the window, a frame is a framed group (Qt's QFrame), not a window,
         // and a Swing option pane is the body of its dialog.
         if (element.role == Role::Window && quirks.qt) || element.raw_role == "option pane" {
@@ -146,12 +152,30 @@ pub fn build_tree(raw: &RawNode, quirks: Quirks, origin: (i32, i32)) -> Tree {
             element.name = label.unwrap_or_default();
         }
         let id = tree.push(parent, element);
-        stack.extend(children_of(node, quirks).map(|c| (id, c)));
+        stack.extend(children_of(node, quirks).map(|c| (id, c, origin)));
     }
     if quirks.menu_items_misplaced {
         crate::menu_popups::place_menu_items(&mut tree);
     }
     tree
+}
+
+/// LibreOffice's own widgets hang below a `root pane` that fills its GTK parent
+/// exactly, but until the pointer first moves over the window they report
+/// themselves without the GTK menu bar above them (25 px too high). A root pane
+/// of its parent's size placed elsewhere is moved onto its parent; the offset
+/// returned is what its descendants need.
+fn placed_like_parent(element: &mut Element, parent: &Element, origin: (i32, i32)) -> (i32, i32) {
+    let (Some(own), Some(parent)) = (element.bounds, parent.bounds) else {
+        return origin;
+    };
+    let same_size = (own.width, own.height) == (parent.width, parent.height);
+    if element.raw_role != "root pane" || !same_size || (own.x, own.y) == (parent.x, parent.y) {
+        return origin;
+    }
+    let (dx, dy) = (parent.x - own.x, parent.y - own.y);
+    element.bounds = Some(own.offset(dx, dy));
+    (origin.0 + dx, origin.1 + dy)
 }
 
 /// A node's children, last first (for a stack), each with the name of the label
@@ -219,9 +243,9 @@ fn element_of(raw: &RawNode, quirks: Quirks, origin: (i32, i32)) -> Element {
     let labels = quirks.gtk4 && !matches!(role, Role::Window | Role::Dialog | Role::Alert);
     Element {
         id: raw
-            .obj
-            .as_ref()
-            .map(|obj| obj.element_id())
+            .id
+            .clone()
+            .or_else(|| raw.obj.as_ref().map(|obj| obj.element_id()))
             .unwrap_or_else(|| ElementId(String::new())),
         role,
         raw_role: raw_role.to_string(),
@@ -368,6 +392,57 @@ mod tests {
         assert_eq!(switch.raw_role, "check box");
         assert_eq!(role_name(130), "switch");
         assert_eq!(Role::from_atspi_name(role_name(130)), Role::Switch);
+    }
+
+    #[test]
+    fn a_libreoffice_root_pane_is_moved_onto_its_parent_with_its_content() {
+        // The GTK panel below the menu bar, the root pane 25 px too high, a button.
+        let at = |mut node: RawNode, x, y, w, h| {
+            node.extents = Some((x, y, w, h));
+            node
+        };
+        let raw = at(
+            node(
+                23,
+                "Untitled 1 - LibreOffice Writer",
+                vec![at(
+                    node(
+                        39,
+                        "",
+                        vec![at(
+                            node(46, "", vec![at(node(43, "Save", vec![]), 149, 52, 44, 35)]),
+                            57,
+                            50,
+                            1805,
+                            955,
+                        )],
+                    ),
+                    57,
+                    75,
+                    1805,
+                    955,
+                )],
+            ),
+            57,
+            50,
+            1805,
+            980,
+        );
+        let boxes = |quirks| -> Vec<(i32, i32)> {
+            let tree = build_tree(&raw, quirks, (0, 0));
+            tree.descendants(tree.root())
+                .into_iter()
+                .map(|id| tree.element(id).bounds.map(|b| (b.x, b.y)).unwrap())
+                .collect()
+        };
+        let libreoffice = Quirks::of_application("soffice", "gtk", "3.24.38");
+        assert_eq!(
+            boxes(libreoffice),
+            [(57, 50), (57, 75), (57, 75), (149, 77)]
+        );
+        // Other GTK apps keep what they report.
+        let gtk = Quirks::of_toolkit("gtk", "3.24.38");
+        assert_eq!(boxes(gtk), [(57, 50), (57, 75), (57, 50), (149, 52)]);
     }
 
     #[test]

@@ -39,6 +39,20 @@ impl ObjRef {
     }
 }
 
+/// The live object the element `id` names: the object itself, or the cell now
+/// at a big table's place (see [`ObjRef::cell_id`]).
+async fn live_object(conn: &Connection, id: &ElementId) -> Result<ObjRef> {
+    let Some((table, row, column)) = dbus::cell_place(id) else {
+        return ObjRef::from_element_id(id);
+    };
+    let table = ObjRef::from_element_id(&table)?;
+    let cell: ObjRef = call(conn, &table, dbus::TABLE, "GetAccessibleAt", (row, column)).await?;
+    match cell.is_null() {
+        true => Err(Error::ElementGone),
+        false => Ok(cell),
+    }
+}
+
 /// Does `operation` to the element `id`, in an app with `quirks`.
 pub(crate) async fn perform(
     conn: &Connection,
@@ -46,7 +60,7 @@ pub(crate) async fn perform(
     operation: &Operation,
     quirks: Quirks,
 ) -> Result<Performed> {
-    let obj = ObjRef::from_element_id(id)?;
+    let obj = live_object(conn, id).await?;
     match operation {
         Operation::Action(name) => do_action(conn, &obj, name, quirks.actions_by_index).await,
         Operation::Focus => {
@@ -310,5 +324,17 @@ mod tests {
         assert_eq!(obj.element_id(), id);
         assert!(ObjRef::from_element_id(&ElementId("no-path".into())).is_err());
         assert!(ObjRef::from_element_id(&ElementId(":1.2/bad path".into())).is_err());
+    }
+
+    #[test]
+    fn a_cell_is_named_by_its_table_and_place() {
+        let table = ObjRef::new(":1.42", "/org/a11y/atspi/accessible/7");
+        let id = table.cell_id(3, 2);
+        assert_eq!(id.0, ":1.42/org/a11y/atspi/accessible/7#3,2");
+        assert_eq!(dbus::cell_place(&id), Some((table.element_id(), 3, 2)));
+        // Not an object path: never taken for one.
+        assert!(ObjRef::from_element_id(&id).is_err());
+        assert_eq!(dbus::cell_place(&table.element_id()), None);
+        assert_eq!(dbus::cell_place(&ElementId(":1.4/a#x,2".into())), None);
     }
 }

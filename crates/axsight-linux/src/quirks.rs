@@ -3,7 +3,9 @@
 //!
 //! The toolkit is known from `Application.ToolkitName` and `Version`, each read
 //! with a single `Properties.Get` — the one kind of property call every bridge
-//! answers — before anything else is asked of the app. Nothing here makes a call.
+//! answers — before anything else is asked of the app. LibreOffice's GTK3 plug-in
+//! reports the toolkit as GTK 3, so it is known by the application's name, read
+//! next. Nothing here makes a call.
 
 /// AT-SPI `CoordType`: 0 screen, 1 window.
 const SCREEN: u32 = 0;
@@ -56,6 +58,17 @@ pub struct Quirks {
     /// The element's id is the `id` object attribute (Gecko gives the DOM and
     /// chrome ids: `urlbar-input`, `back-button`), not `AccessibleId`.
     pub ids_in_attributes: bool,
+    /// LibreOffice (through its GTK3 plug-in, which reports the toolkit as GTK 3):
+    /// it misses events too (see `misses_events`); no `Cache.GetItems`, which has been seen to crash it after a dialog closed
+    /// (its cache keeps the defunct objects of closed dialogs); toolbar buttons, separators and
+    /// menu items carry a `Value` that only repeats their checked state; a cell's
+    /// content is its text (its `Value` is a number even for text); a status bar's
+    /// labels have their text in the Text interface only, which answers an end
+    /// past the text with nothing (as Qt's does); `GetActions` makes it log two
+    /// warnings per action, so action names are asked one by one; and its own widgets'
+    /// extents leave out the GTK menu bar above them until the pointer first
+    /// moves over the window.
+    pub libreoffice: bool,
 }
 
 impl Quirks {
@@ -92,7 +105,30 @@ impl Quirks {
             text_in_content: gecko,
             actions_by_index: gecko,
             ids_in_attributes: gecko,
+            libreoffice: false,
         }
+    }
+
+    /// The quirks of an application: its toolkit's, and LibreOffice's where the
+    /// app is LibreOffice (named `soffice`, or `libreoffice…` by some launchers).
+    pub fn of_application(app: &str, toolkit: &str, version: &str) -> Quirks {
+        let app = app.trim().to_ascii_lowercase();
+        let libreoffice = app == "soffice" || app.starts_with("libreoffice");
+        let toolkits = Quirks::of_toolkit(toolkit, version);
+        Quirks {
+            libreoffice,
+            // Writer announces no new paragraph (Return in a document sends only
+            // the old paragraph's focus loss).
+            misses_events: toolkits.misses_events || libreoffice,
+            bounded_text: toolkits.bounded_text || libreoffice,
+            actions_by_index: toolkits.actions_by_index || libreoffice,
+            ..toolkits
+        }
+    }
+
+    /// Whether the app's `Cache.GetItems` may be asked for.
+    pub fn items_cache(self) -> bool {
+        !self.libreoffice
     }
 
     /// The AT-SPI `CoordType` extents are asked in: screen (0), or window (1) for
@@ -161,6 +197,21 @@ mod tests {
         let gtk = Quirks::of_toolkit("GTK", "3.24.38");
         assert!(!gtk.bounded_text && !gtk.ignores_editable_text && !gtk.ids_in_attributes);
         assert!(!gtk.actions_by_index && !qt.actions_by_index);
+    }
+
+    #[test]
+    fn libreoffice_is_known_by_its_name_not_its_toolkit() {
+        for name in ["soffice", "LibreOffice", "libreoffice-calc"] {
+            let quirks = Quirks::of_application(name, "gtk", "3.24.38");
+            assert!(quirks.libreoffice, "{name}");
+            assert!(!quirks.items_cache() && quirks.misses_events, "{name}");
+            assert!(quirks.bounded_text && quirks.actions_by_index, "{name}");
+            // The rest is GTK 3's: its bridge answers GetAll.
+            assert!(quirks.bulk_properties && !quirks.gtk4);
+        }
+        let gedit = Quirks::of_application("gedit", "gtk", "3.24.38");
+        assert!(!gedit.libreoffice && gedit.items_cache());
+        assert_eq!(gedit, Quirks::of_toolkit("gtk", "3.24.38"));
     }
 
     #[test]

@@ -41,6 +41,8 @@ const BITS: &[(u32, State)] = &[
 
 /// AT-SPI state bits the engine reads by number.
 pub const EDITABLE: u32 = 7;
+pub const FOCUSED: u32 = 12;
+pub const SELECTED: u32 = 23;
 pub const SHOWING: u32 = 25;
 pub const VISIBLE: u32 = 30;
 /// Such a container's children are not all exported (nor cached).

@@ -9,7 +9,7 @@
 //! and noted as a gap; an app that leaves the bus or stops answering ends the read
 //! with a plain error; each call has its own timeout.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 
@@ -23,6 +23,8 @@ use crate::normalize::role_name;
 pub use crate::quirks::Quirks;
 use crate::states;
 use axsight_core::{ReadOptions, Role};
+
+mod table;
 
 /// Elements read at most in one window; a tree bigger than this is cut, and the
 /// capture says so.
@@ -51,6 +53,9 @@ pub struct RawNode {
     pub actions: Vec<String>,
     pub value: Option<String>,
     pub children: Vec<RawNode>,
+    /// The identity to give out instead of the object's, where that is not
+    /// stable: a big table's cell is known by its place (see [`ObjRef::cell_id`]).
+    pub id: Option<axsight_core::ElementId>,
 }
 
 /// A failed read: the app is gone or hung; everything else becomes a gap.
@@ -261,19 +266,26 @@ impl<'c> Walker<'c> {
                     .await
                     .unwrap_or_default()
             };
+            let editable_text =
+                has(dbus::TEXT) && states::has_bit(basics.state_mask, states::EDITABLE);
+            // Swing gives every button, menu and check box a Value (0 or 1, its
+            // pressed or checked state), LibreOffice its toolbar buttons and menu
+            // items too, and its cells one that is a number even for text: only
+            // quantities are printed, and LibreOffice's editable fields by text.
+            let numeric = has(dbus::VALUE)
+                && (role.carries_value() || role == Role::Unknown)
+                && !(self.quirks.libreoffice && (editable_text || !holds_a_number(role)));
             let value = async {
                 if !wanted || basics.role == PASSWORD_TEXT {
                     return None;
                 }
-                // Swing gives every button, menu and check box a Value (0 or 1,
-                // its pressed or checked state): only quantities are printed.
-                if has(dbus::VALUE) && (role.carries_value() || role == Role::Unknown) {
+                if numeric {
                     let current: f64 = dbus::property(conn, &obj, dbus::VALUE, "CurrentValue")
                         .await
                         .ok()?;
                     return Some(format_number(current));
                 }
-                if has(dbus::TEXT) && states::has_bit(basics.state_mask, states::EDITABLE) {
+                if editable_text {
                     return read_text_head(conn, &obj, self.quirks).await;
                 }
                 if basics.role == DOCUMENT_WEB && has(dbus::DOCUMENT) {
@@ -293,8 +305,15 @@ impl<'c> Walker<'c> {
             // A field without a name of its own (or a combo box named by its
             // current text) is named by the label that says it labels it.
             let text_combo = self.quirks.combo_named_by_text && role == Role::ComboBox;
+            let nameless = basics.name.trim().is_empty();
             let label = async {
-                if !(wanted && role.is_field() && (basics.name.trim().is_empty() || text_combo)) {
+                // LibreOffice's status bar labels have their text only as Text.
+                if wanted && nameless && self.quirks.libreoffice && role == Role::Text {
+                    return read_text_head(conn, &obj, self.quirks)
+                        .await
+                        .filter(|text| !text.trim().is_empty());
+                }
+                if !(wanted && role.is_field() && (nameless || text_combo)) {
                     return None;
                 }
                 label_of(conn, &obj, self.quirks).await
@@ -325,27 +344,59 @@ impl<'c> Walker<'c> {
                     ));
                     return Ok(Vec::new());
                 }
-                let refs = match self.cache.complete_children(&obj) {
-                    Some(refs) => refs,
-                    None => dbus::call::<_, Vec<ObjRef>>(
-                        conn,
-                        &obj,
-                        dbus::ACCESSIBLE,
-                        "GetChildren",
-                        (),
-                    )
-                    .await
-                    .map_err(|e| abort("GetChildren", e))?,
+                if let Some(refs) = self.cache.complete_children(&obj) {
+                    return self.read_children(refs, depth + 1).await;
+                }
+                // More children than a read ever takes are not listed: LibreOffice
+                // builds the whole list of a sheet's 2^31 cells, for minutes and
+                // gigabytes. A table gives the cells on screen; others their first.
+                let manages = states::has_bit(basics.state_mask, states::MANAGES_DESCENDANTS);
+                let count = match basics.child_count {
+                    None if manages => {
+                        dbus::property::<i32>(conn, &obj, dbus::ACCESSIBLE, "ChildCount")
+                            .await
+                            .ok()
+                            .and_then(|n| usize::try_from(n).ok())
+                    }
+                    count => count,
                 };
+                if count.map_or(manages, |n| n > MAX_CHILDREN) {
+                    return match has(table::TABLE) {
+                        true => self.read_drawn_cells(&obj, &basics.name, depth + 1).await,
+                        false => self.read_first_children(&obj, count, depth + 1).await,
+                    };
+                }
+                let refs =
+                    dbus::call::<_, Vec<ObjRef>>(conn, &obj, dbus::ACCESSIBLE, "GetChildren", ())
+                        .await
+                        .map_err(|e| abort("GetChildren", e))?;
                 self.read_children(refs, depth + 1).await
             };
-            let (extents, actions, accessible_id, value, label, own_text, children) = futures_util::join!(
+            // A LibreOffice cell shows a formula's result as its text; the formula
+            // is an attribute, without its `=`.
+            let formula = async {
+                if !(wanted && self.quirks.libreoffice && role == Role::Cell) {
+                    return None;
+                }
+                let attributes: HashMap<String, String> =
+                    dbus::call(conn, &obj, dbus::ACCESSIBLE, "GetAttributes", ())
+                        .await
+                        .ok()?;
+                let formula = attributes.get("Formula")?.trim();
+                match formula.starts_with('=') {
+                    _ if formula.is_empty() => None,
+                    true => Some(formula.to_string()),
+                    false => Some(format!("={formula}")),
+                }
+            };
+            let (extents, actions, accessible_id, value, label, own_text, formula, children) = futures_util::join!(
                 extents,
                 actions,
                 accessible_id,
                 value,
                 label,
                 own_text,
+                formula,
                 children
             );
             let (name, value) = match (text_combo, label) {
@@ -366,7 +417,7 @@ impl<'c> Walker<'c> {
                 obj: Some(obj),
                 role: basics.role,
                 name,
-                description: basics.description,
+                description: formula.unwrap_or(basics.description),
                 accessible_id,
                 state_mask: basics.state_mask,
                 extents,
@@ -375,20 +426,14 @@ impl<'c> Walker<'c> {
                 value,
                 secret,
                 children: children?,
+                id: None,
             })
         }
         .boxed()
     }
 
     async fn read_children(&self, refs: Vec<ObjRef>, depth: usize) -> Result<Vec<RawNode>, Abort> {
-        let refs: Vec<ObjRef> = {
-            let mut seen = self.seen.lock().unwrap_or_else(|e| e.into_inner());
-            let fresh: Vec<ObjRef> = refs
-                .into_iter()
-                .filter(|r| !r.is_null() && seen.insert(r.clone()))
-                .collect();
-            fresh
-        };
+        let refs = self.not_seen(refs);
         let total = refs.len();
         let take = self.reserve(total.min(MAX_CHILDREN));
         if take < total {
@@ -396,21 +441,40 @@ impl<'c> Walker<'c> {
                 "an element has {total} children; only {take} were read"
             ));
         }
+        self.read_all(refs.into_iter().take(take).collect(), depth)
+            .await
+    }
+
+    /// `refs` without null references and objects met before in this read.
+    fn not_seen(&self, refs: Vec<ObjRef>) -> Vec<ObjRef> {
+        let mut seen = self.seen.lock().unwrap_or_else(|e| e.into_inner());
+        refs.into_iter()
+            .filter(|r| !r.is_null() && seen.insert(r.clone()))
+            .collect()
+    }
+
+    /// Reads the subtrees of `refs` (their budget already taken) concurrently;
+    /// one that vanishes is a gap, an app that stops answering ends the read.
+    async fn read_all(&self, refs: Vec<ObjRef>, depth: usize) -> Result<Vec<RawNode>, Abort> {
         let reads = refs
             .into_iter()
-            .take(take)
             .map(|child| self.read_with(child, false, true, depth));
-        let mut children = Vec::with_capacity(take);
-        for result in join_all(reads).await {
+        self.keep_read(join_all(reads).await)
+            .map_err(|aborted| *aborted)
+    }
+
+    /// The subtrees that were read; one that vanished is a gap, an app that
+    /// stopped answering ends the read.
+    fn keep_read(&self, results: Vec<Result<RawNode, Abort>>) -> Result<Vec<RawNode>, Box<Abort>> {
+        let mut children = Vec::with_capacity(results.len());
+        for result in results {
             match result {
                 Ok(node) => children.push(node),
-                Err(aborted) => match aborted.failure {
-                    Failure::ObjectGone | Failure::Other => self.note_gap(format!(
-                        "an element vanished or failed while being read ({}: {})",
-                        aborted.method, aborted.error
-                    )),
-                    Failure::PeerGone | Failure::NoReply => return Err(aborted),
-                },
+                Err(aborted) if aborted.ends_the_read() => return Err(Box::new(aborted)),
+                Err(aborted) => self.note_gap(format!(
+                    "an element vanished or failed while being read ({}: {})",
+                    aborted.method, aborted.error
+                )),
             }
         }
         Ok(children)
@@ -492,6 +556,12 @@ async fn read_text_head(conn: &Connection, obj: &ObjRef, quirks: Quirks) -> Opti
 }
 
 impl Abort {
+    /// Whether the whole read must end (the app left or stopped answering);
+    /// otherwise only the object is lost, and that is a gap.
+    fn ends_the_read(&self) -> bool {
+        matches!(self.failure, Failure::PeerGone | Failure::NoReply)
+    }
+
     /// An abort for a failure that is not the app's fault.
     pub fn other(method: &'static str, error: zbus::Error) -> Abort {
         Abort {
@@ -518,6 +588,15 @@ pub fn looks_masked(text: &str) -> bool {
     let total = text.chars().count();
     let masked = text.chars().filter(|c| MASKS.contains(c)).count();
     masked > 0 && masked + 1 >= total && (total > 1 || masked == 1)
+}
+
+/// Whether an element of `role` shows a number (LibreOffice gives a `Value` to
+/// much else).
+fn holds_a_number(role: Role) -> bool {
+    matches!(
+        role,
+        Role::Slider | Role::SpinButton | Role::ScrollBar | Role::ProgressBar
+    )
 }
 
 /// Prints a number without a needless fraction: `42`, `0.5`.

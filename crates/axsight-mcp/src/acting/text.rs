@@ -5,7 +5,7 @@
 
 use axsight_core::{
     parse_keys, quote_whole, split_trailing_keys, Engine, EngineError, FailureKind, Input,
-    KeyChord, Operation, Performed, State, WindowQuery,
+    KeyChord, Operation, Performed, Role, State, WindowQuery,
 };
 
 use super::pointer::settle_briefly;
@@ -83,9 +83,16 @@ impl<E: Engine> Session<E> {
                 Err(_) => {
                     self.ready_keyboard(&engine, &mut aimed, focused).await?;
                     keyboard_ready = true;
-                    let select_all = parse_keys("ctrl+a BackSpace").unwrap_or_default();
-                    self.send(&engine, Input::Keys(select_all)).await?;
-                    ways.push("cleared it with ctrl+a, BackSpace");
+                    // In a spreadsheet's cell, ctrl+a selects the whole sheet (and
+                    // LibreOffice's BackSpace then asks what to delete): a cell
+                    // is emptied with Delete.
+                    let (keys, way) = match element.role {
+                        Role::Cell => ("Delete", "cleared it with Delete"),
+                        _ => ("ctrl+a BackSpace", "cleared it with ctrl+a, BackSpace"),
+                    };
+                    let clearing = parse_keys(keys).unwrap_or_default();
+                    self.send(&engine, Input::Keys(clearing)).await?;
+                    ways.push(way);
                 }
             }
         }
@@ -120,12 +127,13 @@ impl<E: Engine> Session<E> {
         // Read back before trailing keys: Enter may submit and clear the field.
         // A field counts as secret if it was or now is one: an empty GTK4
         // password entry shows its mask only once it holds text.
-        let mut read = self
+        let (mut check, mut secret_now) = self
             .read_back(&engine, &aimed, &element.id, text, clear, typing)
             .await;
         // EditableText that put the text somewhere else than a keyboard would
         // (in front of a placeholder's hint, say): undo it and type as a person.
-        if through_editable_text && read.matched == Some(false) {
+        // Not in a cell, which takes its text only once editing ends.
+        if through_editable_text && check.held == Some(false) && element.role != Role::Cell {
             let original = if clear {
                 Some(String::new())
             } else {
@@ -149,10 +157,10 @@ impl<E: Engine> Session<E> {
                     self.send(&engine, Input::Keys(select_all)).await?;
                 }
                 self.send(&engine, Input::Text(text.to_string())).await?;
-                read = self
+                (check, secret_now) = self
                     .read_back(&engine, &aimed, &element.id, text, clear, retyping)
                     .await;
-                ways.push(match read.matched {
+                ways.push(match check.held {
                     Some(true) => "which read back wrong, so it was undone and typed again with key events, which read back right",
                     _ => "which read back wrong, so it was undone and typed again with key events, which read back wrong too",
                 });
@@ -160,8 +168,7 @@ impl<E: Engine> Session<E> {
                 ways.push("which read back wrong and could not be undone");
             }
         }
-        let check = read.check;
-        let secret = element.is_secret() || read.secret;
+        let secret = element.is_secret() || secret_now;
         if !keys.is_empty() {
             if !keyboard_ready {
                 self.ready_keyboard(&engine, &mut aimed, focused).await?;
@@ -170,6 +177,16 @@ impl<E: Engine> Session<E> {
             before.mark = engine.mark().await;
             self.send(&engine, Input::Keys(keys.clone())).await?;
             ways.push("pressed the trailing keys");
+            // A spreadsheet's cell takes typed text only once Enter (or Tab)
+            // ends the editing: a field that did not hold it yet is read again.
+            if !secret && check.held != Some(true) {
+                let (after, _) = self
+                    .read_back(&engine, &aimed, &element.id, text, clear, before.mark)
+                    .await;
+                if after.held == Some(true) {
+                    check = after.once_pressed(&keys);
+                }
+            }
         }
         let shown = if secret {
             format!("{} characters", text.chars().count())
@@ -181,7 +198,7 @@ impl<E: Engine> Session<E> {
             what.push_str(&format!(", then pressed {}", chords_text(&keys)));
         }
         let mut answered = self.answer(&engine, what, before, options).await?;
-        answered.checks.push(check);
+        answered.checks.push(check.line);
         Ok(answered.text())
     }
 
@@ -235,7 +252,7 @@ impl<E: Engine> Session<E> {
         typed: &str,
         cleared: bool,
         mark: axsight_core::EventMark,
-    ) -> ReadBack {
+    ) -> (Check, bool) {
         const SECRET: &str = "check: not read back (a secret field's content is never read)";
         // Key events arrive asynchronously: let the text-changed events come in.
         settle_briefly(engine, &aimed.window_id(), mark).await;
@@ -250,28 +267,32 @@ impl<E: Engine> Session<E> {
             Err(_) => None,
         };
         let Some(field) = field else {
-            return ReadBack {
-                check: "check: could not read the field back (it is gone)".into(),
-                secret: false,
-                matched: None,
-            };
+            return (
+                Check::unread("check: could not read the field back (it is gone)"),
+                false,
+            );
         };
         let was_secret = aimed.element().is_some_and(|e| e.is_secret());
         if was_secret || field.is_secret() {
-            return ReadBack {
-                check: SECRET.into(),
-                secret: true,
-                matched: None,
-            };
+            return (Check::unread(SECRET), true);
         }
-        let holds = field.value.unwrap_or_default();
+        let holds = field.value.clone().unwrap_or_default();
         let ok = if cleared {
             holds == typed
         } else {
             holds.contains(typed)
         };
-        let check = if ok {
+        // A cell shows the result of the formula typed into it; LibreOffice's
+        // cells carry the formula as their description.
+        let formula = field.role == Role::Cell && !typed.is_empty() && field.description == typed;
+        let line = if ok {
             format!("check: the field holds {}", quote_whole(&holds))
+        } else if formula {
+            format!(
+                "check: the field holds the formula {}, showing {}",
+                quote_whole(typed),
+                quote_whole(&holds)
+            )
         } else {
             format!(
                 "check: MISMATCH: the field holds {}, expected {} {}",
@@ -280,11 +301,13 @@ impl<E: Engine> Session<E> {
                 quote_whole(typed)
             )
         };
-        ReadBack {
-            check,
-            secret: false,
-            matched: Some(ok),
-        }
+        (
+            Check {
+                line,
+                held: Some(ok || formula),
+            },
+            false,
+        )
     }
 
     /// `press_key`: presses keys, in the target after focusing it, or wherever the
@@ -378,14 +401,29 @@ fn insertion(text: &str, had_focus: bool) -> Operation {
     }
 }
 
-/// What reading a field back after typing found.
-struct ReadBack {
-    /// The `check:` line of the answer.
-    check: String,
-    /// The field is a secret (was or now is one): it was not read.
-    secret: bool,
-    /// Whether it holds what was typed; `None` when it could not be told.
-    matched: Option<bool>,
+/// What reading a field back found: the answer's check line, and whether the
+/// field held the text (`None`: it could not be read, or must not be).
+struct Check {
+    line: String,
+    held: Option<bool>,
+}
+
+impl Check {
+    fn unread(line: &str) -> Check {
+        Check {
+            line: line.to_string(),
+            held: None,
+        }
+    }
+
+    /// The check of a field that took its text only when `keys` were pressed.
+    fn once_pressed(self, keys: &[KeyChord]) -> Check {
+        let line = match self.line.strip_prefix("check: ") {
+            Some(rest) => format!("check: once {} was pressed, {rest}", chords_text(keys)),
+            None => self.line,
+        };
+        Check { line, ..self }
+    }
 }
 
 fn chords_text(chords: &[KeyChord]) -> String {

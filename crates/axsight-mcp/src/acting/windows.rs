@@ -5,7 +5,7 @@ use std::collections::HashSet;
 use std::time::{Duration, Instant};
 
 use axsight_browser::{find_chromium, is_chromium, is_electron_app};
-use axsight_core::{Engine, Launched, Placement, State, WindowQuery};
+use axsight_core::{Engine, EngineError, FailureKind, Launched, Placement, State, WindowQuery};
 
 use super::{ActOptions, Session};
 use crate::browsers::hidden_page_note;
@@ -224,10 +224,27 @@ impl<E: Engine> Session<E> {
                         window_id: Some(window.id.clone()),
                         ..WindowQuery::default()
                     };
-                    let snapshot = engine
+                    let snapshot = match engine
                         .window_tree(&query, self.read_options(false, false))
                         .await
-                        .map_err(ToolError::engine)?;
+                    {
+                        Ok(snapshot) => snapshot,
+                        // A window that closes as it shows (LibreOffice replaces
+                        // its first frame while it starts): the next one counts.
+                        Err(error)
+                            if error.kind() == FailureKind::WindowGone
+                                && Instant::now() < deadline =>
+                        {
+                            mark = engine
+                                .next_event(
+                                    mark,
+                                    Duration::from_millis(250).min(deadline - Instant::now()),
+                                )
+                                .await;
+                            continue;
+                        }
+                        Err(error) => return Err(ToolError::engine(error)),
+                    };
                     // A browser's window comes before its page's tree: wait
                     // for the page too (until the deadline).
                     if browser.is_some()

@@ -146,7 +146,7 @@ impl X11 {
     }
 
     /// A window's position on screen and its size.
-    fn placement(&self, window: Window) -> Result<(i32, i32, i32, i32)> {
+    pub(super) fn placement(&self, window: Window) -> Result<(i32, i32, i32, i32)> {
         let geometry = self
             .conn
             .get_geometry(window)

@@ -164,23 +164,12 @@ impl X11 {
 
     /// The client window's bounds on screen.
     fn client_bounds(&self, window: Window) -> Result<Bounds> {
-        let geometry = self
-            .conn
-            .get_geometry(window)
-            .map_err(x11_error)?
-            .reply()
-            .map_err(x11_error)?;
-        let position = self
-            .conn
-            .translate_coordinates(window, self.root, 0, 0)
-            .map_err(x11_error)?
-            .reply()
-            .map_err(x11_error)?;
+        let (x, y, width, height) = self.placement(window)?;
         Ok(Bounds {
-            x: i32::from(position.dst_x),
-            y: i32::from(position.dst_y),
-            width: i32::from(geometry.width),
-            height: i32::from(geometry.height),
+            x,
+            y,
+            width,
+            height,
         })
     }
 

@@ -414,6 +414,32 @@ def test_server_finds_the_desktop_without_env(fixture_app):
     run_session(body, env=env)
 
 
+def test_several_displays_are_named_and_one_is_chosen_with_display(fixture_app, tmp_path):
+    """With a second desktop running and a client that passes no DISPLAY, the errors
+    name the displays; `--display` picks one, whose bus the X root window names."""
+    from conftest import PrivateDesktop
+    other = PrivateDesktop(wm=False, tmp_path=tmp_path)
+    try:
+        displays = sorted(":" + s.rsplit("X", 1)[1] for s in glob.glob("/tmp/.X11-unix/X*"))
+        assert len(displays) >= 2, displays
+
+        async def unnamed(c):
+            error = await c.error("get_applications")
+            assert "several X displays run" in error and "--display" in error, error
+            for display in (os.environ["DISPLAY"], other.env["DISPLAY"]):
+                assert display in error, error
+
+        run_session(unnamed, env={})
+
+        async def chosen(c):
+            apps = await c.ok("get_applications")
+            assert f"axsight-fixture (pid {fixture_app.pid}" in apps, apps
+
+        run_session(chosen, env={}, args=["--display", os.environ["DISPLAY"]])
+    finally:
+        other.close()
+
+
 def test_no_display_at_all_is_a_clear_error(desktop, tmp_path):
     """With no way to find the desktop the server still starts and answers with an
     error saying what it tried, instead of crashing or hanging."""

@@ -88,7 +88,7 @@ impl LinuxEngine {
 
     /// Sends pointer or keyboard input through XTest.
     pub async fn send_input(&self, input: &Input) -> Result<()> {
-        let x11 = self.x11.clone().ok_or_else(no_display)?;
+        let x11 = self.x11.clone().ok_or_else(|| self.no_display())?;
         let input = input.clone();
         // A long text takes longer: GTK reads a key in 2-3 ms, and each round of
         // keys bound to spare keycodes waits for the app to have read them.
@@ -104,7 +104,7 @@ impl LinuxEngine {
         let Some(xid) = self.x_window(window).await? else {
             return Ok(false);
         };
-        let x11 = self.x11.clone().ok_or_else(no_display)?;
+        let x11 = self.x11.clone().ok_or_else(|| self.no_display())?;
         x11::off_thread(WINDOW_DEADLINE, move || {
             lock(&x11).reaches(xid, point.x, point.y)
         })
@@ -114,19 +114,19 @@ impl LinuxEngine {
     /// Raises `window` and gives it the keyboard focus.
     pub async fn activate_window(&self, window: &ElementId) -> Result<()> {
         let xid = self.x_window(window).await?.ok_or(Error::WindowGone)?;
-        let x11 = self.x11.clone().ok_or_else(no_display)?;
+        let x11 = self.x11.clone().ok_or_else(|| self.no_display())?;
         x11::off_thread(WINDOW_DEADLINE, move || lock(&x11).activate(xid)).await
     }
 
     /// The screen's pixels in `region`, or the whole screen.
     pub async fn capture(&self, region: Option<Bounds>) -> Result<Capture> {
-        let x11 = self.x11.clone().ok_or_else(no_display)?;
+        let x11 = self.x11.clone().ok_or_else(|| self.no_display())?;
         x11::off_thread(CAPTURE_DEADLINE, move || lock(&x11).capture(region)).await
     }
 
     /// The windows process `pid` shows on the display, with their titles.
     pub async fn screen_windows(&self, pid: u32) -> Result<Vec<(String, Bounds)>> {
-        let x11 = self.x11.clone().ok_or_else(no_display)?;
+        let x11 = self.x11.clone().ok_or_else(|| self.no_display())?;
         x11::off_thread(WINDOW_DEADLINE, move || lock(&x11).windows_of_pid(pid)).await
     }
 
@@ -135,7 +135,7 @@ impl LinuxEngine {
     /// other window can be closed the usual way, and a title alone must never
     /// close another app's window.
     pub async fn close_window_titled(&self, title: &str) -> Result<bool> {
-        let x11 = self.x11.clone().ok_or_else(no_display)?;
+        let x11 = self.x11.clone().ok_or_else(|| self.no_display())?;
         let listed = lock(&self.listing).as_ref().map(|(_, e)| e.clone());
         let entries = match listed {
             Some(entries) => entries,
@@ -172,7 +172,7 @@ impl LinuxEngine {
 
     /// Raises and focuses the window under `point`.
     pub async fn activate_window_at(&self, point: Point) -> Result<()> {
-        let x11 = self.x11.clone().ok_or_else(no_display)?;
+        let x11 = self.x11.clone().ok_or_else(|| self.no_display())?;
         x11::off_thread(WINDOW_DEADLINE, move || {
             lock(&x11).activate_at(point.x, point.y)
         })
@@ -182,7 +182,7 @@ impl LinuxEngine {
     /// Asks `window` to close, as its close button would.
     pub async fn close_window(&self, window: &ElementId) -> Result<()> {
         let xid = self.x_window(window).await?.ok_or(Error::WindowGone)?;
-        let x11 = self.x11.clone().ok_or_else(no_display)?;
+        let x11 = self.x11.clone().ok_or_else(|| self.no_display())?;
         x11::off_thread(WINDOW_DEADLINE, move || lock(&x11).close(xid)).await
     }
 
@@ -193,7 +193,7 @@ impl LinuxEngine {
         placement: Placement,
     ) -> Result<Option<Bounds>> {
         let xid = self.x_window(window).await?.ok_or(Error::WindowGone)?;
-        let x11 = self.x11.clone().ok_or_else(no_display)?;
+        let x11 = self.x11.clone().ok_or_else(|| self.no_display())?;
         // The display gets its own deadline to show the placement; this one
         // bounds the whole call.
         x11::off_thread(PLACE_CALL_DEADLINE, move || {
@@ -204,7 +204,7 @@ impl LinuxEngine {
 
     /// The clipboard's text and who holds it; `None` when it holds no text.
     pub async fn clipboard_text(&self) -> Result<Option<ClipboardText>> {
-        let clipboard = self.clipboard.clone().ok_or_else(no_display)?;
+        let clipboard = self.clipboard.clone().ok_or_else(|| self.no_display())?;
         let text = x11::off_thread(CLIPBOARD_DEADLINE, move || clipboard.read()).await?;
         Ok(text.map(|t| ClipboardText {
             text: t.text,
@@ -214,13 +214,13 @@ impl LinuxEngine {
 
     /// Holds `text` on the clipboard until another client copies something.
     pub async fn set_clipboard_text(&self, text: String) -> Result<()> {
-        let clipboard = self.clipboard.clone().ok_or_else(no_display)?;
+        let clipboard = self.clipboard.clone().ok_or_else(|| self.no_display())?;
         x11::off_thread(CLIPBOARD_DEADLINE, move || clipboard.hold(text)).await
     }
 
     /// Who holds the clipboard now (an X window), if anyone.
     pub async fn clipboard_owner(&self) -> Result<Option<u32>> {
-        let clipboard = self.clipboard.clone().ok_or_else(no_display)?;
+        let clipboard = self.clipboard.clone().ok_or_else(|| self.no_display())?;
         x11::off_thread(CLIPBOARD_DEADLINE, move || clipboard.owner()).await
     }
 
@@ -304,7 +304,7 @@ impl LinuxEngine {
             Some(known) => known,
             None => find(&self.app_entries().await?).ok_or(Error::WindowGone)?,
         };
-        let x11 = self.x11.clone().ok_or_else(no_display)?;
+        let x11 = self.x11.clone().ok_or_else(|| self.no_display())?;
         let id = window.clone();
         x11::off_thread(WINDOW_DEADLINE, move || {
             lock(&x11).toplevel_for(&id, &siblings, &wanted)
@@ -313,8 +313,13 @@ impl LinuxEngine {
     }
 }
 
-fn no_display() -> Error {
-    Error::NoDisplay {
-        detail: "axsight has no X11 connection, which real input and window control need".into(),
+impl LinuxEngine {
+    /// Why there is no X11 connection, for the calls that need one.
+    fn no_display(&self) -> Error {
+        let detail = match &self.discovery().display_problem {
+            Some(problem) => format!("axsight has no X11 connection, which real input and window control need: {problem}"),
+            None => "axsight has no X11 connection, which real input and window control need".into(),
+        };
+        Error::NoDisplay { detail }
     }
 }

@@ -61,11 +61,8 @@ pub fn find_display() -> Result<String> {
         [] => Err(Error::NoDisplay {
             detail: "DISPLAY is not set and /tmp/.X11-unix has no X socket".into(),
         }),
-        many => Err(Error::NoDisplay {
-            detail: format!(
-                "DISPLAY is not set and several X displays run ({})",
-                many.join(", ")
-            ),
+        many => Err(Error::SeveralDisplays {
+            displays: many.join(", "),
         }),
     }
 }
@@ -119,9 +116,10 @@ pub async fn connect_to(address: &str) -> Result<zbus::Connection> {
 
 /// Finds the display and the buses, in the order apps themselves use.
 pub async fn discover() -> Result<Discovery> {
-    let (display, display_problem) = match find_display() {
-        Ok(display) => (Some(display), None),
-        Err(error) => (None, Some(error.to_string())),
+    let (display, display_problem, several) = match find_display() {
+        Ok(display) => (Some(display), None, None),
+        Err(error @ Error::SeveralDisplays { .. }) => (None, Some(error.to_string()), Some(error)),
+        Err(error) => (None, Some(error.to_string()), None),
     };
     let session_bus = find_session_bus();
     let mut tried = Vec::new();
@@ -159,9 +157,16 @@ pub async fn discover() -> Result<Discovery> {
             }
         }
     }
-    let (a11y_bus, a11y_bus_source) = found.ok_or_else(|| Error::NoBus {
-        tried: tried.join("; "),
-    })?;
+    // With several displays and none named, that is what went wrong, not the bus.
+    let (a11y_bus, a11y_bus_source) = match (found, several) {
+        (Some(found), _) => found,
+        (None, Some(several)) => return Err(several),
+        (None, None) => {
+            return Err(Error::NoBus {
+                tried: tried.join("; "),
+            })
+        }
+    };
     Ok(Discovery {
         display,
         display_problem,

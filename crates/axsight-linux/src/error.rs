@@ -10,6 +10,13 @@ pub enum Error {
     NoDisplay { detail: String },
 
     #[error(
+        "several X displays run ({displays}) and none is named: set DISPLAY to the one the \
+         apps run on, or pass it to axsight (`axsight --display :1 serve`); MCP clients \
+         that pass only a few variables need the latter, or DISPLAY in the server's env"
+    )]
+    SeveralDisplays { displays: String },
+
+    #[error(
         "cannot find the accessibility bus (tried: {tried}); run axsight in the desktop \
          session, or set AT_SPI_BUS_ADDRESS, or DBUS_SESSION_BUS_ADDRESS of a session whose \
          at-spi-bus-launcher runs (Debian package at-spi2-core)"

@@ -9,6 +9,10 @@ pub struct Cli {
     /// More logging on stderr (-v info, -vv debug); AXSIGHT_LOG overrides.
     #[arg(short, long, global = true, action = clap::ArgAction::Count)]
     pub verbose: u8,
+    /// The X display the apps run on, e.g. :1 (over DISPLAY; needed when several
+    /// run and the MCP client passes no DISPLAY).
+    #[arg(long, global = true, value_name = "DISPLAY", value_parser = parse_display)]
+    pub display: Option<String>,
     #[command(flatten)]
     pub grounding: GroundingFlags,
     #[command(subcommand)]
@@ -266,4 +270,34 @@ pub struct ActFlags {
     /// Longest wait for the UI to settle, in milliseconds.
     #[arg(long, default_value_t = 5000)]
     pub timeout_ms: u64,
+}
+
+/// An X display name: `:N`, `:N.S` or `HOST:N`.
+fn parse_display(text: &str) -> Result<String, String> {
+    let text = text.trim();
+    let valid = text.split_once(':').is_some_and(|(_, number)| {
+        let number = number.split('.').next().unwrap_or_default();
+        !number.is_empty() && number.bytes().all(|b| b.is_ascii_digit())
+    });
+    match valid {
+        true => Ok(text.to_string()),
+        false => Err(format!(
+            "{text:?} is not an X display: give one like :0 or :1"
+        )),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::parse_display;
+
+    #[test]
+    fn displays_are_named_as_x_names_them() {
+        for good in [":0", ":1", " :12 ", ":1.0", "localhost:3"] {
+            assert!(parse_display(good).is_ok(), "{good}");
+        }
+        for bad in ["", "1", ":", ":x", "host:", ":1a"] {
+            assert!(parse_display(bad).is_err(), "{bad}");
+        }
+    }
 }

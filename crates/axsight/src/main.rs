@@ -10,6 +10,11 @@ use clap::Parser;
 fn main() -> std::process::ExitCode {
     let cli = cli::Cli::parse();
     init_logging(cli.verbose);
+    // Before the runtime starts any thread: discovery, and every app axsight
+    // starts, read DISPLAY.
+    if let Some(display) = &cli.display {
+        std::env::set_var("DISPLAY", display);
+    }
     let runtime = match tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()

@@ -1,0 +1,134 @@
+"""Faults on a real desktop, through the official SDK client or raw JSON-RPC: an
+app hung (SIGSTOP) during a read and during an action, an app killed while an
+action waits for the UI, and a client that goes away mid-call. Each must end in
+a clear answer within a deadline, the server must keep serving the rest of the
+desktop, and the app must work again once it runs again."""
+import json
+import os
+import signal
+import subprocess
+import time
+
+import anyio
+import pytest
+
+from conftest import FIXTURE_APP, launch, stop
+from test_mcp_server import AXSIGHT_BIN, DESKTOP_VARS, run_session, text_of
+
+# The longest a call on a stuck app may take before it must answer.
+STUCK_DEADLINE_S = 12
+
+
+def test_a_hung_app_is_reported_and_works_again_once_it_runs(fixture_app):
+    title = f"frozen {os.getpid()}"
+    frozen = launch(["/usr/bin/python3", str(FIXTURE_APP), "--title", title], title)
+    here = {"app": str(frozen.pid), "window": title}
+    try:
+        async def body(c):
+            tree = await c.ok("get_window_tree", here)
+            assert f"[Window] {title}" in tree, tree
+            frozen.proc.send_signal(signal.SIGSTOP)
+
+            t0 = time.monotonic()
+            read = await c.error("get_window_tree", here)
+            print(f"read of a stopped app: refused after {time.monotonic() - t0:.2f} s: {read}")
+            assert time.monotonic() - t0 < STUCK_DEADLINE_S, read
+            assert "did not answer" in read or "not answer" in read, read
+
+            t0 = time.monotonic()
+            clicked = await c.call("click_element", {"selector": "role:Button && name:Count",
+                                                     **here})
+            print(f"click in a stopped app: answered after {time.monotonic() - t0:.2f} s")
+            assert time.monotonic() - t0 < STUCK_DEADLINE_S
+            # Refused, or done with a word on why nothing could be read after.
+            text = text_of(clicked)
+            assert clicked.is_error or "answer" in text, text
+
+            # The rest of the desktop is served meanwhile.
+            t0 = time.monotonic()
+            others = await c.ok("get_window_tree", {"app": str(fixture_app.pid)})
+            assert "[Button] Save" in others
+            assert time.monotonic() - t0 < STUCK_DEADLINE_S
+
+            frozen.proc.send_signal(signal.SIGCONT)
+            again = await c.ok("get_window_tree", here)
+            assert f"[Window] {title}" in again, again
+            counted = await c.ok("click_element", {"selector": "role:Button && name:Count",
+                                                   **here})
+            assert "Count" in counted, counted
+
+        run_session(body, deadline=90)
+    finally:
+        frozen.proc.send_signal(signal.SIGCONT)
+        stop(frozen)
+
+
+def test_an_app_killed_while_an_action_waits_gives_a_clear_answer(fixture_app):
+    title = f"doomed later {os.getpid()}"
+    doomed = launch(["/usr/bin/python3", str(FIXTURE_APP), "--title", title], title)
+    here = {"app": str(doomed.pid), "window": title}
+    try:
+        async def body(c):
+            await c.ok("get_window_tree", here)
+            result = {}
+
+            async def click():
+                # The dialog comes 500 ms after the click: the answer waits for it.
+                result["answer"] = await c.call(
+                    "click_element", {"selector": 'name:"Open dialog later"', **here})
+
+            async with anyio.create_task_group() as group:
+                group.start_soon(click)
+                # Fault injection, not a wait for the UI: the kill lands while the
+                # action waits for the dialog, whichever moment that is.
+                await anyio.sleep(0.25)
+                doomed.proc.send_signal(signal.SIGKILL)
+            answer = result["answer"]
+            text = text_of(answer)
+            print(f"killed during the click: is_error={answer.is_error}: {text}")
+            # Either the click's answer (it happened) with what could be seen, or
+            # an error that says the app is gone: never a hang, never silence.
+            assert text.strip(), answer
+            if answer.is_error:
+                assert "gone" in text or "exited" in text or "closed" in text \
+                    or str(doomed.pid) in text, text
+            else:
+                # The click happened; its diff says the window went with the app.
+                removed = text[text.index("removed:"):] if "removed:" in text else ""
+                assert f"[Window] {title}" in removed, text
+            apps = await c.ok("get_applications")
+            assert f"pid {fixture_app.pid}" in apps, apps
+
+        run_session(body, deadline=60)
+    finally:
+        stop(doomed)
+
+
+def test_a_client_gone_mid_call_ends_the_server(fixture_app):
+    """Raw JSON-RPC: a call that waits (wait_for_element, 20 s), then the client's
+    end of the pipe closes. The server ends by itself, soon, and says so."""
+    env = {k: os.environ[k] for k in DESKTOP_VARS if os.environ.get(k)}
+    server = subprocess.Popen([str(AXSIGHT_BIN), "serve"], stdin=subprocess.PIPE,
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
+
+    def send(message):
+        server.stdin.write((json.dumps(message) + "\n").encode())
+        server.stdin.flush()
+
+    send({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+        "protocolVersion": "2025-06-18", "capabilities": {},
+        "clientInfo": {"name": "faults", "version": "1"}}})
+    assert json.loads(server.stdout.readline())["id"] == 1
+    send({"jsonrpc": "2.0", "method": "notifications/initialized"})
+    send({"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {
+        "name": "wait_for_element",
+        "arguments": {"selector": 'name:"No such thing anywhere"', "timeout_ms": 20000}}})
+    server.stdin.close()
+    t0 = time.monotonic()
+    try:
+        status = server.wait(timeout=15)
+        print(f"server ended {time.monotonic() - t0:.2f} s after its client went away")
+    except subprocess.TimeoutExpired:
+        server.kill()
+        pytest.fail("the server kept running after its client went away")
+    assert status == 0, server.stderr.read().decode(errors="replace")

@@ -13,7 +13,7 @@ use axsight_core::{
 };
 
 use crate::apps::AppEntry;
-use crate::dbus::{self, ObjRef};
+use crate::dbus::ObjRef;
 use crate::engine::{lock, LinuxEngine};
 use crate::{launch, operate, x11, Error, Result};
 
@@ -25,9 +25,6 @@ const CAPTURE_DEADLINE: Duration = Duration::from_secs(5);
 
 /// More time per character of typed text.
 const PER_CHARACTER: Duration = Duration::from_millis(10);
-
-/// How long an app may take to answer a ping before it counts as stuck.
-const PING_DEADLINE: Duration = Duration::from_millis(300);
 
 /// The longest a window look-up, raise or close may take.
 const WINDOW_DEADLINE: Duration = Duration::from_secs(2);
@@ -143,14 +140,7 @@ impl LinuxEngine {
         };
         for entry in entries {
             let Some(pid) = entry.info.pid else { continue };
-            let ping = dbus::call::<_, ()>(
-                &self.conn,
-                &entry.root,
-                "org.freedesktop.DBus.Peer",
-                "Ping",
-                (),
-            );
-            if let Ok(Ok(())) = tokio::time::timeout(PING_DEADLINE, ping).await {
+            if self.answers_ping(&entry.root).await {
                 continue;
             }
             let x11 = x11.clone();

@@ -28,6 +28,9 @@ use crate::{Error, Result};
 /// The longest one whole window read may take, whatever its calls do.
 pub const READ_DEADLINE: Duration = Duration::from_secs(8);
 
+/// How long an app may take to answer a ping before it counts as stuck.
+pub(crate) const PING_DEADLINE: Duration = Duration::from_millis(300);
+
 /// The longest an X11 look-up may take.
 const X11_DEADLINE: Duration = Duration::from_secs(1);
 
@@ -276,6 +279,13 @@ impl LinuxEngine {
         Ok(entries)
     }
 
+    /// Whether the app at `root` answers a ping within [`PING_DEADLINE`]: cheaper
+    /// than any accessibility call, and answered by a busy app's main loop alone.
+    pub(crate) async fn answers_ping(&self, root: &dbus::ObjRef) -> bool {
+        let ping = dbus::call::<_, ()>(&self.conn, root, "org.freedesktop.DBus.Peer", "Ping", ());
+        matches!(tokio::time::timeout(PING_DEADLINE, ping).await, Ok(Ok(())))
+    }
+
     /// Reads one window: walked afresh, or (when watching) the last read brought up
     /// to date. Everything together is held to [`READ_DEADLINE`].
     async fn read_window(
@@ -285,6 +295,23 @@ impl LinuxEngine {
         options: ReadOptions,
     ) -> Result<WindowSnapshot> {
         let window = &entry.info.windows[index];
+        // An app that just did not answer is pinged before it is read again: a
+        // stopped app then costs a ping, not every call's full timeout.
+        let stuck_since = lock(&self.stuck).get(&entry.root.bus).copied();
+        if let Some(since) = stuck_since {
+            if self.answers_ping(&entry.root).await {
+                lock(&self.stuck).remove(&entry.root.bus);
+            } else {
+                let since = match since.elapsed().as_secs() {
+                    0 => "since just now".to_string(),
+                    seconds => format!("for {seconds} s"),
+                };
+                return Err(Error::NotAnsweringSince {
+                    app: entry.info.name.clone(),
+                    since,
+                });
+            }
+        }
         let read = async {
             let Some(watch) = &self.watch else {
                 return self
@@ -296,6 +323,12 @@ impl LinuxEngine {
             let bookmark = watch.bookmark().await;
             let read = match self.refreshed(entry, index, options, bookmark).await {
                 Some(read) => read,
+                None if lock(&self.stuck).contains_key(&entry.root.bus) => {
+                    return Err(Error::Timeout {
+                        app: entry.info.name.clone(),
+                        ms: dbus::CALL_TIMEOUT.as_millis() as u64,
+                    })
+                }
                 None => Arc::new(self.walk_window(entry, index, options, bookmark).await?),
             };
             lock(&self.windows).insert(key, read.clone());
@@ -306,7 +339,14 @@ impl LinuxEngine {
             .map_err(|_| Error::Timeout {
                 app: entry.info.name.clone(),
                 ms: READ_DEADLINE.as_millis() as u64,
-            })??;
+            })
+            .and_then(|read| read);
+        if matches!(read, Err(Error::Timeout { .. })) {
+            lock(&self.stuck)
+                .entry(entry.root.bus.clone())
+                .or_insert_with(std::time::Instant::now);
+        }
+        let read = read?;
         let mut tree = build_tree(&read.raw, entry.quirks, read.origin);
         // A window that reports no extents (Java's) is where its X window is.
         let root = tree.root();
@@ -348,7 +388,7 @@ impl LinuxEngine {
         // One call to the app: its reply comes after every event the app sent before
         // it, so once the recorder has run the log holds them all.
         let coords = entry.quirks.extent_coords();
-        let extents = dbus::call::<_, (i32, i32, i32, i32)>(
+        let extents = match dbus::call::<_, (i32, i32, i32, i32)>(
             &self.conn,
             obj,
             dbus::COMPONENT,
@@ -356,7 +396,18 @@ impl LinuxEngine {
             (coords,),
         )
         .await
-        .ok();
+        {
+            Ok(extents) => Some(extents),
+            // Not answering: noted, so that the read ends here instead of
+            // waiting out every call of a walk (see `read_window`).
+            Err(error) if dbus::failure_kind(&error) == dbus::Failure::NoReply => {
+                lock(&self.stuck)
+                    .entry(obj.bus.clone())
+                    .or_insert_with(std::time::Instant::now);
+                return None;
+            }
+            Err(_) => None,
+        };
         if extents != cached.raw.extents {
             return None;
         }

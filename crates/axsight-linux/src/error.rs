@@ -102,6 +102,12 @@ pub enum Error {
     #[error("the element would not {what}")]
     Refused { what: String },
 
+    #[error(
+        "'{app}' is not answering ({since}; a ping got no answer either): it may be hung \
+         or stopped; other apps can still be used, and it is read again once it answers"
+    )]
+    NotAnsweringSince { app: String, since: String },
+
     /// A window could not be placed as asked: why, and where it is.
     #[error("{0}")]
     Placement(String),
@@ -159,7 +165,9 @@ impl axsight_core::EngineError for Error {
             Error::ElementGone => FailureKind::ElementGone,
             Error::AppGone { .. } => FailureKind::AppGone,
             Error::BusLost { .. } => FailureKind::ConnectionLost,
-            Error::Timeout { .. } | Error::NotAnswering => FailureKind::NotAnswering,
+            Error::Timeout { .. } | Error::NotAnswering | Error::NotAnsweringSince { .. } => {
+                FailureKind::NotAnswering
+            }
             Error::Unsupported { .. }
             | Error::Refused { .. }
             | Error::NoSuchAction { .. }

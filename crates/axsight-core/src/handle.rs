@@ -121,11 +121,22 @@ pub struct HandleEntry {
     pub name: String,
 }
 
+/// What a handle number stands for now.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Resolved<'a> {
+    /// A live entry.
+    Entry(&'a HandleEntry),
+    /// Its element's window closed and the registry let it go (see
+    /// [`HandleRegistry::expire`]): the number is never given again.
+    Expired,
+}
+
 /// Hands out `u` numbers, one per live object, stable for the session.
 #[derive(Debug, Default, Clone)]
 pub struct HandleRegistry {
     by_id: HashMap<ElementId, u32>,
-    entries: Vec<HandleEntry>,
+    /// By number (from 1); `None` once expired, so numbers stay unique.
+    entries: Vec<Option<HandleEntry>>,
 }
 
 impl HandleRegistry {
@@ -137,9 +148,9 @@ impl HandleRegistry {
     /// The handle of the element with `id`, numbering it if it is new. Role and name
     /// are refreshed so later checks compare against what the agent last saw.
     pub fn assign(&mut self, id: &ElementId, role: Role, name: &str) -> Handle {
-        let number = match self.by_id.get(id) {
-            Some(&number) => {
-                let entry = &mut self.entries[number as usize - 1];
+        let known = self.by_id.get(id).copied();
+        let number = match known.and_then(|n| Some((n, self.entries[n as usize - 1].as_mut()?))) {
+            Some((number, entry)) => {
                 entry.role = role;
                 if entry.name != name {
                     entry.name = name.to_string();
@@ -147,11 +158,11 @@ impl HandleRegistry {
                 number
             }
             None => {
-                self.entries.push(HandleEntry {
+                self.entries.push(Some(HandleEntry {
                     id: id.clone(),
                     role,
                     name: name.to_string(),
-                });
+                }));
                 let number = self.entries.len() as u32;
                 self.by_id.insert(id.clone(), number);
                 number
@@ -171,12 +182,41 @@ impl HandleRegistry {
         })
     }
 
-    /// What `handle` was given to, if this registry gave it.
+    /// What `handle` was given to, if this registry gave it and it is live.
     pub fn resolve(&self, handle: Handle) -> Option<&HandleEntry> {
+        match self.lookup(handle)? {
+            Resolved::Entry(entry) => Some(entry),
+            Resolved::Expired => None,
+        }
+    }
+
+    /// What `handle` stands for, if this registry gave it: live or expired.
+    pub fn lookup(&self, handle: Handle) -> Option<Resolved<'_>> {
         if handle.source != Source::Tree || handle.number == 0 {
             return None;
         }
-        self.entries.get(handle.number as usize - 1)
+        let slot = self.entries.get(handle.number as usize - 1)?;
+        Some(slot.as_ref().map_or(Resolved::Expired, Resolved::Entry))
+    }
+
+    /// Lets go of the entries whose element `gone` says is gone for good (its
+    /// window closed): their numbers answer "expired" and are never reused.
+    /// Returns how many expired.
+    pub fn expire(&mut self, gone: impl Fn(&ElementId) -> bool) -> usize {
+        let mut expired = 0;
+        for slot in &mut self.entries {
+            if slot.as_ref().is_some_and(|entry| gone(&entry.id)) {
+                *slot = None;
+                expired += 1;
+            }
+        }
+        self.by_id.retain(|id, _| !gone(id));
+        expired
+    }
+
+    /// How many handles are live (given out and not expired).
+    pub fn live(&self) -> usize {
+        self.by_id.len()
     }
 
     /// How many handles have been given out.
@@ -208,6 +248,24 @@ mod tests {
         assert!(registry.resolve("#u3".parse().unwrap()).is_none());
         assert!(registry.resolve("#u0".parse().unwrap()).is_none());
         assert!(registry.resolve("#o1".parse().unwrap()).is_none());
+    }
+
+    #[test]
+    fn expired_handles_say_so_and_their_numbers_are_not_reused() {
+        let mut registry = HandleRegistry::new();
+        let dialog = ElementId("dialog/ok".into());
+        let main = ElementId("main/save".into());
+        let ok = registry.assign(&dialog, Role::Button, "OK");
+        let save = registry.assign(&main, Role::Button, "Save");
+        assert_eq!(registry.expire(|id| id.0.starts_with("dialog/")), 1);
+        assert_eq!(registry.lookup(ok), Some(Resolved::Expired));
+        assert!(registry.resolve(ok).is_none());
+        assert!(registry.resolve(save).is_some());
+        assert_eq!(registry.live(), 1);
+        // The same object again (it cannot be, once gone) would get a new number.
+        let again = registry.assign(&dialog, Role::Button, "OK");
+        assert_ne!(again, ok);
+        assert_eq!(registry.len(), 3);
     }
 
     #[test]

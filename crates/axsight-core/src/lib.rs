@@ -37,7 +37,7 @@ pub use engine::{
     ClipboardText, ConnectOptions, Engine, EngineError, FailureKind, Launched, Placement,
     ReadOptions, WindowQuery,
 };
-pub use handle::{Handle, HandleEntry, HandleParseError, HandleRegistry, Source};
+pub use handle::{Handle, HandleEntry, HandleParseError, HandleRegistry, Resolved, Source};
 pub use heal::{fingerprints, refind, Fingerprint, Refound};
 pub use input::{
     parse_keys, split_trailing_keys, Input, Key, KeyChord, KeyError, Modifier, MouseButton, Point,

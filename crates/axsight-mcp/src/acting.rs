@@ -161,6 +161,7 @@ impl<E: Engine> Session<E> {
         before: Before,
         options: &ActOptions,
     ) -> Result<Answered, ToolError> {
+        self.expire_now_and_then(engine).await;
         let window_id = before.trees.first().map(WindowSnapshot::window_id);
         let policy = SettlePolicy::default().within(options.timeout);
         let settled = engine.settle(window_id.as_ref(), before.mark, policy).await;

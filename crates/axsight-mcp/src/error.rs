@@ -21,6 +21,9 @@ pub enum ToolError {
     #[error("{handle} is stale: {why}; call get_window_tree to get fresh handles")]
     StaleHandle { handle: String, why: String },
 
+    #[error("{handle} expired: its window closed, and the session let its handles go; call get_window_tree to get fresh handles")]
+    ExpiredHandle { handle: String },
+
     /// A stale handle whose element was found again with high confidence.
     #[error("{handle} is stale: {why}; {found} (pass `heal: true` to act on it)")]
     StaleButFound {

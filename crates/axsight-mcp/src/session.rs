@@ -8,7 +8,7 @@ use std::sync::{Arc, Mutex};
 use axsight_core::{
     fingerprints, format_applications, format_element, render, to_json, CompactOptions,
     ConnectOptions, ElementId, Engine, EngineError, FailureKind, Fingerprint, Handle,
-    HandleRegistry, MatchContext, NodeId, ReadOptions, Selector, Source, SpottedRegistry,
+    HandleRegistry, MatchContext, NodeId, ReadOptions, Resolved, Selector, Source, SpottedRegistry,
     WindowQuery, WindowSnapshot,
 };
 
@@ -66,6 +66,9 @@ pub enum TreeOutput {
     Json(serde_json::Value),
 }
 
+/// How many calls go by between two looks for closed windows to let go of.
+const EXPIRY_EVERY: u64 = 32;
+
 /// An element found by a selector or a handle, printed with its handle.
 #[derive(Debug, Clone)]
 pub struct Found {
@@ -91,6 +94,8 @@ pub struct Session<E: Engine> {
     /// Who held the clipboard just after keys copied out of a password field:
     /// while they still do, the clipboard's text is never shown.
     pub(crate) secret_clipboard: Mutex<Option<u32>>,
+    /// Calls counted, to let go of closed windows now and then.
+    calls: std::sync::atomic::AtomicU64,
     pub(crate) detector: Arc<DetectorSlot>,
     pub(crate) vision_endpoint: Option<ChatEndpoint>,
     /// Questions put to the client's model, waiting for its answer.
@@ -110,6 +115,7 @@ impl<E: Engine> Default for Session<E> {
             window_of: Mutex::default(),
             fingerprints: Mutex::default(),
             secret_clipboard: Mutex::default(),
+            calls: std::sync::atomic::AtomicU64::new(0),
             detector: Arc::default(),
             vision_endpoint: None,
             waiting_looks: Mutex::default(),
@@ -178,6 +184,9 @@ impl<E: Engine> Session<E> {
         json: bool,
     ) -> Result<TreeOutput, ToolError> {
         let vision = self.configured_vision();
+        if let Ok(engine) = self.engine().await {
+            self.expire_now_and_then(&engine).await;
+        }
         self.recover(self.read_window_tree(request, json, &vision).await)
             .await
     }
@@ -240,7 +249,54 @@ impl<E: Engine> Session<E> {
             .applications()
             .await
             .map_err(ToolError::engine)?;
+        self.expire_closed_windows(&apps);
         Ok(format_applications(&apps))
+    }
+
+    /// Every so many calls: lets go of what the session holds for windows that
+    /// closed (their elements' windows, fingerprints and handles, which then
+    /// answer "expired"), so that a long session stays as large as what is open.
+    pub(crate) async fn expire_now_and_then(&self, engine: &E) {
+        let calls = self
+            .calls
+            .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        if calls % EXPIRY_EVERY != EXPIRY_EVERY - 1 {
+            return;
+        }
+        if let Ok(apps) = engine.applications().await {
+            self.expire_closed_windows(&apps);
+        }
+    }
+
+    /// Lets go of what the session holds for windows not among `apps`' windows.
+    fn expire_closed_windows(&self, apps: &[axsight_core::Application]) {
+        let open: std::collections::HashSet<&ElementId> = apps
+            .iter()
+            .flat_map(|a| a.windows.iter().map(|w| &w.id))
+            .collect();
+        let gone: std::collections::HashSet<ElementId> = {
+            let mut window_of = self.window_of.lock().unwrap_or_else(|e| e.into_inner());
+            let gone: std::collections::HashSet<ElementId> = window_of
+                .iter()
+                .filter(|(_, window)| !open.contains(window))
+                .map(|(element, _)| element.clone())
+                .collect();
+            window_of.retain(|element, _| !gone.contains(element));
+            gone
+        };
+        if gone.is_empty() {
+            return;
+        }
+        self.fingerprints
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .retain(|element, _| !gone.contains(element));
+        let expired = self
+            .registry
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .expire(|element| gone.contains(element));
+        tracing::debug!(elements = gone.len(), expired, "closed windows let go");
     }
 
     /// `window_tree`'s work, before [`Session::recover`].
@@ -510,6 +566,7 @@ impl<E: Engine> Session<E> {
             Err(
                 ToolError::StaleHandle { .. }
                 | ToolError::StaleButFound { .. }
+                | ToolError::ExpiredHandle { .. }
                 | ToolError::StaleSighting { .. },
             ) => Ok(None),
             Err(error) => Err(error),
@@ -528,11 +585,19 @@ impl<E: Engine> Session<E> {
             });
         }
         let registry = self.registry.lock().unwrap_or_else(|e| e.into_inner());
-        let entry = registry
-            .resolve(handle)
-            .ok_or_else(|| ToolError::UnknownHandle {
-                handle: handle.to_string(),
-            })?;
+        let entry = match registry.lookup(handle) {
+            Some(Resolved::Entry(entry)) => entry,
+            Some(Resolved::Expired) => {
+                return Err(ToolError::ExpiredHandle {
+                    handle: handle.to_string(),
+                })
+            }
+            None => {
+                return Err(ToolError::UnknownHandle {
+                    handle: handle.to_string(),
+                })
+            }
+        };
         let windows = self.window_of.lock().unwrap_or_else(|e| e.into_inner());
         let window = windows
             .get(&entry.id)

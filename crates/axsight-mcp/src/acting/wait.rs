@@ -119,6 +119,7 @@ impl<E: Engine> Session<E> {
                     ToolError::NoMatch { .. }
                     | ToolError::StaleHandle { .. }
                     | ToolError::StaleButFound { .. }
+                    | ToolError::ExpiredHandle { .. }
                     | ToolError::StaleSighting { .. },
                 ) => (None, None),
                 Err(error) => return Err(error),

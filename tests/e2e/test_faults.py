@@ -132,3 +132,78 @@ def test_a_client_gone_mid_call_ends_the_server(fixture_app):
         server.kill()
         pytest.fail("the server kept running after its client went away")
     assert status == 0, server.stderr.read().decode(errors="replace")
+
+
+def processes_with(name, runtime_dir):
+    """Pids of processes called `name` whose environment has XDG_RUNTIME_DIR=runtime_dir."""
+    found = []
+    for pid in os.listdir("/proc"):
+        if not pid.isdigit():
+            continue
+        try:
+            with open(f"/proc/{pid}/comm") as f:
+                comm = f.read().strip()
+            with open(f"/proc/{pid}/environ", "rb") as f:
+                environ = f.read().split(b"\0")
+        except OSError:
+            continue
+        if comm.startswith(name[:15]) and f"XDG_RUNTIME_DIR={runtime_dir}".encode() in environ:
+            found.append(int(pid))
+    return found
+
+
+def bus_problem(text):
+    """Whether an answer says the accessibility bus cannot be reached."""
+    return any(words in text for words in ("cannot find the accessibility bus",
+                                           "accessibility bus stopped answering",
+                                           "cannot connect to the D-Bus bus"))
+
+
+def test_the_accessibility_bus_killed_comes_back_and_is_read_anew(desktop, tmp_path):
+    """The AT-SPI bus of a desktop of its own is killed (its launcher, and with it
+    its bus daemon). The session bus starts a new one when asked (org.a11y.Bus is
+    D-Bus activatable, as on every desktop), and the server, without a restart,
+    reads the new bus: an app started after the kill is listed."""
+    from conftest import PrivateDesktop
+    private = PrivateDesktop(wm=False, tmp_path=tmp_path)
+    runtime = private.env["XDG_RUNTIME_DIR"]
+    # The server finds the bus itself: no AT_SPI_BUS_ADDRESS of the old bus.
+    env = {k: private.env[k] for k in ("DISPLAY", "DBUS_SESSION_BUS_ADDRESS", "XDG_RUNTIME_DIR")}
+    started = []
+    try:
+        async def body(c):
+            before = await c.call("get_applications")
+            assert not bus_problem(text_of(before)), text_of(before)
+            launchers = processes_with("at-spi-bus-launcher", runtime)
+            assert launchers, "no AT-SPI bus launcher for the private desktop"
+            for pid in launchers:
+                os.kill(pid, signal.SIGTERM)
+            deadline = time.monotonic() + 10
+            while any(os.path.exists(f"/proc/{p}/exe") for p in launchers) and \
+                    time.monotonic() < deadline:
+                await anyio.sleep(0.05)
+            t0 = time.monotonic()
+            title = f"after the bus {os.getpid()}"
+            started.append(subprocess.Popen(
+                ["/usr/bin/python3", str(FIXTURE_APP), "--title", title],
+                env={**{k: v for k, v in os.environ.items() if k != "AT_SPI_BUS_ADDRESS"},
+                     **env},
+                stdin=subprocess.DEVNULL,
+                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
+            answers = []
+            while True:
+                listed = await c.call("get_applications")
+                answers.append(text_of(listed))
+                if title in text_of(listed):
+                    break
+                assert time.monotonic() - t0 < 30, answers[-3:]
+                await anyio.sleep(0.2)
+            print(f"the app on the new bus listed {time.monotonic() - t0:.1f} s after the "
+                  f"kill; answers on the way: {sorted(set(a[:80] for a in answers))}")
+
+        run_session(body, env=env, deadline=60)
+    finally:
+        for app in started:
+            app.terminate()
+            app.wait(timeout=5)
+        private.close()

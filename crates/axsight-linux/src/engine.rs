@@ -258,11 +258,21 @@ impl LinuxEngine {
         let bookmark = watch.bookmark().await;
         let last = lock(&self.listing).clone();
         if let Some((seen, entries)) = &last {
-            // A call to each app orders its earlier events before the check.
+            // A call to each app orders its earlier events before the check; one
+            // to the registry tells that the bus itself still answers (a bus that
+            // died sends no event, and with no app listed nothing else is asked).
             let pings = entries.iter().map(|e| dbus::ping(&self.conn, &e.root));
-            join_all(pings).await;
+            let registry = dbus::ObjRef::new(dbus::REGISTRY, dbus::ROOT_PATH);
+            let bus_alive = dbus::call::<_, ()>(
+                &self.conn,
+                &registry,
+                "org.freedesktop.DBus.Peer",
+                "Ping",
+                (),
+            );
+            let (_, bus_alive) = futures_util::join!(join_all(pings), bus_alive);
             watch.settle().await;
-            if listing_unchanged(entries, watch.since(*seen, None)) {
+            if bus_alive.is_ok() && listing_unchanged(entries, watch.since(*seen, None)) {
                 *lock(&self.listing) = Some((bookmark, entries.clone()));
                 return Ok(entries.clone());
             }

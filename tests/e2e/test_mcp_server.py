@@ -21,6 +21,7 @@ import anyio
 import pytest
 from mcp import ClientSession, StdioServerParameters
 from mcp.client.stdio import stdio_client
+from mcp.shared.exceptions import MCPError
 
 from conftest import FIXTURE_APP, REPO, SECRET, launch, stop
 
@@ -158,6 +159,24 @@ def test_tools_list_is_small_and_read_only(desktop):
         assert len(wire.encode()) < 18 * 1024
 
     run_session(body)
+
+
+def test_read_only_lists_and_serves_only_the_reading_tools(fixture_app):
+    async def body(c):
+        listed = await c.list_tools()
+        assert {t.name for t in listed.tools} == READ_ONLY_TOOLS, listed
+        tree = await c.ok("get_window_tree", {"app": str(fixture_app.pid)})
+        assert "[Button] Save" in tree
+        # An acting tool is not there to call: a protocol error, as for any
+        # tool the server does not have.
+        try:
+            result = await c.session.call_tool("click_element", {"selector": "name:Save"})
+        except MCPError as error:
+            assert "not found" in str(error), error
+        else:
+            assert result.is_error, result
+
+    run_session(body, args=["--read-only"])
 
 
 def test_initialize_instructions_explain_handles(desktop):

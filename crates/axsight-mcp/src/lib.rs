@@ -28,14 +28,20 @@ pub use server::{AxsightServer, INSTRUCTIONS};
 pub use session::{Found, Grounding, Session, TreeOutput, TreeRequest};
 pub use target::Target;
 
-/// Serves MCP on stdin/stdout over engine `E` until the client disconnects.
+/// Serves MCP on stdin/stdout over engine `E` until the client disconnects;
+/// with `read_only`, only the reading tools.
 pub async fn serve_stdio<E: axsight_core::Engine>(
     grounding: Grounding,
+    read_only: bool,
 ) -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
     use rmcp::ServiceExt;
-    let service = AxsightServer::<E>::with_grounding(grounding)
-        .serve(rmcp::transport::stdio())
-        .await?;
+    let server = AxsightServer::<E>::with_grounding(grounding);
+    let server = if read_only {
+        server.read_only()
+    } else {
+        server
+    };
+    let service = server.serve(rmcp::transport::stdio()).await?;
     service.waiting().await?;
     Ok(())
 }

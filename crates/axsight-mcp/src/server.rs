@@ -84,6 +84,24 @@ impl<E: Engine> AxsightServer<E> {
     }
 }
 
+impl<E: Engine> AxsightServer<E> {
+    /// This server with only its reading tools (those marked read-only): the
+    /// acting ones are neither listed nor callable.
+    pub fn read_only(mut self) -> AxsightServer<E> {
+        let acting: Vec<String> = self
+            .tool_router
+            .list_all()
+            .into_iter()
+            .filter(|tool| tool.annotations.as_ref().and_then(|a| a.read_only_hint) != Some(true))
+            .map(|tool| tool.name.to_string())
+            .collect();
+        for name in acting {
+            self.tool_router.remove_route(&name);
+        }
+        self
+    }
+}
+
 impl<E: Engine> Default for AxsightServer<E> {
     fn default() -> Self {
         AxsightServer::new()

@@ -193,7 +193,11 @@ pub enum Command {
     /// Check the display, the buses and accessibility, and say how to fix what is wrong.
     Doctor,
     /// Serve MCP over stdio.
-    Serve,
+    Serve {
+        /// Offer only the reading tools: nothing on the desktop can be changed.
+        #[arg(long)]
+        read_only: bool,
+    },
     /// Measure tree reads (see `axsight bench tree --help`).
     Bench {
         #[command(subcommand)]

@@ -129,7 +129,7 @@ pub async fn run(command: Command, flags: GroundingFlags) -> anyhow::Result<Exit
             return shot::run(&session, &file, shot).await;
         }
         Command::Doctor => return doctor::run().await,
-        Command::Serve => {
+        Command::Serve { read_only } => {
             // Chromium, Firefox and Qt expose their trees only while IsEnabled is true.
             if let Some(bus) = axsight_linux::discover::find_session_bus() {
                 if let Err(error) = axsight_linux::discover::accessibility_enabled(&bus, true).await
@@ -137,7 +137,7 @@ pub async fn run(command: Command, flags: GroundingFlags) -> anyhow::Result<Exit
                     tracing::warn!(%error, "could not turn accessibility on");
                 }
             }
-            axsight_mcp::serve_stdio::<LinuxEngine>(grounding)
+            axsight_mcp::serve_stdio::<LinuxEngine>(grounding, read_only)
                 .await
                 .map_err(|e| anyhow::anyhow!(e))?;
         }

@@ -6,6 +6,7 @@
 //! (`axsight-linux`). Accessibility logic lives in the engines and in `axsight-core`.
 
 mod acting;
+mod arguments;
 mod browsers;
 mod browsing;
 mod describe;

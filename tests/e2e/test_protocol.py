@@ -149,6 +149,11 @@ def test_notifications_before_initialize_are_ignored(server):
     server.alive()  # a ping before initialize is answered, and begins nothing
     server.send({"jsonrpc": "2.0", "method": "notifications/cancelled",
                  "params": {"requestId": 2}})
+    # Requests before initialize are answered too, each with its code.
+    error_of(server.request("no/such/method"), METHOD_NOT_FOUND)
+    error = error_of(server.request("initialize", {}), INVALID_PARAMS)
+    assert "initialize" in error["message"], error
+    error_of(server.request("tools/list"), INVALID_PARAMS)  # rmcp: no session, no _meta
     server.initialize()
     assert server.request("tools/list")["result"]["tools"]
 

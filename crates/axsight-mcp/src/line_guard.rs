@@ -2,10 +2,11 @@
 //! lets a line that does not parse go without a word, and its session ends when
 //! the first message is not a request. This reads the newline-delimited JSON-RPC
 //! itself, with a size limit per line, and answers every line that is not a
-//! message (parse error or invalid request, see [`verdict`]); it holds back
-//! notifications and responses until the session has begun; everything else
-//! goes on to rmcp, whose answers it writes. It does not look into what a request
-//! asks for: methods and params are rmcp's and the server's.
+//! message (parse error or invalid request, see [`verdict`]). Until the session
+//! has begun it lets notifications and responses go, and answers a request rmcp
+//! cannot read itself (rmcp would call it a request without `_meta`). Everything
+//! else goes on to rmcp, whose answers it writes. It does not look into what a
+//! request asks for: methods and params are rmcp's and the server's.
 
 mod verdict;
 
@@ -127,14 +128,15 @@ async fn read_lines<R, W>(
         if line.capacity() > KEEP_LINE_BYTES {
             line = Vec::new();
         }
+        let verdict = match verdict {
+            Verdict::Message(message) => opening.admit(*message),
+            other => other,
+        };
         match verdict {
-            Verdict::Message(message) if opening.lets_through(&message) => {
-                if forward.send(message).await.is_err() {
+            Verdict::Message(message) => {
+                if forward.send(*message).await.is_err() {
                     break;
                 }
-            }
-            Verdict::Message(_) => {
-                tracing::debug!("a notification or response before initialize, let go")
             }
             Verdict::Answer(refusal) => {
                 tracing::debug!(code = refusal.code.0, message = %refusal.message, "answered a line");
@@ -199,16 +201,25 @@ struct Opening {
 }
 
 impl Opening {
-    fn lets_through(&mut self, message: &ClientJsonRpcMessage) -> bool {
+    /// What becomes of a message: on to rmcp, answered here (a request rmcp
+    /// could not read, which it would answer as one without `_meta` before the
+    /// session), or let go (anything but a request, before the session).
+    fn admit(&mut self, message: ClientJsonRpcMessage) -> Verdict {
         if self.begun {
-            return true;
+            return Verdict::Message(Box::new(message));
         }
-        let JsonRpcMessage::Request(request) = message else {
-            return false;
+        let JsonRpcMessage::Request(request) = &message else {
+            return Verdict::LetGo("a notification or response before the session began");
         };
         self.begun = match &request.request {
             ClientRequest::InitializeRequest(_) => true,
             ClientRequest::PingRequest(_) | ClientRequest::DiscoverRequest(_) => false,
+            ClientRequest::CustomRequest(custom) => {
+                return Verdict::Answer(Refusal::from_error(
+                    &request.id,
+                    crate::server::protocol::unread_request(custom),
+                ))
+            }
             other => {
                 let meta = other.get_meta();
                 meta.missing_required_keys(&ProtocolVersion::V_2026_07_28)
@@ -218,13 +229,14 @@ impl Opening {
                         .is_some_and(|version| self.supported.contains(&version))
             }
         };
-        true
+        Verdict::Message(Box::new(message))
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use rmcp::model::ErrorCode;
     use tokio::io::AsyncReadExt;
 
     async fn lines(input: &[u8], max: usize) -> Vec<Result<Vec<u8>, &'static str>> {
@@ -261,9 +273,13 @@ mod tests {
 
     fn message(line: &str) -> ClientJsonRpcMessage {
         match verdict::read(line.as_bytes()) {
-            Verdict::Message(message) => message,
+            Verdict::Message(message) => *message,
             other => panic!("{other:?}"),
         }
+    }
+
+    fn passes(opening: &mut Opening, line: &str) -> bool {
+        matches!(opening.admit(message(line)), Verdict::Message(_))
     }
 
     #[test]
@@ -272,21 +288,26 @@ mod tests {
             begun: false,
             supported: Cow::Borrowed(ProtocolVersion::KNOWN_VERSIONS),
         };
-        let initialized = message(r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#);
-        let cancelled = message(
-            r#"{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":1}}"#,
-        );
-        let ping = message(r#"{"jsonrpc":"2.0","id":1,"method":"ping"}"#);
-        let initialize = message(
-            r#"{"jsonrpc":"2.0","id":2,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"0"}}}"#,
-        );
-        assert!(!opening.lets_through(&initialized));
-        assert!(!opening.lets_through(&cancelled));
-        assert!(opening.lets_through(&ping));
-        assert!(!opening.lets_through(&initialized), "a ping begins nothing");
-        assert!(opening.lets_through(&initialize));
-        assert!(opening.lets_through(&initialized));
-        assert!(opening.lets_through(&cancelled));
+        let initialized = r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#;
+        let cancelled =
+            r#"{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":1}}"#;
+        let ping = r#"{"jsonrpc":"2.0","id":1,"method":"ping"}"#;
+        let initialize = r#"{"jsonrpc":"2.0","id":2,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"0"}}}"#;
+        assert!(!passes(&mut opening, initialized));
+        assert!(!passes(&mut opening, cancelled));
+        assert!(passes(&mut opening, ping));
+        assert!(!passes(&mut opening, initialized), "a ping begins nothing");
+        let bad_initialize = r#"{"jsonrpc":"2.0","id":3,"method":"initialize","params":{}}"#;
+        match opening.admit(message(bad_initialize)) {
+            Verdict::Answer(refusal) => {
+                assert_eq!(refusal.code, ErrorCode::INVALID_PARAMS);
+                assert_eq!(refusal.id, serde_json::Value::from(3));
+            }
+            other => panic!("{other:?}"),
+        }
+        assert!(passes(&mut opening, initialize));
+        assert!(passes(&mut opening, initialized));
+        assert!(passes(&mut opening, cancelled));
     }
 
     #[tokio::test]

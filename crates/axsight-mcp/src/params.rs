@@ -192,6 +192,48 @@ mod tests {
         }
     }
 
+    /// Every form of every argument the check takes, parsed by the struct.
+    fn each_form_parses<T: JsonSchema + for<'de> Deserialize<'de>>() {
+        let schema = schemars::schema_for!(T);
+        let schema = schema.as_object().expect("an object schema").clone();
+        let forms = crate::arguments::every_form(&schema);
+        assert!(forms.len() > 1 || schema.get("properties").is_none());
+        for form in forms {
+            let shown = serde_json::Value::Object(form.clone()).to_string();
+            if let Err(error) = checked::<T>(serde_json::Value::Object(form)) {
+                panic!("{}: {shown}: {error}", std::any::type_name::<T>());
+            }
+        }
+    }
+
+    #[test]
+    fn what_the_check_takes_every_argument_struct_takes() {
+        each_form_parses::<TreeArgs>();
+        each_form_parses::<FindArgs>();
+        each_form_parses::<ValidateArgs>();
+        each_form_parses::<ClickArgs>();
+        each_form_parses::<TypeArgs>();
+        each_form_parses::<KeyArgs>();
+        each_form_parses::<ScrollArgs>();
+        each_form_parses::<SetValueArgs>();
+        each_form_parses::<SelectArgs>();
+        each_form_parses::<ToggleArgs>();
+        each_form_parses::<ActionArgs>();
+        each_form_parses::<DragArgs>();
+        each_form_parses::<WindowArgs>();
+        each_form_parses::<ClipboardArgs>();
+        each_form_parses::<MoveArgs>();
+        each_form_parses::<ResizeArgs>();
+        each_form_parses::<WindowStateArgs>();
+        each_form_parses::<OpenArgs>();
+        each_form_parses::<WaitArgs>();
+        each_form_parses::<ShotArgs>();
+        each_form_parses::<DescribeArgs>();
+        each_form_parses::<NavigateArgs>();
+        each_form_parses::<ScriptArgs>();
+        each_form_parses::<SequenceArgs>();
+    }
+
     #[test]
     fn every_argument_struct_is_read_by_its_checked_schema() {
         // A pid sent as a number is the app's text; null is absent.

@@ -5,7 +5,7 @@
 
 mod acting;
 mod browsing;
-mod protocol;
+pub(crate) mod protocol;
 mod sequence;
 
 use std::sync::Arc;

@@ -4,7 +4,7 @@
 //! answers follow JSON-RPC 2.0: `-32700` with `"id": null` for a line that does
 //! not parse, `-32600` with the request's id where it can be read.
 
-use rmcp::model::{ClientJsonRpcMessage, ErrorCode};
+use rmcp::model::{ClientJsonRpcMessage, ErrorCode, ErrorData, RequestId};
 use serde_json::{json, Map, Value};
 
 /// The longest id a request may carry: it is sent back as it came.
@@ -13,7 +13,7 @@ const MAX_ID_CHARS: usize = 256;
 /// What to do with a line.
 #[derive(Debug)]
 pub enum Verdict {
-    Message(ClientJsonRpcMessage),
+    Message(Box<ClientJsonRpcMessage>),
     Answer(Refusal),
     /// Nothing to answer; why, for the log.
     LetGo(&'static str),
@@ -45,6 +45,16 @@ impl Refusal {
             id: id.cloned().unwrap_or(Value::Null),
             message: format!("invalid request: {message}"),
             data: None,
+        }
+    }
+
+    /// The answer to request `id`: an error the server would give.
+    pub fn from_error(id: &RequestId, error: ErrorData) -> Refusal {
+        Refusal {
+            code: error.code,
+            id: serde_json::to_value(id).unwrap_or(Value::Null),
+            message: error.message.into_owned(),
+            data: error.data,
         }
     }
 
@@ -127,7 +137,7 @@ fn message(value: Value) -> Verdict {
     let is_response = object.contains_key("result") || object.contains_key("error");
     match (object.get("method"), id) {
         (Some(Value::String(_)), None) => match serde_json::from_value(Value::Object(object)) {
-            Ok(message) => Verdict::Message(message),
+            Ok(message) => Verdict::Message(Box::new(message)),
             Err(_) => Verdict::LetGo("a notification whose params do not fit its method"),
         },
         (Some(Value::String(_)), Some(Value::Null)) => Verdict::Answer(Refusal::invalid_request(
@@ -138,7 +148,7 @@ fn message(value: Value) -> Verdict {
             let id = id.clone();
             let params_not_object = object.get("params").is_some_and(|p| !p.is_object());
             match serde_json::from_value(Value::Object(object)) {
-                Ok(message) => Verdict::Message(message),
+                Ok(message) => Verdict::Message(Box::new(message)),
                 // JSON-RPC allows a list; MCP's params are always an object.
                 Err(_) if params_not_object => Verdict::Answer(Refusal {
                     code: ErrorCode::INVALID_PARAMS,
@@ -154,7 +164,7 @@ fn message(value: Value) -> Verdict {
         }
         (Some(_), id) => Verdict::Answer(Refusal::invalid_request(id, "`method` must be a text")),
         (None, Some(_)) if is_response => match serde_json::from_value(Value::Object(object)) {
-            Ok(message) => Verdict::Message(message),
+            Ok(message) => Verdict::Message(Box::new(message)),
             Err(_) => Verdict::LetGo("a response the server cannot read"),
         },
         (None, id) => Verdict::Answer(Refusal::invalid_request(

@@ -1,7 +1,8 @@
 //! The JSON-RPC errors a request gets from the server itself rather than from a
 //! tool: a request rmcp could not read as any method it knows (rmcp hands those
-//! over as custom requests), and a call of a tool that does not exist. Lines that
-//! are not requests at all are answered before rmcp sees them (`line_guard`).
+//! over as custom requests; before a session begins the line guard answers
+//! those with the same words), and a call of a tool that does not exist. Lines
+//! that are not requests at all are answered before rmcp sees them (`line_guard`).
 
 use rmcp::model::{CustomRequest, ErrorCode, ErrorData};
 use serde_json::Value;

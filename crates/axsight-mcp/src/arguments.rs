@@ -47,11 +47,6 @@ impl ToolArguments {
         ToolArguments { tools }
     }
 
-    /// Whether `tool` is one of the tools.
-    pub fn knows(&self, tool: &str) -> bool {
-        self.tools.contains_key(tool)
-    }
-
     /// Checks `arguments` for `tool` and puts them in the form its handler takes.
     /// An unknown tool passes: the router refuses it.
     pub fn check(&self, tool: &str, arguments: &mut Map<String, Value>) -> Result<(), String> {

@@ -63,7 +63,7 @@ pub fn unknown_tool(name: &str) -> ErrorData {
     ErrorData::new(
         ErrorCode::INVALID_PARAMS,
         format!(
-            "no tool is called {}; tools/list names the tools",
+            "tool not found: {}; tools/list names the tools",
             quote(name)
         ),
         None,

@@ -144,6 +144,15 @@ impl IndexArg {
     }
 }
 
+/// A handle given as text; a bare number is a tree handle ("40" is "#u40"), as a
+/// client may send `"from": 40`.
+pub fn tree_handle(text: String) -> String {
+    match text.trim().parse::<u32>() {
+        Ok(number) => format!("#u{number}"),
+        Err(_) => text,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -180,6 +189,8 @@ mod tests {
         );
         let args: ValidateArgs = checked(serde_json::json!({"index": "u3"})).unwrap();
         assert_eq!(args.index.unwrap().handle_text(None).unwrap(), "u3");
+        let args: TreeArgs = checked(serde_json::json!({"from": 40})).unwrap();
+        assert_eq!(args.from.map(tree_handle).as_deref(), Some("#u40"));
     }
 
     #[test]

@@ -197,7 +197,7 @@ impl<E: Engine> AxsightServer<E> {
         let request = TreeRequest {
             app: args.app,
             window: args.window,
-            from: args.from,
+            from: args.from.map(crate::params::tree_handle),
             selector: args.selector,
             max_depth: args.max_depth,
             max_chars: args.max_chars,

@@ -332,7 +332,7 @@ impl ClipboardArgs {
             )),
             (Some(text), None) => Ok(crate::ClipboardRequest::Set(text.clone())),
             (None, Some(from)) => Ok(crate::ClipboardRequest::CopyFrom(Target::Handle(
-                from.clone(),
+                super::tree_handle(from.clone()),
             ))),
             (None, None) => Ok(crate::ClipboardRequest::Read),
         }

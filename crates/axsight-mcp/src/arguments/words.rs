@@ -9,15 +9,14 @@ use super::shape::Shape;
 /// Characters of a bad value an error quotes at most.
 pub const QUOTE_CHARS: usize = 40;
 
-/// A text quoted as JSON, cut to its first [`QUOTE_CHARS`] characters (the cut
-/// and the whole length said).
+/// A text quoted as every answer quotes, cut after its first [`QUOTE_CHARS`]
+/// characters, with its whole length said when cut.
 pub fn quote(text: &str) -> String {
-    let total = text.chars().count();
-    if total <= QUOTE_CHARS {
-        return Value::from(text).to_string();
+    let quoted = axsight_core::quote_at_most(text, QUOTE_CHARS);
+    match text.chars().count() {
+        total if total > QUOTE_CHARS => format!("{quoted} ({total} characters)"),
+        _ => quoted,
     }
-    let prefix: String = text.chars().take(QUOTE_CHARS).collect();
-    format!("{}… ({total} characters)", Value::from(prefix))
 }
 
 /// A value as an error names it.
@@ -119,7 +118,7 @@ mod tests {
         let long = "x".repeat(1_000_000);
         let quoted = value(&Value::from(long));
         assert!(quoted.len() < 80, "{quoted}");
-        assert!(quoted.ends_with("… (1000000 characters)"), "{quoted}");
+        assert!(quoted.ends_with("…\" (1000000 characters)"), "{quoted}");
         assert_eq!(value(&json!("ok \"yes\"")), r#""ok \"yes\"""#);
         assert_eq!(value(&json!([1, 2])), "a list of 2 items");
         assert_eq!(value(&json!(-1)), "-1");

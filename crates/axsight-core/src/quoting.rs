@@ -20,9 +20,21 @@ pub const MAX_TEXT: usize = 120;
 /// assert!(quote(&"x".repeat(500)).ends_with("…\""));
 /// ```
 pub fn quote(text: &str) -> String {
-    let mut out = String::with_capacity(text.len().min(MAX_TEXT) + 2);
+    quote_at_most(text, MAX_TEXT)
+}
+
+/// `text` in double quotes, escaped, cut after `limit` characters (an error
+/// quoting what a caller sent keeps it shorter than a line shows).
+///
+/// ```
+/// use axsight_core::quote_at_most;
+/// assert_eq!(quote_at_most("abcdef", 3), r#""abc…""#);
+/// assert_eq!(quote_at_most("abc", 3), r#""abc""#);
+/// ```
+pub fn quote_at_most(text: &str, limit: usize) -> String {
+    let mut out = String::with_capacity(text.len().min(limit) + 2);
     out.push('"');
-    escape_into(&mut out, text, true, Some(MAX_TEXT));
+    escape_into(&mut out, text, true, Some(limit));
     out.push('"');
     out
 }

@@ -6,10 +6,12 @@
 //! (`axsight-linux`). Accessibility logic lives in the engines and in `axsight-core`.
 
 mod acting;
+mod arguments;
 mod browsers;
 mod browsing;
 mod describe;
 mod error;
+mod line_guard;
 mod params;
 mod schema;
 mod screenshot;
@@ -29,19 +31,28 @@ pub use session::{Found, Grounding, Session, TreeOutput, TreeRequest};
 pub use target::Target;
 
 /// Serves MCP on stdin/stdout over engine `E` until the client disconnects;
-/// with `read_only`, only the reading tools.
+/// with `read_only`, only the reading tools. Lines reach rmcp through
+/// [`line_guard`], which answers those that are not messages.
 pub async fn serve_stdio<E: axsight_core::Engine>(
     grounding: Grounding,
     read_only: bool,
 ) -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
-    use rmcp::ServiceExt;
+    use rmcp::service::ServerInitializeError;
+    use rmcp::{ServerHandler, ServiceExt};
     let server = AxsightServer::<E>::with_grounding(grounding);
     let server = if read_only {
         server.read_only()
     } else {
         server
     };
-    let service = server.serve(rmcp::transport::stdio()).await?;
+    let (read, write) = rmcp::transport::stdio_pipes();
+    let guard = line_guard::LineGuard::new(read, write, server.supported_protocol_versions());
+    let service = match server.serve(guard).await {
+        Ok(service) => service,
+        // The client went before it began a session: nothing went wrong here.
+        Err(ServerInitializeError::ConnectionClosed(_)) => return Ok(()),
+        Err(error) => return Err(error.into()),
+    };
     service.waiting().await?;
     Ok(())
 }

@@ -3,10 +3,16 @@
 //! null`, `["string", "null"]` types, integer formats, `$defs`) costs
 //! tokens without telling the model anything. The meaning stays: a property that
 //! is not `required` is optional.
+//!
+//! They are made portable too: some clients' function calling takes one type
+//! per argument, so a union (`["integer", "string"]`, an `anyOf` of shapes) is
+//! published as its text arm, or else its first. The server still takes every
+//! arm: the arguments are checked against the schema as schemars wrote it
+//! (`crate::arguments`), and only that check reads the aliases (`x-aliases`).
 
 use serde_json::{Map, Value};
 
-/// Rewrites a schemars input schema into the smallest equivalent one.
+/// Rewrites a schemars input schema into the smallest portable one.
 pub fn compact(schema: &mut Map<String, Value>) {
     let defs = schema.remove("$defs").unwrap_or(Value::Null);
     schema.remove("$schema");
@@ -26,6 +32,7 @@ fn tidy(value: &mut Value, defs: &Value) {
                 tidy(child, defs);
             }
             object.remove("format");
+            object.remove(crate::arguments::ALIASES_KEY);
             // Absent means null, and an absent flag is off.
             if matches!(
                 object.get("default"),
@@ -36,8 +43,8 @@ fn tidy(value: &mut Value, defs: &Value) {
             if object.get("minimum") == Some(&Value::from(0)) {
                 object.remove("minimum");
             }
-            drop_null_type(object);
-            flatten_any_of(object);
+            one_type(object);
+            one_arm(object);
         }
         _ => {}
     }
@@ -61,41 +68,44 @@ fn inline_ref(object: &mut Map<String, Value>, defs: &Value) {
     }
 }
 
-/// `"type": ["string", "null"]` becomes `"type": "string"`.
-fn drop_null_type(object: &mut Map<String, Value>) {
+/// `"type": ["string", "null"]` becomes `"type": "string"`, and
+/// `["integer", "string"]` becomes `"string"`.
+fn one_type(object: &mut Map<String, Value>) {
     if let Some(Value::Array(types)) = object.get_mut("type") {
         types.retain(|t| t != "null");
-        if types.len() == 1 {
-            let only = types.remove(0);
+        let text = Value::from("string");
+        let only = if types.contains(&text) {
+            Some(text)
+        } else {
+            types.first().cloned()
+        };
+        if let Some(only) = only {
             object.insert("type".into(), only);
         }
     }
 }
 
-/// `anyOf` without its `{"type": "null"}` arm; one arm left is merged in; arms
-/// that only name a type become a list of types.
-fn flatten_any_of(object: &mut Map<String, Value>) {
-    let Some(Value::Array(arms)) = object.get_mut("anyOf") else {
+/// `anyOf` becomes its one arm that is not `{"type": "null"}`, or its text arm,
+/// or its first, merged in.
+fn one_arm(object: &mut Map<String, Value>) {
+    let Some(Value::Array(arms)) = object.remove("anyOf") else {
         return;
     };
-    arms.retain(|arm| arm.get("type") != Some(&Value::from("null")));
-    let arms = std::mem::take(arms);
-    object.remove("anyOf");
-    let only_types = arms.iter().all(|arm| {
-        arm.as_object()
-            .is_some_and(|a| a.len() == 1 && a.contains_key("type"))
-    });
-    if arms.len() == 1 {
-        if let Value::Object(arm) = &arms[0] {
-            for (key, value) in arm {
-                object.entry(key.clone()).or_insert_with(|| value.clone());
-            }
+    let mut arms: Vec<Value> = arms
+        .into_iter()
+        .filter(|arm| arm.get("type") != Some(&Value::from("null")))
+        .collect();
+    let text = arms
+        .iter()
+        .position(|arm| arm.get("type") == Some(&Value::from("string")))
+        .unwrap_or(0);
+    if text >= arms.len() {
+        return;
+    }
+    if let Value::Object(arm) = arms.swap_remove(text) {
+        for (key, value) in arm {
+            object.entry(key).or_insert(value);
         }
-    } else if only_types && !arms.is_empty() {
-        let types: Vec<Value> = arms.iter().filter_map(|a| a.get("type").cloned()).collect();
-        object.insert("type".into(), Value::Array(types));
-    } else {
-        object.insert("anyOf".into(), Value::Array(arms));
     }
 }
 
@@ -112,7 +122,7 @@ mod tests {
             "type": "object",
             "properties": {
                 "index": {"anyOf": [{"$ref": "#/$defs/IndexArg"}, {"type": "null"}], "description": "Handle."},
-                "app": {"type": ["string", "null"], "default": null, "description": "App."},
+                "app": {"type": ["string", "null"], "default": null, "description": "App.", "x-aliases": ["process"]},
                 "x": {"type": ["integer", "null"], "format": "int32", "default": null},
                 "background": {"type": "boolean", "default": false}
             },
@@ -124,7 +134,7 @@ mod tests {
             json!({
                 "type": "object",
                 "properties": {
-                    "index": {"type": ["integer", "string"], "description": "Handle."},
+                    "index": {"type": "string", "description": "Handle."},
                     "app": {"type": "string", "description": "App."},
                     "x": {"type": "integer"},
                     "background": {"type": "boolean"}
@@ -135,12 +145,28 @@ mod tests {
     }
 
     #[test]
-    fn unions_of_shapes_stay_unions() {
+    fn unions_of_shapes_become_their_text_arm_or_their_first() {
         let mut schema = json!({
-            "properties": {"from": {"anyOf": [{"type": "string"}, {"type": "object", "properties": {"x": {"type": "integer"}}}]}}
+            "properties": {
+                "from": {"anyOf": [
+                    {"type": "object", "properties": {"x": {"type": "integer"}}},
+                    {"type": "string"}
+                ], "description": "A handle or \"x,y\"."},
+                "region": {"anyOf": [
+                    {"type": "array", "items": {"type": "integer"}, "minItems": 4, "maxItems": 4},
+                    {"type": "object", "properties": {"x": {"type": "integer"}}}
+                ]},
+                "value": {"type": ["number", "string"]}
+            }
         });
-        let before = schema.clone();
         compact(schema.as_object_mut().unwrap());
-        assert_eq!(schema, before);
+        assert_eq!(
+            schema,
+            json!({"properties": {
+                "from": {"type": "string", "description": "A handle or \"x,y\"."},
+                "region": {"type": "array", "items": {"type": "integer"}, "minItems": 4, "maxItems": 4},
+                "value": {"type": "string"}
+            }})
+        );
     }
 }

@@ -1,22 +1,26 @@
 //! The MCP tool server: argument handling and result shaping only. What a tool does
 //! lives in [`Session`]. The reading tools are here, the acting ones in [`acting`].
+//! Every tool call comes in through [`AxsightServer::call_checked`], which checks
+//! its arguments against the tool's schema first.
 
 mod acting;
 mod browsing;
+pub(crate) mod protocol;
 mod sequence;
 
 use std::sync::Arc;
 
 use rmcp::handler::server::router::tool::ToolRouter;
-use rmcp::handler::server::tool::{InputResponses, RequestState};
+use rmcp::handler::server::tool::{InputResponses, RequestState, ToolCallContext};
 use rmcp::handler::server::wrapper::Parameters;
 use rmcp::model::{
-    CallToolResponse, CallToolResult, ContentBlock, Implementation, ProtocolVersion,
-    ServerCapabilities, ServerConfig,
+    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, CustomRequest,
+    CustomResult, Implementation, ProtocolVersion, ServerCapabilities, ServerConfig,
 };
 use rmcp::service::{RequestContext, RoleServer};
 use rmcp::{tool, tool_handler, tool_router, ErrorData, ServerHandler};
 
+use crate::arguments::ToolArguments;
 use crate::params::{FindArgs, Format, TreeArgs, ValidateArgs};
 use crate::session::{Grounding, Session, TreeOutput, TreeRequest};
 use crate::sources::VisionChannel;
@@ -49,6 +53,8 @@ Prefer, in order: tree, DOM, detector or vision, OCR, coordinates.";
 pub struct AxsightServer<E: Engine> {
     session: Arc<Session<E>>,
     tool_router: ToolRouter<AxsightServer<E>>,
+    /// Each tool's argument rules, from its schema as schemars wrote it.
+    arguments: Arc<ToolArguments>,
 }
 
 impl<E: Engine> Clone for AxsightServer<E> {
@@ -56,6 +62,7 @@ impl<E: Engine> Clone for AxsightServer<E> {
         AxsightServer {
             session: self.session.clone(),
             tool_router: self.tool_router.clone(),
+            arguments: self.arguments.clone(),
         }
     }
 }
@@ -73,6 +80,14 @@ impl<E: Engine> AxsightServer<E> {
             + Self::grounding_router()
             + Self::browsing_router()
             + Self::sequence_router();
+        // The check reads the schemas with their unions and aliases; clients get
+        // them compact and portable.
+        let arguments = ToolArguments::new(
+            tool_router
+                .map
+                .iter()
+                .map(|(name, route)| (name.as_ref(), route.attr.input_schema.as_ref())),
+        );
         for route in tool_router.map.values_mut() {
             let schema = Arc::make_mut(&mut route.attr.input_schema);
             crate::schema::compact(schema);
@@ -80,7 +95,43 @@ impl<E: Engine> AxsightServer<E> {
         AxsightServer {
             session: Arc::new(Session::watching().with_grounding(grounding)),
             tool_router,
+            arguments: Arc::new(arguments),
         }
+    }
+
+    /// Calls a tool with its arguments checked against its schema first: the one
+    /// way a tool is called, by a client or by a step of a sequence. Arguments
+    /// that do not fit are the tool's error (a result the agent reads, as the MCP
+    /// specification asks for input errors); an unknown tool is a protocol error.
+    pub(crate) async fn call_checked(
+        &self,
+        mut request: CallToolRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<CallToolResponse, ErrorData> {
+        // The router's tools, not the rules': a read-only server has fewer.
+        if self.tool_router.get(&request.name).is_none() {
+            return Err(protocol::unknown_tool(&request.name));
+        }
+        let mut arguments = request.arguments.take().unwrap_or_default();
+        if let Err(why) = self.arguments.check(&request.name, &mut arguments) {
+            return Ok(CallToolResponse::Complete(failure(
+                ToolError::BadArguments(why),
+            )));
+        }
+        request.arguments = Some(arguments);
+        self.tool_router
+            .call(ToolCallContext::new(self, request, context))
+            .await
+    }
+
+    /// Checks `arguments` for `tool` as [`Self::call_checked`] would, and puts
+    /// them in the form its handler takes.
+    pub(crate) fn check_arguments(
+        &self,
+        tool: &str,
+        arguments: &mut serde_json::Map<String, serde_json::Value>,
+    ) -> Result<(), String> {
+        self.arguments.check(tool, arguments)
     }
 }
 
@@ -146,7 +197,7 @@ impl<E: Engine> AxsightServer<E> {
         let request = TreeRequest {
             app: args.app,
             window: args.window,
-            from: args.from,
+            from: args.from.map(crate::params::tree_handle),
             selector: args.selector,
             max_depth: args.max_depth,
             max_chars: args.max_chars,
@@ -310,6 +361,24 @@ async fn validate<E: Engine>(
 
 #[tool_handler(router = self.tool_router)]
 impl<E: Engine> ServerHandler for AxsightServer<E> {
+    async fn call_tool(
+        &self,
+        request: CallToolRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<CallToolResponse, ErrorData> {
+        self.call_checked(request, context).await
+    }
+
+    /// rmcp reads a request whose method it does not know, or whose params do
+    /// not fit its method, as a custom request; this server serves none.
+    async fn on_custom_request(
+        &self,
+        request: CustomRequest,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<CustomResult, ErrorData> {
+        Err(protocol::unread_request(&request))
+    }
+
     fn get_info(&self) -> ServerConfig {
         ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
             .with_server_info(Implementation::new("axsight", env!("CARGO_PKG_VERSION")))

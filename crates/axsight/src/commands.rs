@@ -130,6 +130,7 @@ pub async fn run(command: Command, flags: GroundingFlags) -> anyhow::Result<Exit
         }
         Command::Doctor => return doctor::run().await,
         Command::Serve { read_only } => {
+            crate::allocator::return_big_buffers();
             // Chromium, Firefox and Qt expose their trees only while IsEnabled is true.
             if let Some(bus) = axsight_linux::discover::find_session_bus() {
                 if let Err(error) = axsight_linux::discover::accessibility_enabled(&bus, true).await

@@ -2,6 +2,7 @@
 //! together: the engine (`axsight-linux`), the core (`axsight-core`) and the server
 //! (`axsight-mcp`).
 
+mod allocator;
 mod cli;
 mod commands;
 

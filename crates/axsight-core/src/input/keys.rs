@@ -191,8 +191,9 @@ impl Key {
 
 /// Parses one chord such as `ctrl+shift+t`, `{Enter}` or `ctrl++`.
 fn parse_chord(token: &str) -> Result<KeyChord, KeyError> {
+    // Cut as a line shows text: a key list can be as long as a caller likes.
     let bad = |why: &str| KeyError {
-        token: token.to_string(),
+        token: crate::bare(token),
         why: why.to_string(),
     };
     let inner = match token.strip_prefix('{') {
@@ -223,7 +224,8 @@ fn parse_chord(token: &str) -> Result<KeyChord, KeyError> {
     {
         let modifier = Modifier::from_name(word).ok_or_else(|| {
             bad(&format!(
-                "`{word}` is not a modifier (ctrl, alt, shift, super)"
+                "`{}` is not a modifier (ctrl, alt, shift, super)",
+                crate::bare(word)
             ))
         })?;
         if !modifiers.contains(&modifier) {
@@ -235,7 +237,8 @@ fn parse_chord(token: &str) -> Result<KeyChord, KeyError> {
         Some(modifier) => Key::Named(modifier.key_name()),
         None => Key::from_name(last).ok_or_else(|| {
             bad(&format!(
-                "`{last}` is not a key name (Return, Tab, Escape, BackSpace, Delete, Home, End, PageUp, PageDown, Up, Down, Left, Right, space, F1–F24) or a single character"
+                "`{}` is not a key name (Return, Tab, Escape, BackSpace, Delete, Home, End, PageUp, PageDown, Up, Down, Left, Right, space, F1–F24) or a single character",
+                crate::bare(last)
             ))
         })?,
     };
@@ -325,6 +328,15 @@ mod tests {
         assert_eq!(c.key, Key::Char('t'));
         assert_eq!(chord("alt+F4").to_string(), "alt+F4");
         assert_eq!(chord("Win+r").modifiers, vec![Modifier::Super]);
+    }
+
+    #[test]
+    fn a_long_bad_key_is_named_by_its_start() {
+        let long = "q".repeat(100_000);
+        let error = parse_keys(&long).unwrap_err().to_string();
+        assert!(error.len() < 600, "{} bytes", error.len());
+        let error = parse_keys(&format!("{long}+a")).unwrap_err().to_string();
+        assert!(error.len() < 600, "{} bytes", error.len());
     }
 
     #[test]

@@ -36,10 +36,12 @@ pub struct TargetArgs {
     #[serde(default)]
     pub y: Option<i32>,
     // The selector's app (name or pid).
-    #[serde(default, alias = "process")]
+    #[serde(default)]
+    #[schemars(extend("x-aliases" = ["process"]))]
     pub app: Option<String>,
     // The selector's window (title).
-    #[serde(default, alias = "title")]
+    #[serde(default)]
+    #[schemars(extend("x-aliases" = ["title"]))]
     pub window: Option<String>,
 }
 
@@ -161,7 +163,7 @@ pub struct TypeArgs {
     #[serde(flatten)]
     pub target: TargetArgs,
     /// Text to type; trailing {Enter}, {Tab} or {Escape} are pressed after it.
-    #[serde(alias = "text_to_type")]
+    #[schemars(extend("x-aliases" = ["text_to_type"]), length(max = 65536))]
     pub text: String,
     /// Empty the field first (default true).
     #[serde(default)]
@@ -219,6 +221,7 @@ pub struct SetValueArgs {
     #[serde(flatten)]
     pub target: TargetArgs,
     /// Number for sliders and spin buttons; text for fields.
+    #[schemars(length(max = 65536))]
     pub value: ValueArg,
     #[serde(flatten)]
     pub act: ActArgs,
@@ -254,7 +257,8 @@ pub struct ActionArgs {
     pub act: ActArgs,
 }
 
-/// A handle ("#u3") or a point ({"x":1,"y":2} or [1,2]).
+/// A handle ("#u3") or a point "x,y".
+// Also {"x":1,"y":2} or [1,2]: the published schema gives the text form only.
 #[derive(Debug, Clone, Deserialize, JsonSchema)]
 #[serde(untagged)]
 pub enum PlaceArg {
@@ -266,12 +270,24 @@ pub enum PlaceArg {
 impl PlaceArg {
     pub fn target(&self) -> Target {
         match self {
-            PlaceArg::Handle(handle) => Target::Handle(handle.clone()),
+            PlaceArg::Handle(text) => match point_text(text) {
+                Some(point) => Target::Point(point),
+                None => Target::Handle(text.clone()),
+            },
             PlaceArg::Point { x, y } | PlaceArg::Pair([x, y]) => {
                 Target::Point(Point { x: *x, y: *y })
             }
         }
     }
+}
+
+/// "120,40" (spaces allowed) as a point.
+fn point_text(text: &str) -> Option<Point> {
+    let (x, y) = text.split_once(',')?;
+    Some(Point {
+        x: x.trim().parse().ok()?,
+        y: y.trim().parse().ok()?,
+    })
 }
 
 #[derive(Debug, Clone, Deserialize, JsonSchema)]
@@ -285,10 +301,12 @@ pub struct DragArgs {
 #[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
 pub struct WindowArgs {
     /// App name (substring) or pid.
-    #[serde(default, alias = "process")]
+    #[serde(default)]
+    #[schemars(extend("x-aliases" = ["process"]))]
     pub app: Option<String>,
     /// Window title (substring).
-    #[serde(default, alias = "title")]
+    #[serde(default)]
+    #[schemars(extend("x-aliases" = ["title"]))]
     pub window: Option<String>,
     #[serde(flatten)]
     pub act: ActArgs,
@@ -298,6 +316,7 @@ pub struct WindowArgs {
 pub struct ClipboardArgs {
     /// Text to put on it (with neither this nor `from`, it is read).
     #[serde(default)]
+    #[schemars(length(max = 65536))]
     pub text: Option<String>,
     /// A handle whose value (else name) to put on it.
     #[serde(default)]
@@ -313,7 +332,7 @@ impl ClipboardArgs {
             )),
             (Some(text), None) => Ok(crate::ClipboardRequest::Set(text.clone())),
             (None, Some(from)) => Ok(crate::ClipboardRequest::CopyFrom(Target::Handle(
-                from.clone(),
+                super::tree_handle(from.clone()),
             ))),
             (None, None) => Ok(crate::ClipboardRequest::Read),
         }
@@ -324,9 +343,11 @@ impl ClipboardArgs {
 // description says what they mean, and `app`/`window` are those of every tool.
 #[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
 pub struct MoveArgs {
-    #[serde(default, alias = "process")]
+    #[serde(default)]
+    #[schemars(extend("x-aliases" = ["process"]))]
     pub app: Option<String>,
-    #[serde(default, alias = "title")]
+    #[serde(default)]
+    #[schemars(extend("x-aliases" = ["title"]))]
     pub window: Option<String>,
     pub x: i32,
     pub y: i32,
@@ -340,9 +361,11 @@ pub struct MoveArgs {
 
 #[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
 pub struct ResizeArgs {
-    #[serde(default, alias = "process")]
+    #[serde(default)]
+    #[schemars(extend("x-aliases" = ["process"]))]
     pub app: Option<String>,
-    #[serde(default, alias = "title")]
+    #[serde(default)]
+    #[schemars(extend("x-aliases" = ["title"]))]
     pub window: Option<String>,
     pub width: i32,
     pub height: i32,
@@ -352,9 +375,11 @@ pub struct ResizeArgs {
 
 #[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
 pub struct WindowStateArgs {
-    #[serde(default, alias = "process")]
+    #[serde(default)]
+    #[schemars(extend("x-aliases" = ["process"]))]
     pub app: Option<String>,
-    #[serde(default, alias = "title")]
+    #[serde(default)]
+    #[schemars(extend("x-aliases" = ["title"]))]
     pub window: Option<String>,
     #[serde(default)]
     pub restore: Option<bool>,
@@ -385,7 +410,7 @@ impl MoveArgs {
 #[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
 pub struct OpenArgs {
     /// Desktop id, app name or command line, e.g. "gnome-calculator".
-    #[serde(alias = "app_name", alias = "name")]
+    #[schemars(extend("x-aliases" = ["app_name", "name"]))]
     pub app: String,
     /// Longest wait for its window, in ms (default 20000).
     #[serde(default)]
@@ -412,8 +437,8 @@ mod tests {
     use super::*;
     use serde_json::json;
 
-    fn parse<T: for<'de> Deserialize<'de>>(value: serde_json::Value) -> T {
-        serde_json::from_value(value).unwrap()
+    fn parse<T: JsonSchema + for<'de> Deserialize<'de>>(value: serde_json::Value) -> T {
+        crate::params::tests::checked(value).unwrap()
     }
 
     #[test]
@@ -467,6 +492,9 @@ mod tests {
         assert_eq!(args.to.target(), Target::Point(Point { x: 10, y: 20 }));
         let args: DragArgs = parse(json!({"from": {"x": 1, "y": 2}, "to": "u4"}));
         assert_eq!(args.from.target(), Target::Point(Point { x: 1, y: 2 }));
+        let args: DragArgs = parse(json!({"from": "120, 40", "to": "#u4"}));
+        assert_eq!(args.from.target(), Target::Point(Point { x: 120, y: 40 }));
+        assert_eq!(args.to.target(), Target::Handle("#u4".into()));
     }
 }
 
@@ -507,10 +535,12 @@ impl RegionArg {
 #[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
 pub struct ShotArgs {
     /// App name or pid: capture its window.
-    #[serde(default, alias = "process")]
+    #[serde(default)]
+    #[schemars(extend("x-aliases" = ["process"]))]
     pub app: Option<String>,
     /// Window title: capture that window.
-    #[serde(default, alias = "title")]
+    #[serde(default)]
+    #[schemars(extend("x-aliases" = ["title"]))]
     pub window: Option<String>,
     /// Handle ("#u14"): capture that element.
     #[serde(default)]
@@ -537,7 +567,8 @@ pub struct ShotArgs {
     #[serde(default)]
     pub include_ocr: bool,
     /// With annotate: also mark what the UI-element detector finds, with #m handles.
-    #[serde(default, alias = "include_omniparser")]
+    #[serde(default)]
+    #[schemars(extend("x-aliases" = ["include_omniparser"]))]
     pub include_detector: bool,
 }
 
@@ -546,9 +577,11 @@ pub struct DescribeArgs {
     /// The element in words, e.g. "the Save button", "search field top right".
     pub description: String,
     /// App name or pid (default: the active window's).
-    #[serde(default, alias = "process")]
+    #[serde(default)]
+    #[schemars(extend("x-aliases" = ["process"]))]
     pub app: Option<String>,
     /// Window title.
-    #[serde(default, alias = "title")]
+    #[serde(default)]
+    #[schemars(extend("x-aliases" = ["title"]))]
     pub window: Option<String>,
 }

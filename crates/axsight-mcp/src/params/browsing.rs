@@ -8,6 +8,7 @@ use serde::Deserialize;
 pub struct NavigateArgs {
     /// The address to open.
     #[serde(default)]
+    #[schemars(length(max = 65536))]
     pub url: Option<String>,
     /// Open it in a new tab.
     #[serde(default)]
@@ -19,12 +20,15 @@ pub struct NavigateArgs {
     #[serde(default)]
     pub browser: Option<String>,
     /// Which browser window (app name or pid / title substring).
-    #[serde(default, alias = "process")]
+    #[serde(default)]
+    #[schemars(extend("x-aliases" = ["process"]))]
     pub app: Option<String>,
-    #[serde(default, alias = "title")]
+    #[serde(default)]
+    #[schemars(extend("x-aliases" = ["title"]))]
     pub window: Option<String>,
     /// Also list the page's elements with #d handles.
-    #[serde(default, alias = "include_browser_dom")]
+    #[serde(default)]
+    #[schemars(extend("x-aliases" = ["include_browser_dom"]))]
     pub include_dom: bool,
     #[serde(default)]
     pub timeout_ms: Option<u64>,
@@ -43,9 +47,12 @@ pub enum HistoryAction {
 #[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
 pub struct ScriptArgs {
     /// JavaScript to run in the page; its value comes back as JSON.
+    #[schemars(length(max = 65536))]
     pub script: String,
-    #[serde(default, alias = "process")]
+    #[serde(default)]
+    #[schemars(extend("x-aliases" = ["process"]))]
     pub app: Option<String>,
-    #[serde(default, alias = "title")]
+    #[serde(default)]
+    #[schemars(extend("x-aliases" = ["title"]))]
     pub window: Option<String>,
 }

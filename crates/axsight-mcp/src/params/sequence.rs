@@ -21,9 +21,11 @@ pub struct StepArgs {
     #[serde(default)]
     pub find: Option<String>,
     // With `find`: the app (name or pid) and window (title) to look in.
-    #[serde(default, alias = "process")]
+    #[serde(default)]
+    #[schemars(extend("x-aliases" = ["process"]))]
     pub app: Option<String>,
-    #[serde(default, alias = "title")]
+    #[serde(default)]
+    #[schemars(extend("x-aliases" = ["title"]))]
     pub window: Option<String>,
     // Names the handle this step found or acted on, for "$name" later.
     #[serde(default, rename = "as")]

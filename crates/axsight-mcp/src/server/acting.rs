@@ -190,7 +190,7 @@ impl<E: Engine> AxsightServer<E> {
     }
 
     #[tool(
-        description = "Drag with the pointer from one handle or point ({x,y} or [x,y]) to another.",
+        description = "Drag with the pointer from one handle or point (\"x,y\") to another.",
         annotations(open_world_hint = false)
     )]
     async fn mouse_drag(

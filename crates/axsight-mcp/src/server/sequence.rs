@@ -6,7 +6,6 @@ use std::collections::HashMap;
 use std::time::{Duration, Instant};
 
 use axsight_core::Engine;
-use rmcp::handler::server::tool::ToolCallContext;
 use rmcp::handler::server::wrapper::Parameters;
 use rmcp::model::{CallToolRequestParams, CallToolResponse, CallToolResult};
 use rmcp::service::{RequestContext, RoleServer};
@@ -45,7 +44,7 @@ impl<E: Engine> AxsightServer<E> {
             .into_iter()
             .map(|tool| tool.name.to_string())
             .collect();
-        let plan = match Plan::new(args, &known) {
+        let plan = match Plan::new(args, &known).and_then(|plan| self.checked(plan)) {
             Ok(plan) => plan,
             Err(why) => return Ok(failure(ToolError::BadArguments(why))),
         };
@@ -120,6 +119,18 @@ impl<E: Engine> AxsightServer<E> {
 }
 
 impl<E: Engine> AxsightServer<E> {
+    /// The plan with every step's arguments checked against its tool's schema,
+    /// so a bad step refuses the sequence before any step runs.
+    fn checked(&self, mut plan: Plan) -> Result<Plan, String> {
+        for (index, step) in plan.steps.iter_mut().enumerate() {
+            if let StepKind::Call { tool, arguments } = &mut step.kind {
+                self.check_arguments(tool, arguments)
+                    .map_err(|why| format!("step {}: {why}", index + 1))?;
+            }
+        }
+        Ok(plan)
+    }
+
     /// Runs a step, and again after `delay_ms` up to `retries` times while it fails.
     async fn run_with_retries(
         &self,
@@ -179,8 +190,7 @@ impl<E: Engine> AxsightServer<E> {
                     arguments.insert(DIFF_ARGUMENT.into(), Value::Bool(false));
                 }
                 let params = CallToolRequestParams::new(tool.clone()).with_arguments(arguments);
-                let call = ToolCallContext::new(self, params, context.clone());
-                match self.tool_router.call(call).await {
+                match self.call_checked(params, context.clone()).await {
                     Ok(CallToolResponse::Complete(result)) => StepOutcome {
                         ok: result.is_error != Some(true),
                         text: result_text(&result),

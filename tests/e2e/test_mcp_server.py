@@ -9,6 +9,7 @@ result of every session, and the server's stderr, is checked for the fixture's
 password ("hunter2-SECRET").
 """
 import asyncio
+import json
 import glob
 import os
 import re
@@ -177,6 +178,30 @@ def test_read_only_lists_and_serves_only_the_reading_tools(fixture_app):
             assert result.is_error, result
 
     run_session(body, args=["--read-only"])
+
+
+def test_the_audit_log_records_acting_calls_and_no_secret(fixture_app, app_args, tmp_path):
+    log = tmp_path / "audit.jsonl"
+
+    async def body(c):
+        await c.ok("get_window_tree", app_args)
+        await c.ok("click_element", {"selector": "role:Button && name:Count", **app_args})
+        await c.ok("type_into_element", {"selector": "role:Edit && name:Password",
+                                         "text_to_type": "audit-PASS-1234", **app_args})
+        await c.error("click_element", {"index": "#u99999"})
+
+    run_session(body, args=["--audit-log", str(log)])
+    entries = [json.loads(line) for line in log.read_text().splitlines()]
+    assert [e["tool"] for e in entries] == ["click_element", "type_into_element",
+                                            "click_element"], entries
+    click, typed, failed = entries
+    assert click["outcome"] == "ok" and "[Button] Count" in click["answer"], click
+    assert click["target"]["selector"] == "role:Button && name:Count" and click["ms"] >= 0
+    assert re.match(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$", click["time"]), click
+    assert typed["target"]["text"] == "15 characters", typed
+    assert failed["outcome"] == "error" and "#u99999" in failed["answer"], failed
+    text = log.read_text()
+    assert "audit-PASS-1234" not in text and SECRET not in text
 
 
 def test_initialize_instructions_explain_handles(desktop):

@@ -7,6 +7,7 @@
 
 mod acting;
 mod arguments;
+mod audit;
 mod browsers;
 mod browsing;
 mod describe;
@@ -22,6 +23,7 @@ mod sources;
 mod target;
 
 pub use acting::{ActOptions, ClickOptions, ClipboardRequest, Condition, NewValue};
+pub use audit::{AuditLog, DEFAULT_MAX_BYTES as AUDIT_MAX_BYTES};
 pub use browsers::BrowserSetup;
 pub use browsing::NavigateRequest;
 pub use error::ToolError;
@@ -30,20 +32,33 @@ pub use server::{AxsightServer, INSTRUCTIONS};
 pub use session::{Found, Grounding, Session, TreeOutput, TreeRequest};
 pub use target::Target;
 
-/// Serves MCP on stdin/stdout over engine `E` until the client disconnects;
-/// with `read_only`, only the reading tools. Lines reach rmcp through
-/// [`line_guard`], which answers those that are not messages.
+/// How `axsight serve` serves, besides its grounding.
+#[derive(Debug, Default)]
+pub struct ServeOptions {
+    /// Only the reading tools.
+    pub read_only: bool,
+    /// Where acting calls are recorded (see [`AuditLog`]).
+    pub audit: Option<AuditLog>,
+}
+
+/// Serves MCP on stdin/stdout over engine `E` until the client disconnects.
+/// Lines reach rmcp through [`line_guard`], which answers those that are not
+/// messages.
 pub async fn serve_stdio<E: axsight_core::Engine>(
     grounding: Grounding,
-    read_only: bool,
+    options: ServeOptions,
 ) -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
     use rmcp::service::ServerInitializeError;
     use rmcp::{ServerHandler, ServiceExt};
     let server = AxsightServer::<E>::with_grounding(grounding);
-    let server = if read_only {
+    let server = if options.read_only {
         server.read_only()
     } else {
         server
+    };
+    let server = match options.audit {
+        Some(log) => server.with_audit(log),
+        None => server,
     };
     let (read, write) = rmcp::transport::stdio_pipes();
     let guard = line_guard::LineGuard::new(read, write, server.supported_protocol_versions());

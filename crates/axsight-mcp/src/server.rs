@@ -55,6 +55,8 @@ pub struct AxsightServer<E: Engine> {
     tool_router: ToolRouter<AxsightServer<E>>,
     /// Each tool's argument rules, from its schema as schemars wrote it.
     arguments: Arc<ToolArguments>,
+    /// Where acting calls are recorded, when `serve --audit-log` asks.
+    audit: Option<Arc<crate::audit::AuditLog>>,
 }
 
 impl<E: Engine> Clone for AxsightServer<E> {
@@ -63,6 +65,7 @@ impl<E: Engine> Clone for AxsightServer<E> {
             session: self.session.clone(),
             tool_router: self.tool_router.clone(),
             arguments: self.arguments.clone(),
+            audit: self.audit.clone(),
         }
     }
 }
@@ -96,6 +99,7 @@ impl<E: Engine> AxsightServer<E> {
             session: Arc::new(Session::watching().with_grounding(grounding)),
             tool_router,
             arguments: Arc::new(arguments),
+            audit: None,
         }
     }
 
@@ -118,10 +122,49 @@ impl<E: Engine> AxsightServer<E> {
                 ToolError::BadArguments(why),
             )));
         }
+        let acting = self.tool_router.get(&request.name).is_some_and(|tool| {
+            tool.annotations.as_ref().and_then(|a| a.read_only_hint) != Some(true)
+        });
+        let audited = self
+            .audit
+            .as_ref()
+            .filter(|_| acting)
+            .map(|log| (log.clone(), arguments.clone()));
+        let tool = request.name.to_string();
         request.arguments = Some(arguments);
-        self.tool_router
+        let started = std::time::Instant::now();
+        let response = self
+            .tool_router
             .call(ToolCallContext::new(self, request, context))
-            .await
+            .await;
+        if let Some((log, arguments)) = audited {
+            let (ok, answer) = match &response {
+                Ok(CallToolResponse::Complete(result)) => (
+                    result.is_error != Some(true),
+                    result
+                        .content
+                        .iter()
+                        .find_map(|block| block.as_text().map(|t| t.text.clone()))
+                        .unwrap_or_default(),
+                ),
+                Ok(_) => (true, "waiting for the client's model".to_string()),
+                Err(error) => (false, error.message.to_string()),
+            };
+            log.record(&crate::audit::AuditEntry {
+                tool: &tool,
+                arguments: &arguments,
+                answer: &answer,
+                ok,
+                took: started.elapsed(),
+            });
+        }
+        response
+    }
+
+    /// This server recording every acting call in `log`.
+    pub fn with_audit(mut self, log: crate::audit::AuditLog) -> AxsightServer<E> {
+        self.audit = Some(Arc::new(log));
+        self
     }
 
     /// Checks `arguments` for `tool` as [`Self::call_checked`] would, and puts

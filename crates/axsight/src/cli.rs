@@ -197,6 +197,13 @@ pub enum Command {
         /// Offer only the reading tools: nothing on the desktop can be changed.
         #[arg(long)]
         read_only: bool,
+        /// Record every acting call in FILE, one JSON line each (typed text by its
+        /// length only); rotated to FILE.1 past --audit-max-bytes.
+        #[arg(long, value_name = "FILE")]
+        audit_log: Option<std::path::PathBuf>,
+        /// The audit log's size before it is rotated.
+        #[arg(long, value_name = "BYTES", default_value_t = axsight_mcp::AUDIT_MAX_BYTES)]
+        audit_max_bytes: u64,
     },
     /// Measure tree reads (see `axsight bench tree --help`).
     Bench {

@@ -6,6 +6,7 @@ mod bench;
 mod doctor;
 mod shot;
 
+use anyhow::Context as _;
 use std::process::ExitCode;
 
 use axsight_linux::LinuxEngine;
@@ -129,7 +130,11 @@ pub async fn run(command: Command, flags: GroundingFlags) -> anyhow::Result<Exit
             return shot::run(&session, &file, shot).await;
         }
         Command::Doctor => return doctor::run().await,
-        Command::Serve { read_only } => {
+        Command::Serve {
+            read_only,
+            audit_log,
+            audit_max_bytes,
+        } => {
             crate::allocator::return_big_buffers();
             // Chromium, Firefox and Qt expose their trees only while IsEnabled is true.
             if let Some(bus) = axsight_linux::discover::find_session_bus() {
@@ -138,7 +143,15 @@ pub async fn run(command: Command, flags: GroundingFlags) -> anyhow::Result<Exit
                     tracing::warn!(%error, "could not turn accessibility on");
                 }
             }
-            axsight_mcp::serve_stdio::<LinuxEngine>(grounding, read_only)
+            let audit = match audit_log {
+                Some(path) => Some(
+                    axsight_mcp::AuditLog::open(&path, audit_max_bytes)
+                        .with_context(|| format!("cannot open the audit log {}", path.display()))?,
+                ),
+                None => None,
+            };
+            let options = axsight_mcp::ServeOptions { read_only, audit };
+            axsight_mcp::serve_stdio::<LinuxEngine>(grounding, options)
                 .await
                 .map_err(|e| anyhow::anyhow!(e))?;
         }

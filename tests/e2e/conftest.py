@@ -92,6 +92,27 @@ def launch(argv, title, drop_env=(), add_env=None, log=None):
     return LaunchedApp(proc, title)
 
 
+def atspi_application(pid, timeout=10.0):
+    """The pyatspi application of process PID, as a separate client sees it. The
+    registry's pending events are let in first: pyatspi keeps the desktop's list
+    of apps and learns of new ones from events, which need the main loop."""
+    pyatspi = pytest.importorskip("pyatspi")
+    from gi.repository import GLib
+
+    def find():
+        context = GLib.MainContext.default()
+        while context.iteration(False):
+            pass
+        for app in pyatspi.Registry.getDesktop(0):
+            if app is not None and app.get_process_id() == pid:
+                return app
+        return None
+
+    app = poll(find, timeout=timeout)
+    assert app is not None, f"pid {pid} is not on the accessibility bus"
+    return app
+
+
 def stop(app):
     """Stop an app (the signal is skipped if it already exited); return its output."""
     app.proc.terminate()

@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from conftest import FIXTURE_APP, SECRET, launch, poll, stop
+from conftest import FIXTURE_APP, SECRET, atspi_application, launch, poll, stop
 from test_mcp_server import run_session
 
 HANDLE = re.compile(r"^(#u\d+) ")
@@ -16,8 +16,7 @@ HANDLE = re.compile(r"^(#u\d+) ")
 def entry_text(pid, pick):
     """The text of the first `text` element of process PID that PICK accepts."""
     pyatspi = pytest.importorskip("pyatspi")
-    app = next(a for a in pyatspi.Registry.getDesktop(0)
-               if a is not None and a.get_process_id() == pid)
+    app = atspi_application(pid)
     fields = pyatspi.findAllDescendants(app, lambda x: x.getRoleName() == "text" and pick(x))
     return fields[0].queryText().getText(0, -1)
 

@@ -180,8 +180,13 @@ def test_read_only_lists_and_serves_only_the_reading_tools(fixture_app):
     run_session(body, args=["--read-only"])
 
 
-def test_the_audit_log_records_acting_calls_and_no_secret(fixture_app, app_args, tmp_path):
+def test_the_audit_log_records_acting_calls_and_no_secret(desktop, tmp_path):
     log = tmp_path / "audit.jsonl"
+    # An app of its own: typing moves the focus, which other tests of the
+    # module's fixture look at.
+    title = f"audited {os.getpid()}"
+    audited = launch(["/usr/bin/python3", str(FIXTURE_APP), "--title", title], title)
+    app_args = {"app": str(audited.pid), "window": title}
 
     async def body(c):
         await c.ok("get_window_tree", app_args)
@@ -190,7 +195,10 @@ def test_the_audit_log_records_acting_calls_and_no_secret(fixture_app, app_args,
                                          "text_to_type": "audit-PASS-1234", **app_args})
         await c.error("click_element", {"index": "#u99999"})
 
-    run_session(body, args=["--audit-log", str(log)])
+    try:
+        run_session(body, args=["--audit-log", str(log)])
+    finally:
+        stop(audited)
     entries = [json.loads(line) for line in log.read_text().splitlines()]
     assert [e["tool"] for e in entries] == ["click_element", "type_into_element",
                                             "click_element"], entries

@@ -6,7 +6,7 @@ import os
 
 import pytest
 
-from conftest import FIXTURE_APP, launch, poll, stop
+from conftest import FIXTURE_APP, atspi_application, launch, stop
 from test_mcp_server import run_session
 
 
@@ -36,8 +36,7 @@ def form_state(pid):
     """What a separate pyatspi process reads of the form: the name field's text,
     whether Remember me is checked, and the labels' texts (the status among them)."""
     pyatspi = pytest.importorskip("pyatspi")
-    app = next(a for a in pyatspi.Registry.getDesktop(0)
-               if a is not None and a.get_process_id() == pid)
+    app = atspi_application(pid)
 
     def find(role, name):
         return next(a for a in pyatspi.findAllDescendants(

@@ -204,6 +204,17 @@ pub enum Command {
         /// The audit log's size before it is rotated.
         #[arg(long, value_name = "BYTES", default_value_t = axsight_mcp::AUDIT_MAX_BYTES)]
         audit_max_bytes: u64,
+        /// Serve streamable HTTP on ADDR (e.g. 127.0.0.1:8765) instead of stdio; MCP
+        /// is at /mcp, health at /healthz and /readyz.
+        #[arg(long, value_name = "ADDR")]
+        http: Option<std::net::SocketAddr>,
+        /// The bearer token HTTP clients must send, read from FILE; required off
+        /// loopback, where one is made and printed once when none is given.
+        #[arg(long, value_name = "FILE", requires = "http")]
+        token_file: Option<std::path::PathBuf>,
+        /// A browser origin allowed to call the HTTP endpoint (repeatable).
+        #[arg(long, value_name = "ORIGIN", requires = "http")]
+        allowed_origin: Vec<String>,
     },
     /// Measure tree reads (see `axsight bench tree --help`).
     Bench {

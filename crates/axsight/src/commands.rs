@@ -134,6 +134,9 @@ pub async fn run(command: Command, flags: GroundingFlags) -> anyhow::Result<Exit
             read_only,
             audit_log,
             audit_max_bytes,
+            http,
+            token_file,
+            allowed_origin,
         } => {
             crate::allocator::return_big_buffers();
             // Chromium, Firefox and Qt expose their trees only while IsEnabled is true.
@@ -151,9 +154,37 @@ pub async fn run(command: Command, flags: GroundingFlags) -> anyhow::Result<Exit
                 None => None,
             };
             let options = axsight_mcp::ServeOptions { read_only, audit };
-            axsight_mcp::serve_stdio::<LinuxEngine>(grounding, options)
-                .await
-                .map_err(|e| anyhow::anyhow!(e))?;
+            match http {
+                Some(addr) => {
+                    let token = match token_file {
+                        Some(path) => Some(
+                            std::fs::read_to_string(&path)
+                                .with_context(|| {
+                                    format!("cannot read the token file {}", path.display())
+                                })?
+                                .trim()
+                                .to_string(),
+                        ),
+                        None if !addr.ip().is_loopback() => {
+                            let token = axsight_mcp::new_token().context("cannot make a token")?;
+                            eprintln!("axsight: clients must send Authorization: Bearer {token}");
+                            Some(token)
+                        }
+                        None => None,
+                    };
+                    let http = axsight_mcp::HttpOptions {
+                        addr,
+                        token,
+                        allowed_origins: allowed_origin,
+                    };
+                    axsight_mcp::serve_http::<LinuxEngine>(grounding, options, http)
+                        .await
+                        .map_err(|e| anyhow::anyhow!(e))?;
+                }
+                None => axsight_mcp::serve_stdio::<LinuxEngine>(grounding, options)
+                    .await
+                    .map_err(|e| anyhow::anyhow!(e))?,
+            }
         }
         Command::Bench {
             what: BenchCommand::Tree { apps, runs },

@@ -1,0 +1,203 @@
+//! Streamable HTTP (`axsight serve --http ADDR`): rmcp's own transport, with what
+//! serving beyond one's own machine needs in front of it.
+//!
+//! - `/mcp` is the MCP endpoint. Each client session gets a server of its own,
+//!   so its handles are its own. rmcp checks `Host` and `Origin` against DNS
+//!   rebinding (loopback names, and the origins given).
+//! - A bearer token, when set, is required on `/mcp`, compared in constant time.
+//!   Any address but loopback needs one: without `--token-file`, one is made and
+//!   printed once on stderr.
+//! - `/healthz` answers while the server runs; `/readyz` once the desktop's
+//!   accessibility bus can be reached (for an orchestrator's probes).
+
+use std::convert::Infallible;
+use std::net::SocketAddr;
+use std::sync::Arc;
+
+use axsight_core::Engine;
+use bytes::Bytes;
+use http_body_util::{combinators::BoxBody, BodyExt, Full};
+use hyper::body::Incoming;
+use hyper::{Request, Response, StatusCode};
+use hyper_util::rt::TokioIo;
+use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
+use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
+
+use crate::{AxsightServer, Grounding, ServeOptions, Session};
+
+/// Where and how `serve --http` listens.
+#[derive(Debug, Clone)]
+pub struct HttpOptions {
+    pub addr: SocketAddr,
+    /// The bearer token clients must send; required off loopback.
+    pub token: Option<String>,
+    /// Browser origins allowed besides none (`https://app.example`).
+    pub allowed_origins: Vec<String>,
+}
+
+/// A token made for a server that needs one and was given none: 32 random
+/// bytes from the kernel, in hex.
+pub fn new_token() -> std::io::Result<String> {
+    use std::io::Read as _;
+    let mut bytes = [0u8; 32];
+    std::fs::File::open("/dev/urandom")?.read_exact(&mut bytes)?;
+    Ok(bytes.iter().map(|b| format!("{b:02x}")).collect())
+}
+
+/// Whether `given` equals `expected`, in time that does not depend on where
+/// they first differ.
+fn same_token(given: &[u8], expected: &[u8]) -> bool {
+    if given.len() != expected.len() {
+        return false;
+    }
+    given
+        .iter()
+        .zip(expected)
+        .fold(0u8, |differ, (a, b)| differ | (a ^ b))
+        == 0
+}
+
+type Body = BoxBody<Bytes, Infallible>;
+
+fn plain(status: StatusCode, text: &str) -> Response<Body> {
+    let mut response = Response::new(Full::new(Bytes::from(text.to_string())).boxed());
+    *response.status_mut() = status;
+    response
+}
+
+/// Serves MCP over streamable HTTP on `http.addr` until the process ends.
+pub async fn serve_http<E: Engine>(
+    grounding: Grounding,
+    options: ServeOptions,
+    http: HttpOptions,
+) -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
+    if !http.addr.ip().is_loopback() && http.token.is_none() {
+        return Err(format!(
+            "{} is not a loopback address: serving it needs a bearer token (--token-file)",
+            http.addr
+        )
+        .into());
+    }
+    let audit = options.audit.map(Arc::new);
+    let read_only = options.read_only;
+    let factory_grounding = grounding.clone();
+    let factory = move || {
+        let server = AxsightServer::<E>::with_grounding(factory_grounding.clone());
+        let server = if read_only {
+            server.read_only()
+        } else {
+            server
+        };
+        Ok(match &audit {
+            Some(log) => server.with_shared_audit(log.clone()),
+            None => server,
+        })
+    };
+    let listener = tokio::net::TcpListener::bind(http.addr).await?;
+    let bound = listener.local_addr()?;
+    let mut hosts = vec!["localhost".to_string(), "127.0.0.1".into(), "::1".into()];
+    if !bound.ip().is_loopback() {
+        // Off loopback the token guards the endpoint; any Host may name it.
+        hosts.clear();
+    }
+    // A request that carries an Origin (a browser's) must carry an allowed one:
+    // a page elsewhere must not drive the desktop through a rebinding name.
+    let mut config = StreamableHttpServerConfig::default()
+        .with_allowed_origins(http.allowed_origins.clone())
+        .enforce_origin_validation()
+        .with_max_request_body_bytes(crate::line_guard::MAX_LINE_BYTES);
+    config = match hosts.is_empty() {
+        true => config.disable_allowed_hosts(),
+        false => config.with_allowed_hosts(hosts),
+    };
+    let mcp = StreamableHttpService::new(factory, Arc::new(LocalSessionManager::default()), config);
+    let readiness = Arc::new(Session::<E>::new().with_grounding(grounding));
+    let token: Option<Arc<[u8]>> = http.token.map(|t| Arc::from(t.into_bytes()));
+    eprintln!("axsight: serving MCP on http://{bound}/mcp");
+    loop {
+        let (stream, _) = listener.accept().await?;
+        let mcp = mcp.clone();
+        let token = token.clone();
+        let readiness = readiness.clone();
+        tokio::spawn(async move {
+            let service = hyper::service::service_fn(move |request: Request<Incoming>| {
+                let mcp = mcp.clone();
+                let token = token.clone();
+                let readiness = readiness.clone();
+                async move { Ok::<_, Infallible>(route(request, mcp, token, &readiness).await) }
+            });
+            let served = hyper::server::conn::http1::Builder::new()
+                .serve_connection(TokioIo::new(stream), service)
+                .await;
+            if let Err(error) = served {
+                tracing::debug!(%error, "HTTP connection ended");
+            }
+        });
+    }
+}
+
+async fn route<S, E>(
+    request: Request<Incoming>,
+    mut mcp: S,
+    token: Option<Arc<[u8]>>,
+    readiness: &Session<E>,
+) -> Response<Body>
+where
+    S: tower_service::Service<Request<Incoming>, Response = Response<Body>, Error = Infallible>,
+    E: Engine,
+{
+    match request.uri().path() {
+        "/healthz" => plain(StatusCode::OK, "ok\n"),
+        "/readyz" => match readiness.engine().await {
+            Ok(_) => plain(StatusCode::OK, "ready\n"),
+            Err(error) => plain(StatusCode::SERVICE_UNAVAILABLE, &format!("{error}\n")),
+        },
+        "/mcp" => {
+            if let Some(expected) = &token {
+                let given = request
+                    .headers()
+                    .get(hyper::header::AUTHORIZATION)
+                    .and_then(|value| value.to_str().ok())
+                    .and_then(|value| value.strip_prefix("Bearer "))
+                    .unwrap_or_default();
+                if !same_token(given.trim().as_bytes(), expected) {
+                    let mut refused = plain(
+                        StatusCode::UNAUTHORIZED,
+                        "a bearer token is required: Authorization: Bearer TOKEN\n",
+                    );
+                    refused.headers_mut().insert(
+                        hyper::header::WWW_AUTHENTICATE,
+                        hyper::header::HeaderValue::from_static("Bearer"),
+                    );
+                    return refused;
+                }
+            }
+            match mcp.call(request).await {
+                Ok(response) => response,
+                Err(never) => match never {},
+            }
+        }
+        _ => plain(StatusCode::NOT_FOUND, "no such endpoint: MCP is at /mcp\n"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tokens_are_compared_whole() {
+        assert!(same_token(b"abc123", b"abc123"));
+        assert!(!same_token(b"abc124", b"abc123"));
+        assert!(!same_token(b"abc12", b"abc123"));
+        assert!(!same_token(b"", b"abc123"));
+    }
+
+    #[test]
+    fn made_tokens_are_long_and_different() {
+        let (a, b) = (new_token().unwrap(), new_token().unwrap());
+        assert_eq!(a.len(), 64);
+        assert!(a.bytes().all(|c| c.is_ascii_hexdigit()));
+        assert_ne!(a, b);
+    }
+}

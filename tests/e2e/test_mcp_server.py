@@ -85,6 +85,11 @@ def text_of(result):
     return "".join(block.text for block in result.content if block.type == "text")
 
 
+# `AXSIGHT_E2E_TRANSPORT=http` runs every session over streamable HTTP instead of
+# stdio (`serve --http 127.0.0.1:0`): the same tests, the other transport.
+TRANSPORT = os.environ.get("AXSIGHT_E2E_TRANSPORT", "stdio")
+
+
 def run_session(body, env=None, deadline=SESSION_DEADLINE_S, args=()):
     """Starts `axsight serve [args]`, initializes, runs `await body(client)`, shuts down.
 
@@ -92,6 +97,8 @@ def run_session(body, env=None, deadline=SESSION_DEADLINE_S, args=()):
     desktops run at once); env={} passes none beyond the SDK's defaults.
     """
     assert AXSIGHT_BIN.exists(), f"{AXSIGHT_BIN} is missing: run cargo build -p axsight"
+    if TRANSPORT == "http":
+        return run_http_session(body, env, deadline, args)
     params = StdioServerParameters(command=str(AXSIGHT_BIN), args=["serve", *args],
                                    env=desktop_env() if env is None else env)
 
@@ -111,6 +118,54 @@ def run_session(body, env=None, deadline=SESSION_DEADLINE_S, args=()):
             stderr = errlog.read()
             if stderr:
                 print(f"---- axsight serve stderr ----\n{stderr}")
+    assert SECRET not in stderr, "the password leaked into the server's stderr"
+
+
+def run_http_session(body, env, deadline, args):
+    """`run_session` over streamable HTTP: the server started with `--http` on a
+    free loopback port, the SDK's HTTP client, the same checks after."""
+    import subprocess
+    from mcp.client.streamable_http import streamable_http_client
+    import httpx2
+    # What the SDK's stdio client passes by default, as `env` is given beyond it.
+    base = {k: os.environ[k] for k in ("HOME", "PATH", "USER", "LOGNAME", "SHELL", "TERM")
+            if k in os.environ}
+    server_env = {**base, **(desktop_env() if env is None else env)}
+    with tempfile.TemporaryFile("w+") as errlog:
+        server = subprocess.Popen([str(AXSIGHT_BIN), "serve", "--http", "127.0.0.1:0", *args],
+                                  stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                                  stderr=errlog, env=server_env, text=True)
+        try:
+            url = None
+            started = time.monotonic()
+            while url is None and time.monotonic() - started < 20:
+                errlog.seek(0)
+                found = re.search(r"serving MCP on (http://\S+/mcp)", errlog.read())
+                url = found[1] if found else None
+                if url is None:
+                    assert server.poll() is None, "the HTTP server exited"
+                    time.sleep(0.02)
+            assert url, "the HTTP server named no address"
+
+            async def main():
+                with anyio.fail_after(deadline):
+                    async with httpx2.AsyncClient(timeout=deadline) as client:
+                        async with streamable_http_client(url, http_client=client) as streams:
+                            async with ClientSession(streams[0], streams[1]) as session:
+                                init = await session.initialize()
+                                await body(Client(session, init))
+
+            asyncio.run(main())
+        finally:
+            server.terminate()
+            try:
+                server.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                server.kill()
+            errlog.seek(0)
+            stderr = errlog.read()
+            if stderr:
+                print(f"---- axsight serve --http stderr ----\n{stderr}")
     assert SECRET not in stderr, "the password leaked into the server's stderr"
 
 

@@ -207,3 +207,48 @@ def test_the_accessibility_bus_killed_comes_back_and_is_read_anew(desktop, tmp_p
             app.terminate()
             app.wait(timeout=5)
         private.close()
+
+
+def test_the_x_server_gone_is_a_clear_error_and_a_new_one_is_used(desktop, tmp_path):
+    """The X server of a desktop of its own is killed: a call that needs it says
+    the display stopped answering and the server lives on; once an X server runs
+    on that display again, the same server (not restarted) captures from it."""
+    from conftest import PrivateDesktop
+    private = PrivateDesktop(wm=False, tmp_path=tmp_path)
+    runtime = private.env["XDG_RUNTIME_DIR"]
+    display = private.env["DISPLAY"]
+    env = {k: private.env[k] for k in ("DISPLAY", "DBUS_SESSION_BUS_ADDRESS", "XDG_RUNTIME_DIR")}
+    restarted = []
+    try:
+        async def body(c):
+            shot = await c.call("capture_screenshot", {})
+            assert not shot.is_error, text_of(shot)
+            servers = processes_with("Xvfb", runtime)
+            assert servers, "no Xvfb for the private desktop"
+            for pid in servers:
+                os.kill(pid, signal.SIGKILL)
+            deadline = time.monotonic() + 10
+            while any(os.path.exists(f"/proc/{p}/exe") for p in servers) and \
+                    time.monotonic() < deadline:
+                await anyio.sleep(0.05)
+            gone = await c.call("capture_screenshot", {})
+            print(f"with the X server gone: {text_of(gone)}")
+            assert gone.is_error, text_of(gone)
+            restarted.append(subprocess.Popen(
+                ["Xvfb", display, "-screen", "0", "1024x768x24", "-nolisten", "tcp"],
+                stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
+            deadline = time.monotonic() + 20
+            while True:
+                again = await c.call("capture_screenshot", {})
+                if not again.is_error:
+                    break
+                assert time.monotonic() < deadline, text_of(again)
+                await anyio.sleep(0.2)
+            print(f"a new X server captured {time.monotonic() - deadline + 20:.1f} s after it started")
+
+        run_session(body, env=env, deadline=60)
+    finally:
+        for server in restarted:
+            server.terminate()
+            server.wait(timeout=5)
+        private.close()

@@ -87,6 +87,12 @@ pub enum Error {
     #[error("X11 request failed: {0}")]
     X11(String),
 
+    #[error(
+        "the X display stopped answering ({0}); the next call connects again, and if that \
+         fails too the display is gone"
+    )]
+    DisplayLost(String),
+
     #[error("'{0}' is not an element identity this engine gave out")]
     BadElement(String),
 
@@ -164,7 +170,7 @@ impl axsight_core::EngineError for Error {
             Error::WindowGone | Error::WindowNotFound { .. } => FailureKind::WindowGone,
             Error::ElementGone => FailureKind::ElementGone,
             Error::AppGone { .. } => FailureKind::AppGone,
-            Error::BusLost { .. } => FailureKind::ConnectionLost,
+            Error::BusLost { .. } | Error::DisplayLost(_) => FailureKind::ConnectionLost,
             Error::Timeout { .. } | Error::NotAnswering | Error::NotAnsweringSince { .. } => {
                 FailureKind::NotAnswering
             }

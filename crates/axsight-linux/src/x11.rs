@@ -320,6 +320,14 @@ pub async fn off_thread<T: Send + 'static>(
     }
 }
 
-fn x11_error(error: impl std::fmt::Display) -> Error {
-    Error::X11(error.to_string())
+/// An X11 request's failure: the connection itself broken (the X server went
+/// away) is [`Error::DisplayLost`], which makes the session connect afresh;
+/// anything else is a failed request.
+fn x11_error(error: impl Into<x11rb::errors::ReplyOrIdError>) -> Error {
+    match error.into() {
+        x11rb::errors::ReplyOrIdError::ConnectionError(lost) => {
+            Error::DisplayLost(lost.to_string())
+        }
+        other => Error::X11(other.to_string()),
+    }
 }

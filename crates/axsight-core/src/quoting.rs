@@ -114,3 +114,19 @@ mod tests {
         assert_eq!(quote("nul\u{0}"), r#""nul\u{0}""#);
     }
 }
+
+/// Printing any text never panics and keeps it on one line.
+#[cfg(test)]
+mod properties {
+    use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        #[test]
+        fn printing_never_panics_and_stays_on_one_line(text in any::<String>()) {
+            for printed in [quote(&text), bare(&text), quote_whole(&text)] {
+                prop_assert!(!printed.contains('\n') && !printed.contains('\r'), "{}", printed);
+            }
+        }
+    }
+}

@@ -164,6 +164,11 @@ const NAMES: &[(&str, &str)] = &[
     ("minus", "minus"),
     ("comma", "comma"),
     ("period", "period"),
+    // The names a lone modifier is printed with, so a printed chord parses back.
+    ("control_l", "Control_L"),
+    ("alt_l", "Alt_L"),
+    ("shift_l", "Shift_L"),
+    ("super_l", "Super_L"),
 ];
 
 const FUNCTION_KEYS: [&str; 24] = [
@@ -382,5 +387,33 @@ mod tests {
         assert_eq!((text, keys.len()), ("{not a key}", 0));
         let (text, keys) = split_trailing_keys("x{Escape}y");
         assert_eq!((text, keys.len()), ("x{Escape}y", 0));
+    }
+}
+
+/// Arbitrary input: the key grammar never panics, and what it prints of a chord
+/// it parsed parses back to the same chord.
+#[cfg(test)]
+mod properties {
+    use super::*;
+    use proptest::prelude::*;
+
+    const PIECES: &[&str] = &[
+        "ctrl", "alt", "shift", "super", "+", "a", "Z", "5", "Return", "F4", "F25", "Tab", "é",
+        "ctrl+", "+a", " ", ",", "space", "Prior", "{", "}", "",
+    ];
+
+    proptest! {
+        #[test]
+        fn arbitrary_text_never_panics(text in any::<String>()) {
+            let _ = parse_keys(&text);
+        }
+
+        #[test]
+        fn printed_chords_parse_back(pieces in prop::collection::vec(proptest::sample::select(PIECES), 0..8)) {
+            if let Ok(chords) = parse_keys(&pieces.concat()) {
+                let printed = chords.iter().map(ToString::to_string).collect::<Vec<_>>().join(" ");
+                prop_assert_eq!(parse_keys(&printed).ok(), Some(chords), "{}", printed);
+            }
+        }
     }
 }

@@ -262,3 +262,23 @@ mod tests {
         assert_eq!(at("name:\"a\\qb\""), 7);
     }
 }
+
+/// Any text, quoted as axsight prints it, reads back as itself.
+#[cfg(test)]
+mod properties {
+    use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        #[test]
+        fn printed_text_reads_back_as_itself(text in any::<String>().prop_filter("values are not empty", |t| !t.is_empty())) {
+            let printed = crate::quote_whole(&text);
+            let kinds: Vec<TokenKind> = tokenize(&printed)
+                .map_err(|e| TestCaseError::fail(format!("{printed}: {e}")))?
+                .into_iter()
+                .map(|t| t.kind)
+                .collect();
+            prop_assert_eq!(kinds, vec![TokenKind::Quoted(text)]);
+        }
+    }
+}

@@ -39,6 +39,21 @@ pub fn quote_at_most(text: &str, limit: usize) -> String {
     out
 }
 
+/// `text` as it is, cut after `most` characters and then ending in `…`: for
+/// text that is escaped elsewhere (JSON) or not at all (a short error).
+///
+/// ```
+/// use axsight_core::cut;
+/// assert_eq!(cut("Save", 40), "Save");
+/// assert_eq!(cut("abcdef", 3), "abc…");
+/// ```
+pub fn cut(text: &str, most: usize) -> String {
+    match text.char_indices().nth(most) {
+        Some((at, _)) => format!("{}…", &text[..at]),
+        None => text.to_string(),
+    }
+}
+
 /// `text` in double quotes, escaped, never cut (for a field's whole read-back).
 pub fn quote_whole(text: &str) -> String {
     let mut out = String::with_capacity(text.len() + 2);

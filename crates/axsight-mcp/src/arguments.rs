@@ -19,7 +19,7 @@ use serde_json::{Map, Value};
 use shape::{Fields, Shape};
 
 pub use shape::ALIASES_KEY;
-pub use words::quote;
+pub use words::{quote, QUOTE_CHARS};
 
 /// The argument rules of every tool, by tool name.
 #[derive(Debug, Clone, Default)]

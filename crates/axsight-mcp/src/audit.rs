@@ -12,6 +12,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
+use axsight_core::cut;
 use serde_json::{json, Map, Value};
 
 /// Where a log file is rotated, unless told otherwise.
@@ -120,22 +121,15 @@ fn line_of(entry: &AuditEntry<'_>, now: SystemTime) -> Value {
         "tool": entry.tool,
         "target": target,
         "outcome": if entry.ok { "ok" } else { "error" },
-        "answer": clip(first_line, 300),
+        "answer": cut(first_line, 300),
         "ms": entry.took.as_millis() as u64,
     })
 }
 
 fn clipped(value: &Value) -> Value {
     match value {
-        Value::String(text) => Value::String(clip(text, 200)),
+        Value::String(text) => Value::String(cut(text, 200)),
         other => other.clone(),
-    }
-}
-
-fn clip(text: &str, most: usize) -> String {
-    match text.char_indices().nth(most) {
-        Some((cut, _)) => format!("{}…", &text[..cut]),
-        None => text.to_string(),
     }
 }
 

@@ -232,10 +232,7 @@ fn listing(named: &[String]) -> String {
 
 /// At most 40 characters of what the agent sent, for an error.
 fn short(text: &str) -> String {
-    match text.char_indices().nth(40) {
-        Some((cut, _)) => format!("{}…", &text[..cut]),
-        None => text.to_string(),
-    }
+    axsight_core::cut(text, crate::arguments::QUOTE_CHARS)
 }
 
 #[cfg(test)]

@@ -115,14 +115,7 @@ fn ticked(names: &[String]) -> String {
 
 /// A name as an error shows it: a caller's unknown key can be any length.
 fn short(name: &str) -> String {
-    if name.chars().count() <= words::QUOTE_CHARS {
-        name.to_string()
-    } else {
-        format!(
-            "{}…",
-            name.chars().take(words::QUOTE_CHARS).collect::<String>()
-        )
-    }
+    axsight_core::cut(name, words::QUOTE_CHARS)
 }
 
 /// Checks an object's fields, renaming aliases and dropping `null`s in place.

@@ -201,11 +201,12 @@ fn parse_chord(token: &str) -> Result<KeyChord, KeyError> {
         token: crate::bare(token),
         why: why.to_string(),
     };
+    // A lone `{` is the brace key itself (as a chord prints it), as `+` is.
     let inner = match token.strip_prefix('{') {
-        Some(rest) => rest
+        Some(rest) if !rest.is_empty() => rest
             .strip_suffix('}')
             .ok_or_else(|| bad("an opening `{` needs its `}`"))?,
-        None => token,
+        _ => token,
     };
     if inner.is_empty() {
         return Err(bad("no key given"));

@@ -96,8 +96,15 @@ where
 /// nothing to order: waiting longer for a stopped app would only slow every
 /// caller.
 pub async fn ping(conn: &Connection, obj: &ObjRef) {
+    answers_ping(conn, obj, PING_TIMEOUT).await;
+}
+
+/// Whether the peer of `obj` answers `Peer.Ping` within `within` (a bus
+/// daemon's or an app's main loop answers it alone, before any accessibility
+/// call).
+pub async fn answers_ping(conn: &Connection, obj: &ObjRef, within: Duration) -> bool {
     let ping = call::<_, ()>(conn, obj, "org.freedesktop.DBus.Peer", "Ping", ());
-    let _ = tokio::time::timeout(PING_TIMEOUT, ping).await;
+    matches!(tokio::time::timeout(within, ping).await, Ok(Ok(())))
 }
 
 /// How long [`ping`] waits for its answer.

@@ -263,16 +263,10 @@ impl LinuxEngine {
             // died sends no event, and with no app listed nothing else is asked).
             let pings = entries.iter().map(|e| dbus::ping(&self.conn, &e.root));
             let registry = dbus::ObjRef::new(dbus::REGISTRY, dbus::ROOT_PATH);
-            let bus_alive = dbus::call::<_, ()>(
-                &self.conn,
-                &registry,
-                "org.freedesktop.DBus.Peer",
-                "Ping",
-                (),
-            );
+            let bus_alive = dbus::answers_ping(&self.conn, &registry, dbus::CALL_TIMEOUT);
             let (_, bus_alive) = futures_util::join!(join_all(pings), bus_alive);
             watch.settle().await;
-            if bus_alive.is_ok() && listing_unchanged(entries, watch.since(*seen, None)) {
+            if bus_alive && listing_unchanged(entries, watch.since(*seen, None)) {
                 *lock(&self.listing) = Some((bookmark, entries.clone()));
                 return Ok(entries.clone());
             }
@@ -292,8 +286,7 @@ impl LinuxEngine {
     /// Whether the app at `root` answers a ping within [`PING_DEADLINE`]: cheaper
     /// than any accessibility call, and answered by a busy app's main loop alone.
     pub(crate) async fn answers_ping(&self, root: &dbus::ObjRef) -> bool {
-        let ping = dbus::call::<_, ()>(&self.conn, root, "org.freedesktop.DBus.Peer", "Ping", ());
-        matches!(tokio::time::timeout(PING_DEADLINE, ping).await, Ok(Ok(())))
+        dbus::answers_ping(&self.conn, root, PING_DEADLINE).await
     }
 
     /// Reads one window: walked afresh, or (when watching) the last read brought up

@@ -23,7 +23,7 @@ use hyper_util::rt::TokioIo;
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
 use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
 
-use crate::{AxsightServer, Grounding, ServeOptions, Session};
+use crate::{Grounding, ServeOptions, Session};
 
 /// Where and how `serve --http` listens.
 #[derive(Debug, Clone)]
@@ -78,21 +78,8 @@ pub async fn serve_http<E: Engine>(
         )
         .into());
     }
-    let audit = options.audit.map(Arc::new);
-    let read_only = options.read_only;
     let factory_grounding = grounding.clone();
-    let factory = move || {
-        let server = AxsightServer::<E>::with_grounding(factory_grounding.clone());
-        let server = if read_only {
-            server.read_only()
-        } else {
-            server
-        };
-        Ok(match &audit {
-            Some(log) => server.with_shared_audit(log.clone()),
-            None => server,
-        })
-    };
+    let factory = move || Ok(options.server::<E>(factory_grounding.clone()));
     let listener = tokio::net::TcpListener::bind(http.addr).await?;
     let bound = listener.local_addr()?;
     let mut hosts = vec!["localhost".to_string(), "127.0.0.1".into(), "::1".into()];

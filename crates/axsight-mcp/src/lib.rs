@@ -35,12 +35,30 @@ pub use session::{Found, Grounding, Session, TreeOutput, TreeRequest};
 pub use target::Target;
 
 /// How `axsight serve` serves, besides its grounding.
-#[derive(Debug, Default)]
+#[derive(Debug, Clone, Default)]
 pub struct ServeOptions {
     /// Only the reading tools.
     pub read_only: bool,
-    /// Where acting calls are recorded (see [`AuditLog`]).
-    pub audit: Option<AuditLog>,
+    /// Where acting calls are recorded (see [`AuditLog`]), shared by every
+    /// session of the server.
+    pub audit: Option<std::sync::Arc<AuditLog>>,
+}
+
+impl ServeOptions {
+    /// A server over `grounding` as these options ask: the one way stdio's
+    /// server and each HTTP session's are made.
+    pub fn server<E: axsight_core::Engine>(&self, grounding: Grounding) -> AxsightServer<E> {
+        let server = AxsightServer::<E>::with_grounding(grounding);
+        let server = if self.read_only {
+            server.read_only()
+        } else {
+            server
+        };
+        match &self.audit {
+            Some(log) => server.with_audit(log.clone()),
+            None => server,
+        }
+    }
 }
 
 /// Serves MCP on stdin/stdout over engine `E` until the client disconnects.
@@ -52,16 +70,7 @@ pub async fn serve_stdio<E: axsight_core::Engine>(
 ) -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
     use rmcp::service::ServerInitializeError;
     use rmcp::{ServerHandler, ServiceExt};
-    let server = AxsightServer::<E>::with_grounding(grounding);
-    let server = if options.read_only {
-        server.read_only()
-    } else {
-        server
-    };
-    let server = match options.audit {
-        Some(log) => server.with_audit(log),
-        None => server,
-    };
+    let server = options.server::<E>(grounding);
     let (read, write) = rmcp::transport::stdio_pipes();
     let guard = line_guard::LineGuard::new(read, write, server.supported_protocol_versions());
     let service = match server.serve(guard).await {

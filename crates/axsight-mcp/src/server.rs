@@ -161,14 +161,9 @@ impl<E: Engine> AxsightServer<E> {
         response
     }
 
-    /// This server recording every acting call in `log`.
-    pub fn with_audit(self, log: crate::audit::AuditLog) -> AxsightServer<E> {
-        self.with_shared_audit(Arc::new(log))
-    }
-
     /// This server recording every acting call in `log`, which other servers
-    /// (HTTP sessions) share.
-    pub fn with_shared_audit(mut self, log: Arc<crate::audit::AuditLog>) -> AxsightServer<E> {
+    /// (HTTP sessions) may share.
+    pub fn with_audit(mut self, log: Arc<crate::audit::AuditLog>) -> AxsightServer<E> {
         self.audit = Some(log);
         self
     }

@@ -147,10 +147,10 @@ pub async fn run(command: Command, flags: GroundingFlags) -> anyhow::Result<Exit
                 }
             }
             let audit = match audit_log {
-                Some(path) => Some(
+                Some(path) => Some(std::sync::Arc::new(
                     axsight_mcp::AuditLog::open(&path, audit_max_bytes)
                         .with_context(|| format!("cannot open the audit log {}", path.display()))?,
-                ),
+                )),
                 None => None,
             };
             let options = axsight_mcp::ServeOptions { read_only, audit };

@@ -152,6 +152,15 @@ def processes_with(name, runtime_dir):
     return found
 
 
+async def kill_and_wait(pids, sig, timeout=10):
+    """Sends `sig` to `pids` and waits, up to `timeout` seconds, until they are gone."""
+    for pid in pids:
+        os.kill(pid, sig)
+    deadline = time.monotonic() + timeout
+    while any(os.path.exists(f"/proc/{p}/exe") for p in pids) and time.monotonic() < deadline:
+        await anyio.sleep(0.05)
+
+
 def bus_problem(text):
     """Whether an answer says the accessibility bus cannot be reached."""
     return any(words in text for words in ("cannot find the accessibility bus",
@@ -176,12 +185,7 @@ def test_the_accessibility_bus_killed_comes_back_and_is_read_anew(desktop, tmp_p
             assert not bus_problem(text_of(before)), text_of(before)
             launchers = processes_with("at-spi-bus-launcher", runtime)
             assert launchers, "no AT-SPI bus launcher for the private desktop"
-            for pid in launchers:
-                os.kill(pid, signal.SIGTERM)
-            deadline = time.monotonic() + 10
-            while any(os.path.exists(f"/proc/{p}/exe") for p in launchers) and \
-                    time.monotonic() < deadline:
-                await anyio.sleep(0.05)
+            await kill_and_wait(launchers, signal.SIGTERM)
             t0 = time.monotonic()
             title = f"after the bus {os.getpid()}"
             started.append(subprocess.Popen(
@@ -225,12 +229,7 @@ def test_the_x_server_gone_is_a_clear_error_and_a_new_one_is_used(desktop, tmp_p
             assert not shot.is_error, text_of(shot)
             servers = processes_with("Xvfb", runtime)
             assert servers, "no Xvfb for the private desktop"
-            for pid in servers:
-                os.kill(pid, signal.SIGKILL)
-            deadline = time.monotonic() + 10
-            while any(os.path.exists(f"/proc/{p}/exe") for p in servers) and \
-                    time.monotonic() < deadline:
-                await anyio.sleep(0.05)
+            await kill_and_wait(servers, signal.SIGKILL)
             gone = await c.call("capture_screenshot", {})
             print(f"with the X server gone: {text_of(gone)}")
             assert gone.is_error, text_of(gone)

@@ -81,13 +81,20 @@ impl X11 {
                 let vertical = self.atom("_NET_WM_STATE_MAXIMIZED_VERT")?;
                 let horizontal = self.atom("_NET_WM_STATE_MAXIMIZED_HORZ")?;
                 let action = if on { STATE_ADD } else { STATE_REMOVE };
+                let already = self.has_state(window, horizontal)? == on;
                 self.tell_wm(
                     window,
                     state,
                     [action, vertical, horizontal, SOURCE_PAGER, 0],
                 )?;
-                self.await_state(window, on, "_NET_WM_STATE_MAXIMIZED_HORZ")?;
-                Ok(Some(self.client_bounds(window)?))
+                self.await_state(window, on, horizontal)?;
+                if already {
+                    return Ok(Some(before));
+                }
+                // A window manager may set the state before it configures the
+                // window (openbox does): the new bounds are what was asked for.
+                let done = if on { "maximized" } else { "restored" };
+                self.await_bounds(window, done, move |b| *b != before)
             }
             Placement::Maximize(true) => {
                 let screen = self.screen_bounds()?;
@@ -218,29 +225,32 @@ impl X11 {
         }
     }
 
-    /// Waits until the window's `_NET_WM_STATE` holds `state` (or not).
-    fn await_state(&mut self, window: Window, on: bool, state: &'static str) -> Result<()> {
+    /// Whether the window's `_NET_WM_STATE` holds `state`.
+    fn has_state(&mut self, window: Window, state: u32) -> Result<bool> {
         let property = self.atom("_NET_WM_STATE")?;
-        let state = self.atom(state)?;
+        let states = self
+            .conn
+            .get_property(
+                false,
+                window,
+                property,
+                x11rb::protocol::xproto::AtomEnum::ATOM,
+                0,
+                32,
+            )
+            .map_err(x11_error)?
+            .reply()
+            .map_err(x11_error)?;
+        Ok(states
+            .value32()
+            .is_some_and(|mut values| values.any(|value| value == state)))
+    }
+
+    /// Waits until the window's `_NET_WM_STATE` holds `state` (or not).
+    fn await_state(&mut self, window: Window, on: bool, state: u32) -> Result<()> {
         let deadline = Instant::now() + PLACE_DEADLINE;
         loop {
-            let states: Vec<u32> = self
-                .conn
-                .get_property(
-                    false,
-                    window,
-                    property,
-                    x11rb::protocol::xproto::AtomEnum::ATOM,
-                    0,
-                    32,
-                )
-                .map_err(x11_error)?
-                .reply()
-                .map_err(x11_error)?
-                .value32()
-                .map(|values| values.collect())
-                .unwrap_or_default();
-            if states.contains(&state) == on {
+            if self.has_state(window, state)? == on {
                 return Ok(());
             }
             if Instant::now() >= deadline {

@@ -23,7 +23,8 @@ use hyper_util::rt::TokioIo;
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
 use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
 
-use crate::{Grounding, ServeOptions, Session};
+use crate::ServeOptions;
+use axsight_session::{Grounding, Session};
 
 /// Where and how `serve --http` listens.
 #[derive(Debug, Clone)]

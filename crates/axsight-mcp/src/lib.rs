@@ -1,38 +1,29 @@
-//! The axsight MCP server: tools over stdio that read the desktop through a
-//! [`Session`].
+//! The axsight MCP server: the protocol adapter that serves an
+//! [`axsight_session::Session`]'s tools over stdio and streamable HTTP.
 //!
-//! This crate is thin on purpose: argument structs, tool descriptions and result
-//! shaping. It drives any [`axsight_core::Engine`]; the binary picks the platform's
-//! (`axsight-linux`). Accessibility logic lives in the engines and in `axsight-core`.
+//! This crate owns what MCP decides: tool names, descriptions and schemas,
+//! argument checking against them, result shaping (text, images, structured
+//! content, input-required results), `execute_sequence`'s dispatch by tool
+//! name, the transports (the stdio line guard, HTTP with its token and origin
+//! checks), read-only serving and the audit log. What a tool does is the
+//! session's; it must not grow desktop or acting policy of its own. It drives
+//! any [`axsight_core::Engine`]; the binary picks the platform's
+//! (`axsight-linux`).
 
-mod acting;
 mod arguments;
 mod audit;
-mod browsers;
-mod browsing;
-mod describe;
-mod error;
 mod http;
 mod line_guard;
 mod params;
 mod schema;
-mod screenshot;
 mod sequence;
 mod server;
-mod session;
-mod sources;
-mod target;
 
-pub use acting::{ActOptions, ClickOptions, ClipboardRequest, Condition, NewValue};
 pub use audit::{AuditLog, DEFAULT_MAX_BYTES as AUDIT_MAX_BYTES};
-pub use browsers::BrowserSetup;
-pub use browsing::NavigateRequest;
-pub use error::ToolError;
 pub use http::{new_token, serve_http, HttpOptions};
-pub use screenshot::{Shot, ShotRequest};
 pub use server::{AxsightServer, INSTRUCTIONS};
-pub use session::{Found, Grounding, Session, TreeOutput, TreeRequest};
-pub use target::Target;
+
+use axsight_session::Grounding;
 
 /// How `axsight serve` serves, besides its grounding.
 #[derive(Debug, Clone, Default)]
@@ -62,7 +53,7 @@ impl ServeOptions {
 }
 
 /// Serves MCP on stdin/stdout over engine `E` until the client disconnects.
-/// Lines reach rmcp through [`line_guard`], which answers those that are not
+/// Lines reach rmcp through the line guard, which answers those that are not
 /// messages.
 pub async fn serve_stdio<E: axsight_core::Engine>(
     grounding: Grounding,

@@ -5,6 +5,7 @@
 
 mod acting;
 mod browsing;
+mod client_model;
 pub(crate) mod protocol;
 mod sequence;
 
@@ -22,10 +23,8 @@ use rmcp::{tool, tool_handler, tool_router, ErrorData, ServerHandler};
 
 use crate::arguments::ToolArguments;
 use crate::params::{FindArgs, Format, TreeArgs, ValidateArgs};
-use crate::session::{Grounding, Session, TreeOutput, TreeRequest};
-use crate::sources::VisionChannel;
-use crate::ToolError;
 use axsight_core::Engine;
+use axsight_session::{Grounding, Session, ToolError, TreeOutput, TreeRequest, VisionChannel};
 
 /// What the server tells an agent once, at connection: handles, selectors, ranks.
 pub const INSTRUCTIONS: &str = "\
@@ -270,9 +269,10 @@ impl<E: Engine> AxsightServer<E> {
                 result
             }
             Err(ToolError::NeedsClientModel(question)) => {
-                return Ok(CallToolResponse::InputRequired(
-                    self.session.ask_client(*question),
-                ))
+                return Ok(CallToolResponse::InputRequired(client_model::ask_client(
+                    &self.session,
+                    &question,
+                )))
             }
             Err(error) => failure(error),
         };
@@ -350,7 +350,7 @@ impl<E: Engine> AxsightServer<E> {
         state: Option<String>,
         responses: Option<rmcp::model::InputResponses>,
     ) -> Result<VisionChannel, ToolError> {
-        if let Some(answer) = self.session.client_answer(state, responses)? {
+        if let Some(answer) = client_model::client_answer(&self.session, state, responses)? {
             return Ok(VisionChannel::Answered(answer));
         }
         let sampling = context
@@ -367,7 +367,7 @@ impl<E: Engine> AxsightServer<E> {
         Ok(if asks_in_results {
             VisionChannel::AskClient
         } else {
-            VisionChannel::Sampling(context.peer.clone())
+            VisionChannel::Client(Arc::new(client_model::SamplingModel(context.peer.clone())))
         })
     }
 }

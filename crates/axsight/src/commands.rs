@@ -10,12 +10,12 @@ use anyhow::Context as _;
 use std::process::ExitCode;
 
 use axsight_linux::LinuxEngine;
-use axsight_mcp::{BrowserSetup, Grounding, TreeOutput, TreeRequest};
+use axsight_session::{BrowserSetup, Grounding, TreeOutput, TreeRequest};
 use axsight_vision::{ChatEndpoint, DetectorOptions};
 
 /// The session every command reads through: the Linux engine behind the same code
 /// the MCP server runs.
-pub(crate) type Session = axsight_mcp::Session<LinuxEngine>;
+pub(crate) type Session = axsight_session::Session<LinuxEngine>;
 
 use crate::cli::{BenchCommand, Command, GroundingFlags};
 

@@ -9,7 +9,7 @@ use schemars::JsonSchema;
 use serde::Deserialize;
 
 use super::IndexArg;
-use crate::{ActOptions, NewValue, Target, ToolError};
+use axsight_session::{ActOptions, ClipboardRequest, NewValue, Target, ToolError};
 
 /// Which element an action aims at: exactly one of `selector`, `index`, or `x`+`y`.
 ///
@@ -325,16 +325,16 @@ pub struct ClipboardArgs {
 
 impl ClipboardArgs {
     /// What these arguments ask of the clipboard.
-    pub fn request(&self) -> Result<crate::ClipboardRequest, ToolError> {
+    pub fn request(&self) -> Result<ClipboardRequest, ToolError> {
         match (&self.text, &self.from) {
             (Some(_), Some(_)) => Err(ToolError::BadArguments(
                 "give `text` or `from`, not both".into(),
             )),
-            (Some(text), None) => Ok(crate::ClipboardRequest::Set(text.clone())),
-            (None, Some(from)) => Ok(crate::ClipboardRequest::CopyFrom(Target::Handle(
+            (Some(text), None) => Ok(ClipboardRequest::Set(text.clone())),
+            (None, Some(from)) => Ok(ClipboardRequest::CopyFrom(Target::Handle(
                 super::tree_handle(from.clone()),
             ))),
-            (None, None) => Ok(crate::ClipboardRequest::Read),
+            (None, None) => Ok(ClipboardRequest::Read),
         }
     }
 }

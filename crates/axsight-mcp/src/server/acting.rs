@@ -15,8 +15,8 @@ use crate::params::{
     OpenArgs, ResizeArgs, ScrollArgs, SelectArgs, SetValueArgs, ShotArgs, ToggleArgs, TypeArgs,
     WaitArgs, WindowArgs, WindowStateArgs,
 };
-use crate::{ClickOptions, Condition, ShotRequest, ToolError};
 use axsight_core::{Engine, Placement};
+use axsight_session::{ClickOptions, Condition, ShotRequest, ToolError};
 use rmcp::model::ContentBlock;
 
 #[tool_router(router = acting_router, vis = "pub(crate)")]
@@ -380,9 +380,9 @@ impl<E: Engine> AxsightServer<E> {
             )
             .await;
         Ok(match found {
-            Err(ToolError::NeedsClientModel(question)) => {
-                CallToolResponse::InputRequired(self.session.ask_client(*question))
-            }
+            Err(ToolError::NeedsClientModel(question)) => CallToolResponse::InputRequired(
+                super::client_model::ask_client(&self.session, &question),
+            ),
             other => CallToolResponse::Complete(answer(other)),
         })
     }

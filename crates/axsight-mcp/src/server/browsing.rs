@@ -9,8 +9,8 @@ use rmcp::model::CallToolResult;
 use rmcp::{tool, tool_router, ErrorData};
 
 use super::{answer, AxsightServer};
-use crate::browsing::NavigateRequest;
 use crate::params::{HistoryAction, NavigateArgs, ScriptArgs};
+use axsight_session::NavigateRequest;
 
 /// How long a page may take to load and show, unless `timeout_ms` says.
 const DEFAULT_LOAD: Duration = Duration::from_secs(20);

@@ -15,7 +15,7 @@ use serde_json::Value;
 use super::{failure, text, AxsightServer};
 use crate::params::{SequenceArgs, TargetArgs};
 use crate::sequence::{first_handle, substitute, Plan, Step, StepKind};
-use crate::{Target, ToolError};
+use axsight_session::{Target, ToolError};
 
 /// The argument that turns a step's own diff off: the sequence gives one diff.
 const DIFF_ARGUMENT: &str = "ui_diff_before_after";
@@ -50,7 +50,7 @@ impl<E: Engine> AxsightServer<E> {
         };
         let start = Instant::now();
         let first = plan.steps.iter().find_map(target_of);
-        let (engine, before) = match self.session.sequence_start(first.as_ref()).await {
+        let started = match self.session.sequence_start(first.as_ref()).await {
             Ok(started) => started,
             Err(error) => return Ok(failure(error)),
         };
@@ -106,7 +106,7 @@ impl<E: Engine> AxsightServer<E> {
         );
         let answer = self
             .session
-            .sequence_end(&engine, head, before, plan.include_tree)
+            .sequence_end(started, head, plan.include_tree)
             .await;
         Ok(match answer {
             Ok(answer) if required_failed => {

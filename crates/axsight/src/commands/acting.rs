@@ -9,7 +9,7 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 use axsight_core::Point;
-use axsight_mcp::{ActOptions, ClickOptions, Target, TreeRequest};
+use axsight_session::{ActOptions, ClickOptions, Target, TreeRequest};
 
 use super::Session;
 use crate::cli::{ActFlags, Scope};
@@ -55,7 +55,7 @@ async fn number_handles(session: &Session, target: &Target, scope: &Scope) -> an
 }
 
 /// Prints an answer; a failed action is printed on stderr with exit code 1.
-fn print(result: Result<String, axsight_mcp::ToolError>) -> anyhow::Result<ExitCode> {
+fn print(result: Result<String, axsight_session::ToolError>) -> anyhow::Result<ExitCode> {
     match result {
         Ok(text) => {
             print!("{text}");

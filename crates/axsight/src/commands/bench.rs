@@ -70,7 +70,7 @@ pub async fn tree(apps: &[String], runs: usize) -> anyhow::Result<()> {
 /// server answers `click_element`. Prints one JSON line per way of clicking (the
 /// pointer, and the accessible action), with the p50 and the diffs' size.
 pub async fn act(app: &str, button: &str, runs: usize) -> anyhow::Result<()> {
-    use axsight_mcp::{ActOptions, ClickOptions, Target};
+    use axsight_session::{ActOptions, ClickOptions, Target};
     let session = crate::commands::Session::watching();
     for background in [false, true] {
         let mut times = Vec::with_capacity(runs);
@@ -241,7 +241,7 @@ fn peak_rss_mb() -> Option<f64> {
 /// between `url` and `other` until the new page shows in the tree. JSON lines
 /// of p50s.
 pub async fn browser(url: &str, browser: &str, other: &str, runs: usize) -> anyhow::Result<()> {
-    use axsight_mcp::{NavigateRequest, TreeOutput, TreeRequest};
+    use axsight_session::{NavigateRequest, TreeOutput, TreeRequest};
     use std::time::Duration;
     let session = crate::commands::Session::watching();
     let navigate = |url: &str| NavigateRequest {

@@ -5,7 +5,7 @@ use std::path::Path;
 use std::process::ExitCode;
 
 use axsight_core::Bounds;
-use axsight_mcp::{ShotRequest, TreeRequest};
+use axsight_session::{ShotRequest, TreeRequest};
 use axsight_vision::Format;
 
 use super::Session;

@@ -7,7 +7,7 @@
 use std::time::Duration;
 
 use axsight_browser::Browser;
-use axsight_mcp::{ActOptions, ClickOptions, NavigateRequest, Target, TreeOutput, TreeRequest};
+use axsight_session::{ActOptions, ClickOptions, NavigateRequest, Target, TreeOutput, TreeRequest};
 
 use crate::support;
 use crate::Session;

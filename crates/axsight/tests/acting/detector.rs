@@ -3,12 +3,15 @@
 //! presses one — also after the window moved.
 
 use axsight_linux::LinuxEngine;
-use axsight_mcp::{ActOptions, ClickOptions, Grounding, Target, TreeOutput, TreeRequest};
+use axsight_session::{ActOptions, ClickOptions, Grounding, Target, TreeOutput, TreeRequest};
 
 use crate::support;
 use crate::Session;
 
-async fn with_detector(session: &Session, title: &str) -> Result<String, axsight_mcp::ToolError> {
+async fn with_detector(
+    session: &Session,
+    title: &str,
+) -> Result<String, axsight_session::ToolError> {
     let request = TreeRequest {
         window: Some(title.to_string()),
         include_detector: true,

@@ -2,7 +2,7 @@
 //! checked and secrets kept, stale handles, toggles, a modal dialog from a menu.
 
 use axsight_linux::LinuxEngine;
-use axsight_mcp::{ActOptions, ClickOptions, Condition, ToolError};
+use axsight_session::{ActOptions, ClickOptions, Condition, ToolError};
 
 use crate::support::{self, SECRET};
 use crate::{aim, handle_in, Session};

@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use axsight_core::{Bounds, Window};
 use axsight_linux::LinuxEngine;
-use axsight_mcp::{ActOptions, ClickOptions, Target};
+use axsight_session::{ActOptions, ClickOptions, Target};
 
 use crate::support::{self, App};
 use crate::{aim, Session};

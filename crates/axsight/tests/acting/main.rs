@@ -20,9 +20,9 @@ mod toolkits;
 mod web_fixtures;
 
 use axsight_linux::LinuxEngine;
-use axsight_mcp::Target;
+use axsight_session::Target;
 
-pub type Session = axsight_mcp::Session<LinuxEngine>;
+pub type Session = axsight_session::Session<LinuxEngine>;
 
 /// One test at a time drives the pointer and keyboard.
 static TURN: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
@@ -54,8 +54,8 @@ pub fn handle_in(text: &str, needle: &str) -> Target {
 /// Moves the fixture window titled `title` 120 px right and 80 px down (its
 /// File > Move window: there is no window manager to ask); the answer.
 pub async fn move_fixture_window(session: &Session, title: &str) -> String {
-    let click = axsight_mcp::ClickOptions::default();
-    let options = axsight_mcp::ActOptions::default();
+    let click = axsight_session::ClickOptions::default();
+    let options = axsight_session::ActOptions::default();
     let menu = session
         .click(&aim(title, "role:Menu && name:File"), &click, &options)
         .await

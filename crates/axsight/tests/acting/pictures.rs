@@ -3,7 +3,7 @@
 
 use axsight_core::{Bounds, Point};
 use axsight_linux::LinuxEngine;
-use axsight_mcp::{ShotRequest, TreeOutput, TreeRequest};
+use axsight_session::{ShotRequest, TreeOutput, TreeRequest};
 
 use crate::support;
 use crate::Session;

@@ -5,7 +5,7 @@ use std::process::Command;
 use std::time::Duration;
 
 use axsight_linux::LinuxEngine;
-use axsight_mcp::{ActOptions, ClickOptions, Target, ToolError};
+use axsight_session::{ActOptions, ClickOptions, Target, ToolError};
 
 use crate::support;
 use crate::{aim, Session};
@@ -163,7 +163,7 @@ async fn bad_targets_get_plain_errors() {
     let as_text = session
         .set_value(
             &aim(&title, "role:Edit && name:Name"),
-            &axsight_mcp::NewValue::Text("fine".into()),
+            &axsight_session::NewValue::Text("fine".into()),
             &options,
         )
         .await

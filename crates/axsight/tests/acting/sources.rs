@@ -2,7 +2,7 @@
 //! click where the text is, and point at the tree where it says the same.
 
 use axsight_linux::LinuxEngine;
-use axsight_mcp::{ActOptions, ClickOptions, Target, ToolError, TreeOutput, TreeRequest};
+use axsight_session::{ActOptions, ClickOptions, Target, ToolError, TreeOutput, TreeRequest};
 
 use crate::support;
 use crate::Session;

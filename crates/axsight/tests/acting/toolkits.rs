@@ -2,7 +2,9 @@
 //! delay on accessible clicks) and gtk3-widget-factory (every GTK3 widget).
 
 use axsight_linux::LinuxEngine;
-use axsight_mcp::{ActOptions, ClickOptions, Condition, NewValue, Target, TreeOutput, TreeRequest};
+use axsight_session::{
+    ActOptions, ClickOptions, Condition, NewValue, Target, TreeOutput, TreeRequest,
+};
 use std::time::Duration;
 
 use crate::support;

@@ -1,9 +1,9 @@
 //! The session (what the MCP tools and the CLI print) against real apps.
 
 use axsight_linux::LinuxEngine;
-use axsight_mcp::{ToolError, TreeOutput, TreeRequest};
+use axsight_session::{ToolError, TreeOutput, TreeRequest};
 
-type Session = axsight_mcp::Session<LinuxEngine>;
+type Session = axsight_session::Session<LinuxEngine>;
 
 use crate::support;
 

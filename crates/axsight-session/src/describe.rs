@@ -33,7 +33,7 @@ impl<E: Engine> Session<E> {
 
     /// [`Session::find_described`], asking a vision model through `vision`
     /// when neither the tree nor OCR has the element.
-    pub(crate) async fn find_described_seen_by(
+    pub async fn find_described_seen_by(
         &self,
         description: &str,
         app: Option<&str>,

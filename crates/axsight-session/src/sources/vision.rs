@@ -1,28 +1,30 @@
 //! The vision-model source (`#v`): a model looks at a window's capture and
 //! names the elements it sees, with boxes.
 //!
-//! The model is the client's own where the client offers sampling — asked with
-//! a server-to-client request on protocols before 2026-07-28, with an
-//! input-required result from then on — else an OpenAI-compatible endpoint the
-//! user configured. Which one a call can use is the server's to decide (it
-//! knows the client); this module asks and reads the answer.
+//! The model is the client's own where the client offers one — asked at once
+//! through a [`ClientModel`], or, where the client wants the question in the
+//! call's result, parked here until the call comes back with the answer — else
+//! an OpenAI-compatible endpoint the user configured. Which one a call can use
+//! is the protocol adapter's to decide (it knows the client); this module asks
+//! and reads the answer. It knows no protocol's message shapes.
 
-mod client_model;
+mod waiting;
 
-pub(crate) use client_model::WaitingLooks;
+pub(crate) use waiting::WaitingLooks;
 
+use std::future::Future;
+use std::pin::Pin;
+use std::sync::Arc;
 use std::time::Duration;
 
 use axsight_core::{Bounds, Capture, Engine, Source, WindowSnapshot};
 use axsight_vision::{
     ask_chat_endpoint, encode, parse_reply, vision_prompt, ChatEndpoint, Format, PictureOptions,
 };
-use rmcp::service::{Peer, RoleServer};
 
 use super::{window_frame, Found, Sighting};
 use crate::session::Session;
 use crate::ToolError;
-use client_model::ask_by_sampling;
 
 /// Longest side of the picture a model is shown: enough to read a window's
 /// controls, few enough tokens.
@@ -31,13 +33,25 @@ const MAX_SIDE: u32 = 1280;
 /// How long a model may take to answer.
 const ANSWER_DEADLINE: Duration = Duration::from_secs(120);
 
+/// A model the client lends, asked at once (MCP: a sampling request the server
+/// sends the client). Implemented by the protocol adapter.
+pub trait ClientModel: Send + Sync + std::fmt::Debug {
+    /// The model's reply to `question` (its text), within `deadline`.
+    fn ask<'a>(
+        &'a self,
+        question: &'a VisionQuestion,
+        deadline: Duration,
+    ) -> Pin<Box<dyn Future<Output = Result<String, ToolError>> + Send + 'a>>;
+}
+
 /// How this call can reach a vision model.
 #[derive(Debug, Clone)]
-pub(crate) enum VisionChannel {
-    /// The client's model, asked now with a sampling request.
-    Sampling(Peer<RoleServer>),
-    /// The client's model, asked through an input-required result: the call
-    /// ends with [`ToolError::NeedsClientModel`] and comes back with the answer.
+pub enum VisionChannel {
+    /// The client's model, asked now.
+    Client(Arc<dyn ClientModel>),
+    /// The client's model, asked in the call's result: the call ends with
+    /// [`ToolError::NeedsClientModel`] and comes back with the answer
+    /// ([`Session::client_answered`]).
     AskClient,
     /// The answer the client's model gave to an earlier [`VisionQuestion`].
     Answered(VisionAnswer),
@@ -50,12 +64,18 @@ pub(crate) enum VisionChannel {
 /// What a model is asked: a window's picture and the instruction.
 #[derive(Debug, Clone)]
 pub struct VisionQuestion {
-    pub(crate) png: Vec<u8>,
-    pub(crate) prompt: String,
+    /// The window's picture, PNG.
+    pub png: Vec<u8>,
+    /// What the model is asked to do with it.
+    pub prompt: String,
     /// How the picture maps to the window: its size, its scale (image pixels
     /// per screen pixel), and the window's size at the capture.
     pub(crate) geometry: Geometry,
 }
+
+/// The system prompt a model is asked with.
+pub const VISION_SYSTEM_PROMPT: &str =
+    "You locate user-interface elements in screenshots and answer with JSON only.";
 
 /// How a picture shown to a model maps back to its window.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -68,9 +88,9 @@ pub(crate) struct Geometry {
 
 /// A model's reply to a [`VisionQuestion`] asked earlier.
 #[derive(Debug, Clone)]
-pub(crate) struct VisionAnswer {
-    pub reply: String,
-    pub geometry: Geometry,
+pub struct VisionAnswer {
+    pub(crate) reply: String,
+    pub(crate) geometry: Geometry,
 }
 
 /// What the user says when no model can be asked.
@@ -104,10 +124,10 @@ impl<E: Engine> Session<E> {
             VisionChannel::AskClient => {
                 return Err(ToolError::NeedsClientModel(Box::new(question(&capture)?)));
             }
-            VisionChannel::Sampling(peer) => {
+            VisionChannel::Client(model) => {
                 let question = question(&capture)?;
                 VisionAnswer {
-                    reply: ask_by_sampling(peer, &question, ANSWER_DEADLINE).await?,
+                    reply: model.ask(&question, ANSWER_DEADLINE).await?,
                     geometry: question.geometry,
                 }
             }

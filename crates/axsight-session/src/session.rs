@@ -150,7 +150,7 @@ impl<E: Engine> Session<E> {
     }
 
     /// The way to a vision model a call without a client model has.
-    pub(crate) fn configured_vision(&self) -> VisionChannel {
+    pub fn configured_vision(&self) -> VisionChannel {
         self.vision_endpoint
             .clone()
             .map_or(VisionChannel::Unavailable, VisionChannel::Endpoint)
@@ -192,7 +192,7 @@ impl<E: Engine> Session<E> {
     }
 
     /// [`Session::window_tree`], asking a vision model through `vision`.
-    pub(crate) async fn window_tree_seen_by(
+    pub async fn window_tree_seen_by(
         &self,
         request: &TreeRequest,
         json: bool,

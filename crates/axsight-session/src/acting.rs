@@ -23,6 +23,7 @@ use axsight_core::{
 
 pub use clipboard::ClipboardRequest;
 pub use pointer::ClickOptions;
+pub use sequence::SequenceStart;
 pub use values::NewValue;
 pub use wait::Condition;
 

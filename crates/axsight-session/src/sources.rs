@@ -20,7 +20,8 @@ use axsight_core::{
 
 pub(crate) use detector::DetectorSlot;
 pub(crate) use dom::DomHandles;
-pub(crate) use vision::{VisionChannel, VisionQuestion, WaitingLooks};
+pub(crate) use vision::WaitingLooks;
+pub use vision::{ClientModel, VisionAnswer, VisionChannel, VisionQuestion, VISION_SYSTEM_PROMPT};
 
 use crate::session::Session;
 use crate::ToolError;

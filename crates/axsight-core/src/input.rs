@@ -86,6 +86,12 @@ pub enum Input {
         button: MouseButton,
         count: u8,
         modifiers: Vec<Modifier>,
+        /// The control clicked, when it is one that counts its own clicks
+        /// ([`crate::Role::counts_own_clicks`]), as a key equal only for the
+        /// same control. Clicks on two different such controls need no pause
+        /// between them; any other click waits out the toolkit's double-click
+        /// time since the last, so that it is not taken for part of one.
+        control: Option<u64>,
     },
     /// Turn the wheel `amount` notches over `at`.
     Scroll {

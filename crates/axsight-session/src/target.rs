@@ -53,6 +53,16 @@ impl Aimed {
         self.node.map(|n| self.snapshot.tree.element(n))
     }
 
+    /// The aimed element as a click's `control` (see `Input::Click`): a key of
+    /// its identity when it counts its own clicks.
+    pub fn control(&self) -> Option<u64> {
+        use std::hash::{Hash, Hasher};
+        let element = self.element().filter(|e| e.role.counts_own_clicks())?;
+        let mut hasher = std::collections::hash_map::DefaultHasher::new();
+        element.id.hash(&mut hasher);
+        Some(hasher.finish())
+    }
+
     /// The element aimed at, which the action needs; `name` is how the answer
     /// calls the target, `purpose` ends the refusal (" to type into").
     pub fn required_element(&self, name: &str, purpose: &str) -> Result<Element, ToolError> {

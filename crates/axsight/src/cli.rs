@@ -270,6 +270,20 @@ pub enum BenchCommand {
         #[arg(long, default_value_t = 15)]
         runs: usize,
     },
+    /// Time clicks back to back with the pointer: on different buttons, then as
+    /// many on one button (which must be spaced so as not to make a double
+    /// click), and print both and their ratio.
+    Clicks {
+        /// Application (name substring or pid).
+        #[arg(long)]
+        app: String,
+        /// The buttons' names, comma-separated, clicked in turn (at least two).
+        #[arg(long, value_delimiter = ',', required = true)]
+        buttons: Vec<String>,
+        /// Timed sequences of each kind.
+        #[arg(long, default_value_t = 5)]
+        runs: usize,
+    },
 }
 
 /// Which window a target is looked for in.

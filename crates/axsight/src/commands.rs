@@ -193,6 +193,9 @@ pub async fn run(command: Command, flags: GroundingFlags) -> anyhow::Result<Exit
             what: BenchCommand::Act { app, button, runs },
         } => bench::act(&app, &button, runs).await?,
         Command::Bench {
+            what: BenchCommand::Clicks { app, buttons, runs },
+        } => bench::clicks(&app, &buttons, runs).await?,
+        Command::Bench {
             what:
                 BenchCommand::Browser {
                     url,

@@ -108,7 +108,7 @@ impl<E: Engine> Session<E> {
         }
         // Raised first, as for any click; a desktop with nothing there is fine.
         let _ = engine.activate_window_at(*at).await;
-        self.send_click(engine, *at, click).await?;
+        self.send_click(engine, *at, click, None).await?;
         Ok(format!(
             "{} at ({}, {}) with the pointer; no diff, since no window there can be read ({error})\n",
             click.verb(),
@@ -117,12 +117,14 @@ impl<E: Engine> Session<E> {
         ))
     }
 
-    /// Sends one click (of `click`'s button, count and modifiers) at `at`.
+    /// Sends one click (of `click`'s button, count and modifiers) at `at`, on
+    /// `control` when it is known (see `Aimed::control`).
     pub(crate) async fn send_click(
         &self,
         engine: &E,
         at: Point,
         click: &ClickOptions,
+        control: Option<u64>,
     ) -> Result<(), ToolError> {
         engine
             .send_input(&Input::Click {
@@ -130,6 +132,7 @@ impl<E: Engine> Session<E> {
                 button: click.button,
                 count: click.count.max(1),
                 modifiers: click.modifiers.clone(),
+                control,
             })
             .await
             .map_err(ToolError::engine)
@@ -148,7 +151,7 @@ impl<E: Engine> Session<E> {
         match way {
             Ok(at) => {
                 self.bring_forward(engine, aimed).await?;
-                self.send_click(engine, at, click).await?;
+                self.send_click(engine, at, click, aimed.control()).await?;
                 Ok(format!(
                     "{verb} {name} with the pointer at ({}, {})",
                     at.x, at.y

@@ -219,7 +219,7 @@ impl<E: Engine> Session<E> {
         }
         match self.pointer_way(engine, aimed, false).await? {
             Ok(at) => {
-                self.send_click(engine, at, &super::ClickOptions::default())
+                self.send_click(engine, at, &super::ClickOptions::default(), None)
                     .await
             }
             Err(why) => Err(ToolError::CannotAct(format!(
@@ -338,7 +338,7 @@ impl<E: Engine> Session<E> {
                     .activate_window_at(*at)
                     .await
                     .map_err(ToolError::engine)?;
-                self.send_click(&engine, *at, &click).await?;
+                self.send_click(&engine, *at, &click, None).await?;
                 self.send(&engine, Input::Keys(chords.clone())).await?;
                 return Ok(format!(
                     "clicked at ({}, {}) and pressed {}; no diff, since no accessible window lies there\n",

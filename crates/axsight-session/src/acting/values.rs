@@ -268,7 +268,7 @@ impl<E: Engine> Session<E> {
             count: 1,
             ..ClickOptions::default()
         };
-        self.send_click(engine, at, &click).await?;
+        self.send_click(engine, at, &click, None).await?;
         // The popup shows its options after the click has been handled.
         let deadline = std::time::Instant::now() + options.timeout;
         let mut mark = engine.mark().await;
@@ -296,7 +296,7 @@ impl<E: Engine> Session<E> {
                 .await;
         };
         let (x, y) = shown.center();
-        self.send_click(engine, axsight_core::Point { x, y }, &click)
+        self.send_click(engine, axsight_core::Point { x, y }, &click, None)
             .await?;
         let what = format!(
             "selected '{option}' in {name} with the pointer (opened it, clicked the option at ({x}, {y})), as the accessible ways did nothing ({})",

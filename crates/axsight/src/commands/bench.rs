@@ -119,6 +119,59 @@ pub async fn act(app: &str, button: &str, runs: usize) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// `axsight bench clicks`: `buttons` clicked in turn with the pointer, back to
+/// back as a sequence of an agent's does, against as many clicks on the first
+/// button alone, which the input layer must space by the double-click time.
+/// One JSON line: each kind's p50 per sequence, and their ratio.
+pub async fn clicks(app: &str, buttons: &[String], runs: usize) -> anyhow::Result<()> {
+    use axsight_session::{ActOptions, ClickOptions, Target};
+    if buttons.len() < 2 {
+        anyhow::bail!("name at least two buttons to click in turn (--buttons 1,2)");
+    }
+    let session = crate::commands::Session::watching();
+    let target = |button: &String| Target::Selector {
+        selector: format!("role:Button && text:{}", quote_whole(button)),
+        app: Some(app.to_string()),
+        window: None,
+    };
+    let click = ClickOptions {
+        count: 1,
+        ..ClickOptions::default()
+    };
+    let options = ActOptions::default();
+    // Untimed: the first read of the window is a cold one.
+    session
+        .click(&target(&buttons[0]), &click, &options)
+        .await?;
+    let mut different = Vec::with_capacity(runs);
+    let mut same = Vec::with_capacity(runs);
+    for _ in 0..runs.max(1) {
+        for (times, one_button) in [(&mut different, false), (&mut same, true)] {
+            tokio::time::sleep(AGENT_PAUSE).await;
+            let start = Instant::now();
+            for button in buttons {
+                let button = if one_button { &buttons[0] } else { button };
+                session.click(&target(button), &click, &options).await?;
+            }
+            times.push(start.elapsed().as_secs_f64() * 1000.0);
+        }
+    }
+    let different = median(different);
+    let same = median(same);
+    let line = serde_json::json!({
+        "tool": "axsight",
+        "clicks": buttons.len(),
+        "runs": runs.max(1),
+        "different_buttons_p50_ms": (different * 10.0).round() / 10.0,
+        "one_button_p50_ms": (same * 10.0).round() / 10.0,
+        "per_click_different_ms": (different / buttons.len() as f64 * 10.0).round() / 10.0,
+        "per_click_one_button_ms": (same / buttons.len() as f64 * 10.0).round() / 10.0,
+        "ratio_one_button_to_different": (same / different.max(0.001) * 100.0).round() / 100.0,
+    });
+    println!("{line}");
+    Ok(())
+}
+
 /// Time between timed clicks (see [`act`]).
 const AGENT_PAUSE: std::time::Duration = std::time::Duration::from_millis(500);
 

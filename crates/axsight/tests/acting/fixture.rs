@@ -322,3 +322,59 @@ async fn a_modal_dialog_run_inside_an_accessible_action_is_told_and_closed() {
         "the app answers again, its dialog cancelled"
     );
 }
+
+/// The screen box printed on a found element's line (`[x,y,w,h]`).
+fn printed_bounds(line: &str) -> [i32; 4] {
+    let inside = line
+        .rsplit_once('[')
+        .and_then(|(_, rest)| rest.split_once(']'))
+        .map(|(inside, _)| inside)
+        .unwrap_or_else(|| panic!("no bounds on {line:?}"));
+    let numbers: Vec<i32> = inside.split(',').map(|n| n.parse().unwrap()).collect();
+    numbers.try_into().unwrap()
+}
+
+#[tokio::test]
+async fn a_double_click_just_after_a_click_in_the_same_field_still_selects_a_word() {
+    // Clicks on two different buttons go out back to back; clicks inside one
+    // field must not, or GTK counts them together (a click, then a double
+    // click 24 px away at once: the caret lands, no word is selected, and the
+    // typing goes in mid-word).
+    let _turn = crate::turn().await;
+    let engine = LinuxEngine::connect().await.unwrap();
+    let title = support::title("word");
+    let _app = support::fixture(&engine, &title).await;
+    let session = Session::watching();
+    let options = ActOptions::default();
+    let field = aim(&title, "role:Edit && name:Name");
+    session
+        .type_into(&field, "alpha bravo", true, &options)
+        .await
+        .unwrap();
+    let (found, _) = session
+        .find("role:Edit && name:Name", None, Some(&title), 1)
+        .await
+        .unwrap();
+    let [x, y, _, height] = printed_bounds(&found[0].line);
+    // Straight to the engine, back to back: an action's answer would wait for
+    // the UI long enough to hide a missing pause.
+    use axsight_core::{Engine as _, Input, MouseButton, Point};
+    let press = |dx, count| Input::Click {
+        at: Point {
+            x: x + dx,
+            y: y + height / 2,
+        },
+        button: MouseButton::Left,
+        count,
+        modifiers: Vec::new(),
+        // A point in a field: not a control that counts its own clicks.
+        control: None,
+    };
+    engine.send_input(&press(14, 1)).await.unwrap();
+    engine.send_input(&press(38, 2)).await.unwrap();
+    let typed = session
+        .type_into(&field, "omega", false, &options)
+        .await
+        .unwrap();
+    assert!(typed.contains("\"omega bravo\""), "{typed}");
+}

@@ -358,7 +358,7 @@ async fn a_double_click_just_after_a_click_in_the_same_field_still_selects_a_wor
     let [x, y, _, height] = printed_bounds(&found[0].line);
     // Straight to the engine, back to back: an action's answer would wait for
     // the UI long enough to hide a missing pause.
-    use axsight_core::{Engine as _, Input, MouseButton, Point};
+    use axsight_core::{Input, MouseButton, Point};
     let press = |dx, count| Input::Click {
         at: Point {
             x: x + dx,

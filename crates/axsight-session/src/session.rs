@@ -52,6 +52,9 @@ impl TreeRequest {
 pub struct Grounding {
     /// The UI-element detector, if a model is configured.
     pub detector: Option<DetectorOptions>,
+    /// How long the detector's model may go unused before it is let go (it
+    /// loads again on the next use); `None` keeps it loaded.
+    pub detector_idle: Option<std::time::Duration>,
     /// An OpenAI-compatible endpoint for the vision source, used when the
     /// client lends no model of its own.
     pub vision_endpoint: Option<ChatEndpoint>,
@@ -143,7 +146,10 @@ impl<E: Engine> Session<E> {
 
     /// The same session with the detector and vision endpoint `grounding` names.
     pub fn with_grounding(mut self, grounding: Grounding) -> Session<E> {
-        self.detector = Arc::new(DetectorSlot::new(grounding.detector));
+        self.detector = Arc::new(DetectorSlot::new(
+            grounding.detector,
+            grounding.detector_idle,
+        ));
         self.vision_endpoint = grounding.vision_endpoint;
         self.browsers = Browsers::new(grounding.browser);
         self

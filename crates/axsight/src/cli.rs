@@ -39,6 +39,16 @@ pub struct GroundingFlags {
     /// Detector boxes scoring less are dropped (0-1).
     #[arg(long, global = true, default_value_t = 0.25, value_name = "SCORE")]
     pub detector_confidence: f32,
+    /// Seconds the detector's model (about 220 MB) may go unused before it is
+    /// let go; it loads again on the next use (about a second). 0 keeps it.
+    #[arg(
+        long,
+        global = true,
+        env = "AXSIGHT_DETECTOR_IDLE",
+        default_value_t = 300,
+        value_name = "SECONDS"
+    )]
+    pub detector_idle: u64,
     /// An OpenAI-compatible chat-completions API for the vision source, e.g.
     /// http://127.0.0.1:8080/v1 (used when the MCP client lends no model).
     #[arg(long, global = true, env = "AXSIGHT_VISION_URL", value_name = "URL")]

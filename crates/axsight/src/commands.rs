@@ -235,6 +235,8 @@ fn grounding(flags: GroundingFlags) -> anyhow::Result<Grounding> {
     };
     Ok(Grounding {
         detector,
+        detector_idle: (flags.detector_idle > 0)
+            .then(|| std::time::Duration::from_secs(flags.detector_idle)),
         vision_endpoint,
         browser: BrowserSetup {
             attach_url: flags.browser_url,

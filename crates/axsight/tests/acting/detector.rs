@@ -122,3 +122,38 @@ async fn without_a_model_the_detector_says_how_to_get_one() {
         "{error}"
     );
 }
+
+#[tokio::test]
+async fn the_detector_model_is_let_go_when_idle_and_loads_again_on_use() {
+    let _turn = crate::turn().await;
+    let engine = LinuxEngine::connect().await.unwrap();
+    let title = support::title("idle detector");
+    let _app = support::fixture(&engine, &title).await;
+    let idle = std::time::Duration::from_secs(2);
+    let session = Session::watching().with_grounding(Grounding {
+        detector: Some(support::detector_options()),
+        detector_idle: Some(idle),
+        ..Grounding::default()
+    });
+    assert!(!session.detector_loaded(), "loaded before any use");
+    let tree = with_detector(&session, &title).await.unwrap();
+    detected(&tree, "Copy (icon)");
+    assert!(
+        session.detector_loaded(),
+        "let go at once, not after {idle:?}"
+    );
+
+    let deadline = std::time::Instant::now() + idle * 5;
+    while session.detector_loaded() {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "still loaded {:?} after its last use",
+            idle * 5
+        );
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+    // The next use loads it again, and finds the same.
+    let tree = with_detector(&session, &title).await.unwrap();
+    detected(&tree, "Copy (icon)");
+    assert!(session.detector_loaded());
+}

@@ -56,8 +56,58 @@ pub struct SettlePolicy {
     pub expect: Duration,
     /// How long events must stay quiet, once changes began, to count as settled.
     pub quiet: Duration,
+    /// The quiet that ends the wait once what the action predicts has come
+    /// ([`SettlePolicy::expecting`]): shorter, since the effect is known.
+    pub quiet_after_expected: Duration,
+    /// What the action is expected to do.
+    pub expecting: Expecting,
     /// The longest the whole wait may take.
     pub cap: Duration,
+}
+
+/// What an action is expected to change, so that waiting can end at the
+/// first quiet gap after it rather than after the general quiet window.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Expecting {
+    /// Nothing is known: any change, then the general quiet window.
+    #[default]
+    Unknown,
+    /// An effect: a name, value, state, text or children change, or a window
+    /// (a click on a push button, typing).
+    Effect,
+    /// Only the focus moves (a click into a text field, Tab); an effect that
+    /// comes anyway is waited for as when nothing is known.
+    Focus,
+}
+
+impl Expecting {
+    /// What a plain left click on an element of `role` is expected to do:
+    /// controls that act when clicked change something of their own or open
+    /// a window; a click into a text field moves the focus. Other roles (a
+    /// link that navigates, a menu or combo box that fills a popup, a list's
+    /// row) may go on changing for longer, so nothing is assumed.
+    ///
+    /// ```
+    /// use axsight_core::{Expecting, Role};
+    /// assert_eq!(Expecting::of_click(Role::Button), Expecting::Effect);
+    /// assert_eq!(Expecting::of_click(Role::Edit), Expecting::Focus);
+    /// assert_eq!(Expecting::of_click(Role::Link), Expecting::Unknown);
+    /// ```
+    pub fn of_click(role: crate::Role) -> Expecting {
+        use crate::Role;
+        match role {
+            Role::Button
+            | Role::ToggleButton
+            | Role::CheckBox
+            | Role::RadioButton
+            | Role::Switch
+            | Role::MenuItem
+            | Role::CheckMenuItem
+            | Role::RadioMenuItem => Expecting::Effect,
+            Role::Edit => Expecting::Focus,
+            _ => Expecting::Unknown,
+        }
+    }
 }
 
 impl Default for SettlePolicy {
@@ -65,6 +115,8 @@ impl Default for SettlePolicy {
         SettlePolicy {
             expect: Duration::from_millis(1000),
             quiet: Duration::from_millis(150),
+            quiet_after_expected: Duration::from_millis(60),
+            expecting: Expecting::Unknown,
             cap: Duration::from_millis(3000),
         }
     }
@@ -84,8 +136,15 @@ impl SettlePolicy {
         SettlePolicy {
             expect: self.expect.min(timeout),
             quiet: self.quiet.min(timeout),
+            quiet_after_expected: self.quiet_after_expected.min(timeout),
             cap: self.cap.min(timeout),
+            ..self
         }
+    }
+
+    /// The policy for an action expected to do `expecting`.
+    pub fn expecting(self, expecting: Expecting) -> SettlePolicy {
+        SettlePolicy { expecting, ..self }
     }
 }
 
@@ -94,6 +153,8 @@ impl SettlePolicy {
 pub enum SettleEnd {
     /// Changes came and then stayed quiet for the quiet window.
     Quiet,
+    /// The focus moved, as expected, and nothing else followed.
+    FocusMoved,
     /// Nothing beyond focus or press feedback happened within the expect window.
     NoChange,
     /// Events were still coming when the cap was reached.
@@ -116,6 +177,11 @@ impl std::fmt::Display for Settled {
         let ms = self.waited.as_millis();
         match self.end {
             SettleEnd::Quiet => write!(f, "settled in {ms} ms ({} events)", self.events),
+            SettleEnd::FocusMoved => write!(
+                f,
+                "settled in {ms} ms (the focus moved; {} events)",
+                self.events
+            ),
             SettleEnd::NoChange => write!(f, "no change seen within {ms} ms"),
             SettleEnd::Cap => write!(
                 f,

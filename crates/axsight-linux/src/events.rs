@@ -10,7 +10,7 @@
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use axsight_core::{SettleEnd, SettlePolicy, Settled};
+use axsight_core::{Expecting, SettleEnd, SettlePolicy, Settled};
 
 use futures_util::StreamExt;
 use zbus::message::Type as MessageType;
@@ -85,6 +85,8 @@ pub struct Event {
     /// Whether the event is only feedback of input itself (focus moving, a button
     /// looking pressed, a window becoming active), not an effect of it.
     pub incidental: bool,
+    /// Whether it says the focus moved (an object gained or lost it).
+    pub focus: bool,
     pub at: Instant,
 }
 
@@ -231,31 +233,64 @@ impl EventWatch {
                 events: events.len(),
                 end,
             };
-            // Quiet counts from the last effect: some apps re-lay out or animate
-            // without end (gtk3-widget-factory's spinners move boxes ten times a
-            // second), and the read after settling gets the boxes anyway.
-            let last_effect = events.iter().filter(|e| !e.incidental).map(|e| e.at).max();
-            let wake_at = if let Some(last) = last_effect {
-                if now >= last + policy.quiet {
-                    return settled(SettleEnd::Quiet);
-                }
-                last + policy.quiet
-            } else {
-                if waited >= policy.expect {
-                    return settled(SettleEnd::NoChange);
-                }
-                start + policy.expect
+            let wake_at = match settle_step(&events, start, now, &policy) {
+                Step::Done(end) => return settled(end),
+                Step::WakeAt(at) => at,
             };
-            if waited >= policy.cap {
-                return settled(SettleEnd::Cap);
-            }
-            let wake_at = wake_at.min(start + policy.cap);
             if let Ok(Err(_)) = tokio::time::timeout_at(wake_at.into(), newest.changed()).await {
                 // The recorder stopped (its connection closed): no event will come.
                 tokio::time::sleep_until(wake_at.into()).await;
             }
         }
     }
+}
+
+/// What waiting does next, on the events seen since the action.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Step {
+    Done(SettleEnd),
+    WakeAt(Instant),
+}
+
+/// Decides, at `now`, whether the wait that began at `start` is over: quiet
+/// counts from the last effect (some apps re-lay out or animate without end —
+/// gtk3-widget-factory's spinners move boxes ten times a second — and the read
+/// after settling gets the boxes anyway). Once what the policy expects has
+/// come, the shorter quiet ends it; a focus move that was all the action was
+/// expected to do ends it when no effect follows.
+fn settle_step(events: &[Event], start: Instant, now: Instant, policy: &SettlePolicy) -> Step {
+    let waited = now - start;
+    let last_effect = events.iter().filter(|e| !e.incidental).map(|e| e.at).max();
+    let last_focus = events.iter().filter(|e| e.focus).map(|e| e.at).max();
+    let wake_at = match (last_effect, last_focus, policy.expecting) {
+        (Some(last), _, expecting) => {
+            let quiet = if expecting == Expecting::Effect {
+                policy.quiet_after_expected
+            } else {
+                policy.quiet
+            };
+            if now >= last + quiet {
+                return Step::Done(SettleEnd::Quiet);
+            }
+            last + quiet
+        }
+        (None, Some(focus), Expecting::Focus) => {
+            if now >= focus + policy.quiet_after_expected {
+                return Step::Done(SettleEnd::FocusMoved);
+            }
+            focus + policy.quiet_after_expected
+        }
+        (None, _, _) => {
+            if waited >= policy.expect {
+                return Step::Done(SettleEnd::NoChange);
+            }
+            start + policy.expect
+        }
+    };
+    if waited >= policy.cap {
+        return Step::Done(SettleEnd::Cap);
+    }
+    Step::WakeAt(wake_at.min(start + policy.cap))
 }
 
 /// Whether an event of `member` with `detail` is only feedback of input: focus and
@@ -342,6 +377,7 @@ async fn record_events(
             path: header.path().map(|p| p.to_string()).unwrap_or_default(),
             change,
             incidental: is_incidental(interface.as_str(), member.as_str(), &detail),
+            focus: member.as_str() == "StateChanged" && detail == "focused",
             at: Instant::now(),
         };
         tracing::trace!(?event, %member, "event");
@@ -361,7 +397,90 @@ async fn record_events(
 
 #[cfg(test)]
 mod tests {
-    use super::{is_incidental, Change};
+    use super::{is_incidental, settle_step, Change, Event, Step};
+    use axsight_core::{Expecting, SettleEnd, SettlePolicy};
+    use std::time::{Duration, Instant};
+
+    /// An event `ms` after `start`: an effect, or focus feedback.
+    fn event(start: Instant, ms: u64, effect: bool) -> Event {
+        Event {
+            sequence: 0,
+            sender: ":1.1".into(),
+            path: "/a".into(),
+            change: Change::Node,
+            incidental: !effect,
+            focus: !effect,
+            at: start + Duration::from_millis(ms),
+        }
+    }
+
+    fn step(events: &[Event], start: Instant, at_ms: u64, expecting: Expecting) -> Step {
+        let policy = SettlePolicy::default().expecting(expecting);
+        settle_step(events, start, start + Duration::from_millis(at_ms), &policy)
+    }
+
+    #[test]
+    fn an_expected_effect_ends_the_wait_after_the_short_quiet() {
+        let start = Instant::now();
+        let effect = [event(start, 10, true)];
+        // 60 ms after the effect when it was expected; 150 ms when not.
+        assert_eq!(
+            step(&effect, start, 71, Expecting::Effect),
+            Step::Done(SettleEnd::Quiet)
+        );
+        assert_eq!(
+            step(&effect, start, 71, Expecting::Unknown),
+            Step::WakeAt(start + Duration::from_millis(160))
+        );
+        assert_eq!(
+            step(&effect, start, 40, Expecting::Effect),
+            Step::WakeAt(start + Duration::from_millis(70))
+        );
+        // Nothing yet: the expect window, whatever is expected.
+        assert_eq!(
+            step(&[], start, 500, Expecting::Effect),
+            Step::WakeAt(start + Duration::from_millis(1000))
+        );
+        assert_eq!(
+            step(&[], start, 1000, Expecting::Effect),
+            Step::Done(SettleEnd::NoChange)
+        );
+    }
+
+    #[test]
+    fn a_focus_move_ends_a_focus_only_wait_unless_an_effect_follows() {
+        let start = Instant::now();
+        let focus = [event(start, 5, false)];
+        assert_eq!(
+            step(&focus, start, 70, Expecting::Focus),
+            Step::Done(SettleEnd::FocusMoved)
+        );
+        // Not expected to be all: feedback alone waits out the expect window.
+        assert_eq!(
+            step(&focus, start, 70, Expecting::Unknown),
+            Step::WakeAt(start + Duration::from_millis(1000))
+        );
+        assert_eq!(
+            step(&focus, start, 70, Expecting::Effect),
+            Step::WakeAt(start + Duration::from_millis(1000))
+        );
+        // An effect after the focus: the general quiet after it.
+        let both = [event(start, 5, false), event(start, 40, true)];
+        assert_eq!(
+            step(&both, start, 120, Expecting::Focus),
+            Step::WakeAt(start + Duration::from_millis(190))
+        );
+    }
+
+    #[test]
+    fn the_cap_ends_a_wait_that_keeps_changing() {
+        let start = Instant::now();
+        let busy: Vec<Event> = (0..=150).map(|i| event(start, i * 20, true)).collect();
+        assert_eq!(
+            step(&busy, start, 3000, Expecting::Effect),
+            Step::Done(SettleEnd::Cap)
+        );
+    }
 
     #[test]
     fn input_feedback_is_incidental() {

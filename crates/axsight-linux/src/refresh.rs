@@ -212,6 +212,7 @@ mod tests {
             path: path.into(),
             change,
             incidental: false,
+            focus: false,
             at: std::time::Instant::now(),
         }
     }

@@ -17,12 +17,13 @@ mod windows;
 use std::time::Duration;
 
 use axsight_core::{
-    element_head, render_diff, Element, ElementId, Engine, EngineError, EventMark, FailureKind,
-    Role, SettlePolicy, State, Tree, Window, WindowChange, WindowQuery, WindowSnapshot,
+    element_head, render_diff, Element, ElementId, Engine, EngineError, EventMark, Expecting,
+    FailureKind, Role, SettlePolicy, State, Tree, Window, WindowChange, WindowQuery,
+    WindowSnapshot,
 };
 
 pub use clipboard::ClipboardRequest;
-pub use pointer::ClickOptions;
+pub use pointer::{AgainstReference, ClickOptions};
 pub use sequence::SequenceStart;
 pub use values::NewValue;
 pub use wait::Condition;
@@ -78,6 +79,7 @@ impl Answered {
 }
 
 /// The state of things just before acting, to diff against.
+#[derive(Clone)]
 pub(crate) struct Before {
     /// Every window of the app acted on, as read just before; the one acted in
     /// first. An action in a dialog often changes the window beneath it.
@@ -87,6 +89,8 @@ pub(crate) struct Before {
     windows: Vec<Window>,
     /// Where settling starts counting: just before the last input.
     pub mark: EventMark,
+    /// What the action is expected to change: settling ends sooner once it has.
+    pub expecting: Expecting,
 }
 
 impl<E: Engine> Session<E> {
@@ -118,6 +122,7 @@ impl<E: Engine> Session<E> {
             pid,
             windows,
             mark: engine.mark().await,
+            expecting: Expecting::Unknown,
         }
     }
 
@@ -164,7 +169,9 @@ impl<E: Engine> Session<E> {
     ) -> Result<Answered, ToolError> {
         self.expire_now_and_then(engine).await;
         let window_id = before.trees.first().map(WindowSnapshot::window_id);
-        let policy = SettlePolicy::default().within(options.timeout);
+        let policy = SettlePolicy::default()
+            .expecting(before.expecting)
+            .within(options.timeout);
         let settled = engine.settle(window_id.as_ref(), before.mark, policy).await;
         let head = format!("{what}; {settled}");
         if !options.diff {

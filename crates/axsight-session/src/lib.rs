@@ -25,7 +25,10 @@ mod session;
 mod sources;
 mod target;
 
-pub use acting::{ActOptions, ClickOptions, ClipboardRequest, Condition, NewValue, SequenceStart};
+pub use acting::{
+    ActOptions, AgainstReference, ClickOptions, ClipboardRequest, Condition, NewValue,
+    SequenceStart,
+};
 pub use browsers::BrowserSetup;
 pub use browsing::NavigateRequest;
 pub use error::ToolError;

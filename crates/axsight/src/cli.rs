@@ -280,6 +280,26 @@ pub enum BenchCommand {
         #[arg(long, default_value_t = 15)]
         runs: usize,
     },
+    /// Click a button `runs` times and compare each answer with a slow
+    /// reference's (the same click's diff once a second more has passed):
+    /// prints the answers' p50 and in how many runs the two agree.
+    Settle {
+        /// Application (name substring or pid).
+        #[arg(long)]
+        app: String,
+        /// The button's name, or part of it.
+        #[arg(long)]
+        button: String,
+        /// Window title (substring), where the app has several.
+        #[arg(long)]
+        window: Option<String>,
+        /// Clicks.
+        #[arg(long, default_value_t = 50)]
+        runs: usize,
+        /// Something to click after each run to undo it (a dialog's Close).
+        #[arg(long)]
+        undo: Option<String>,
+    },
     /// Time clicks back to back with the pointer: on different buttons, then as
     /// many on one button (which must be spaced so as not to make a double
     /// click), and print both and their ratio.

@@ -197,6 +197,16 @@ pub async fn run(command: Command, flags: GroundingFlags) -> anyhow::Result<Exit
         } => bench::clicks(&app, &buttons, runs).await?,
         Command::Bench {
             what:
+                BenchCommand::Settle {
+                    app,
+                    button,
+                    window,
+                    runs,
+                    undo,
+                },
+        } => bench::settle(&app, window.as_deref(), &button, undo.as_deref(), runs).await?,
+        Command::Bench {
+            what:
                 BenchCommand::Browser {
                     url,
                     browser,

@@ -3,8 +3,8 @@
 //! or a caller who asks for the background).
 
 use axsight_core::{
-    click_action, clickable_point, Engine, Input, Modifier, MouseButton, NodeId, Operation,
-    Performed, Point, Role, ScrollDirection, State,
+    click_action, clickable_point, Engine, Expecting, Input, Modifier, MouseButton, NodeId,
+    Operation, Performed, Point, Role, ScrollDirection, State,
 };
 
 use super::{ActOptions, Session};
@@ -54,6 +54,42 @@ impl ClickOptions {
     }
 }
 
+/// A click's answer and a slow reference's (see
+/// [`Session::click_against_reference`]).
+#[derive(Debug, Clone)]
+pub struct AgainstReference {
+    /// The answer `click_element` gives.
+    pub fast: String,
+    /// How long it took, from aiming to the answer.
+    pub fast_took: std::time::Duration,
+    /// The answer once the reference's time more had passed.
+    pub slow: String,
+}
+
+impl AgainstReference {
+    /// Whether both say the same, but for their first lines (which say how
+    /// long settling took).
+    pub fn agree(&self) -> bool {
+        let body = |text: &str| text.split_once('\n').map(|(_, rest)| rest.to_string());
+        body(&self.fast) == body(&self.slow)
+    }
+}
+
+/// What `click` on the aimed element is expected to do: only a plain left
+/// click is known ([`Expecting::of_click`]).
+fn expected_of(aimed: &Aimed, click: &ClickOptions) -> Expecting {
+    match aimed.element() {
+        Some(element)
+            if click.count == 1
+                && click.button == MouseButton::Left
+                && click.modifiers.is_empty() =>
+        {
+            Expecting::of_click(element.role)
+        }
+        _ => Expecting::Unknown,
+    }
+}
+
 /// Where real pointer input can go, or why it cannot.
 pub(crate) type PointerWay = Result<Point, String>;
 
@@ -83,11 +119,48 @@ impl<E: Engine> Session<E> {
         let way = self
             .pointer_way(&engine, &mut aimed, click.background)
             .await?;
-        let before = self
+        let mut before = self
             .before(&engine, Some(aimed.snapshot.clone()), options)
             .await;
+        before.expecting = expected_of(&aimed, click);
         let what = self.click_aimed(&engine, &aimed, way, click).await?;
         Ok(self.answer(&engine, what, before, options).await?.text())
+    }
+
+    /// `click` as [`Session::click`] answers it, and the same click's answer
+    /// as a slow reference gives it: the same "before" compared with the
+    /// windows once `reference` more has passed. For measuring that settling
+    /// ends no sooner than the UI does (`axsight bench settle`).
+    pub async fn click_against_reference(
+        &self,
+        target: &Target,
+        click: &ClickOptions,
+        options: &ActOptions,
+        reference: std::time::Duration,
+    ) -> Result<AgainstReference, ToolError> {
+        let start = std::time::Instant::now();
+        let engine = self.engine().await?;
+        let mut aimed = self.aim(&engine, target).await?;
+        let way = self
+            .pointer_way(&engine, &mut aimed, click.background)
+            .await?;
+        let mut before = self
+            .before(&engine, Some(aimed.snapshot.clone()), options)
+            .await;
+        before.expecting = expected_of(&aimed, click);
+        let what = self.click_aimed(&engine, &aimed, way, click).await?;
+        let fast = self
+            .answer(&engine, what.clone(), before.clone(), options)
+            .await?
+            .text();
+        let fast_took = start.elapsed();
+        tokio::time::sleep(reference).await;
+        let slow = self.answer(&engine, what, before, options).await?.text();
+        Ok(AgainstReference {
+            fast,
+            fast_took,
+            slow,
+        })
     }
 
     /// A point where no readable window lies — none that is accessible, or one

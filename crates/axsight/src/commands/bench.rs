@@ -172,6 +172,70 @@ pub async fn clicks(app: &str, buttons: &[String], runs: usize) -> anyhow::Resul
     Ok(())
 }
 
+/// How much later the slow reference reads the windows (see [`settle`]).
+const REFERENCE_WAIT: std::time::Duration = std::time::Duration::from_millis(1000);
+
+/// `axsight bench settle`: `button` clicked `runs` times with the pointer; each
+/// answer against a slow reference's, the same click's diff once
+/// [`REFERENCE_WAIT`] more has passed. One JSON line: the answers' p50, how
+/// many agreed, and the first disagreement in full.
+pub async fn settle(
+    app: &str,
+    window: Option<&str>,
+    button: &str,
+    undo: Option<&str>,
+    runs: usize,
+) -> anyhow::Result<()> {
+    use axsight_session::{ActOptions, ClickOptions, Target};
+    let session = crate::commands::Session::watching();
+    let target = |button: &str| Target::Selector {
+        selector: format!("role:Button && text:{}", quote_whole(button)),
+        app: Some(app.to_string()),
+        window: window.map(str::to_string),
+    };
+    let click = ClickOptions::default();
+    let options = ActOptions::default();
+    let mut times = Vec::with_capacity(runs);
+    let (mut agreed, mut first_disagreement) = (0, None);
+    for run in 0..runs.max(1) {
+        tokio::time::sleep(AGENT_PAUSE).await;
+        let both = session
+            .click_against_reference(&target(button), &click, &options, REFERENCE_WAIT)
+            .await?;
+        times.push(both.fast_took.as_secs_f64() * 1000.0);
+        if both.agree() {
+            agreed += 1;
+        } else if first_disagreement.is_none() {
+            first_disagreement = Some(serde_json::json!({
+                "run": run,
+                "answer": both.fast,
+                "reference": both.slow,
+            }));
+        }
+        if let Some(undo) = undo {
+            tokio::time::sleep(AGENT_PAUSE).await;
+            // Whatever opened (a dialog) may hold the button of its own.
+            let undo = Target::Selector {
+                selector: format!("role:Button && text:{}", quote_whole(undo)),
+                app: Some(app.to_string()),
+                window: None,
+            };
+            session.click(&undo, &click, &options).await?;
+        }
+    }
+    let line = serde_json::json!({
+        "tool": "axsight",
+        "button": button,
+        "runs": runs.max(1),
+        "p50_ms": (median(times) * 10.0).round() / 10.0,
+        "agreed_with_reference": agreed,
+        "reference_wait_ms": REFERENCE_WAIT.as_millis() as u64,
+        "first_disagreement": first_disagreement,
+    });
+    println!("{line}");
+    Ok(())
+}
+
 /// Time between timed clicks (see [`act`]).
 const AGENT_PAUSE: std::time::Duration = std::time::Duration::from_millis(500);
 

@@ -19,7 +19,9 @@ use serde_json::{Map, Value};
 use shape::{Fields, Shape};
 
 pub use shape::ALIASES_KEY;
-pub use words::{quote, QUOTE_CHARS};
+#[cfg(test)]
+pub use shape::{DEFAULT_MAX_CHARS, DEFAULT_MAX_ITEMS};
+pub use words::{listed, name, quote, QUOTE_CHARS};
 
 /// The argument rules of every tool, by tool name.
 #[derive(Debug, Clone, Default)]

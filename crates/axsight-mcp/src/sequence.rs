@@ -60,7 +60,7 @@ impl Plan {
         }
         if args.steps.len() > MAX_STEPS {
             return Err(format!(
-                "{} steps: a sequence takes at most {MAX_STEPS}",
+                "`steps` has {} items; a sequence takes at most {MAX_STEPS}",
                 args.steps.len()
             ));
         }
@@ -74,7 +74,8 @@ impl Plan {
                 for reference in references(arguments) {
                     if !named.contains(&reference) {
                         return Err(format!(
-                            "step {number}: ${reference} is not named by an earlier step's `as`{}",
+                            "step {number}: ${} is not named by an earlier step's `as`{}",
+                            short(&reference),
                             listing(&named)
                         ));
                     }
@@ -221,18 +222,14 @@ fn listing(named: &[String]) -> String {
         true => " (no step has named one yet)".into(),
         false => format!(
             " (named so far: {})",
-            named
-                .iter()
-                .map(|n| format!("${n}"))
-                .collect::<Vec<_>>()
-                .join(", ")
+            crate::arguments::listed(&named.iter().map(|n| format!("${n}")).collect::<Vec<_>>())
         ),
     }
 }
 
-/// At most 40 characters of what the agent sent, for an error.
+/// At most 40 characters of what the agent sent, escaped, for an error.
 fn short(text: &str) -> String {
-    axsight_core::cut(text, crate::arguments::QUOTE_CHARS)
+    crate::arguments::name(text)
 }
 
 #[cfg(test)]

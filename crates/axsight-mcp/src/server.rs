@@ -5,6 +5,8 @@
 
 mod acting;
 mod browsing;
+#[cfg(test)]
+mod fuzz_arguments;
 pub(crate) mod protocol;
 mod sequence;
 

@@ -74,8 +74,8 @@ impl Plan {
                 for reference in references(arguments) {
                     if !named.contains(&reference) {
                         return Err(format!(
-                            "step {number}: ${} is not named by an earlier step's `as`{}",
-                            short(&reference),
+                            "step {number}: {} is not named by an earlier step's `as`{}",
+                            short(&format!("${reference}")),
                             listing(&named)
                         ));
                     }
@@ -307,6 +307,28 @@ mod tests {
         assert!(plan(json!({"steps": many}))
             .unwrap_err()
             .contains("at most 50"));
+    }
+
+    /// Found by the argument fuzz test: a long `$name`, and many names given,
+    /// made errors of kilobytes.
+    #[test]
+    fn an_unknown_reference_is_quoted_short_and_the_names_listed_few() {
+        let long = format!("${}", "r".repeat(5000));
+        let error =
+            plan(json!({"steps": [{"tool": "click_element", "arguments": {"index": long}}]}))
+                .unwrap_err();
+        assert!(error.len() < 200, "{error}");
+        assert!(
+            error.starts_with(&format!("step 1: ${}…", "r".repeat(39))),
+            "{error}"
+        );
+        let mut steps: Vec<Value> = (0..40)
+            .map(|n| json!({"find": "x", "as": format!("{n}{}", "n".repeat(38))}))
+            .collect();
+        steps.push(json!({"tool": "click_element", "arguments": {"index": "$nobody"}}));
+        let error = plan(json!({"steps": steps})).unwrap_err();
+        assert!(error.len() < 400, "{error}");
+        assert!(error.ends_with(" and 35 more)"), "{error}");
     }
 
     #[test]

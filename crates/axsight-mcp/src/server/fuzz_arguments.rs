@@ -30,7 +30,7 @@ type Server = AxsightServer<axsight_linux::LinuxEngine>;
 
 /// Cases per tool for each property, unless `AXSIGHT_FUZZ_CASES` says: the whole
 /// test stays within seconds on a small machine.
-const DEFAULT_CASES: u32 = 160;
+const DEFAULT_CASES: u32 = 128;
 /// Bytes an argument error has at most: one line an agent reads, whatever it sent.
 const MAX_ERROR_BYTES: usize = 1024;
 /// Words of Rust an error must not show an agent.
@@ -49,10 +49,12 @@ enum Refusal {
     Unparsed(String),
 }
 
+/// The calls a tool call's arguments come to, each with its checked arguments.
+type Calls = Vec<(String, Map<String, Value>)>;
+
 /// What the server does with one argument type's arguments after the check:
 /// the calls they come to (the call itself; a sequence's steps besides).
-type Parse =
-    fn(&Server, &str, Map<String, Value>) -> Result<Vec<(String, Map<String, Value>)>, Refusal>;
+type Parse = fn(&Server, &str, Map<String, Value>) -> Result<Calls, Refusal>;
 
 /// An argument type: its schema as schemars writes it, and its parse.
 struct ArgType {
@@ -64,17 +66,13 @@ fn parsed<T: serde::de::DeserializeOwned>(
     _: &Server,
     tool: &str,
     arguments: Map<String, Value>,
-) -> Result<Vec<(String, Map<String, Value>)>, Refusal> {
+) -> Result<Calls, Refusal> {
     parse_json_object::<T>(arguments.clone()).map_err(|e| Refusal::Unparsed(e.message.into()))?;
     Ok(vec![(tool.to_string(), arguments)])
 }
 
 /// `execute_sequence`: parsed, then planned, which checks every step.
-fn planned(
-    server: &Server,
-    tool: &str,
-    arguments: Map<String, Value>,
-) -> Result<Vec<(String, Map<String, Value>)>, Refusal> {
+fn planned(server: &Server, tool: &str, arguments: Map<String, Value>) -> Result<Calls, Refusal> {
     let args = parse_json_object::<SequenceArgs>(arguments.clone())
         .map_err(|e| Refusal::Unparsed(e.message.into()))?;
     let plan = server
@@ -147,11 +145,7 @@ struct Tool {
 
 impl Tool {
     /// What a `tools/call` of this tool does with `arguments` before it runs.
-    fn take(
-        &self,
-        server: &Server,
-        arguments: &Map<String, Value>,
-    ) -> Result<Vec<(String, Map<String, Value>)>, Refusal> {
+    fn take(&self, server: &Server, arguments: &Map<String, Value>) -> Result<Calls, Refusal> {
         let mut arguments = arguments.clone();
         server
             .arguments
@@ -967,10 +961,7 @@ fn by_name<'a>(tools: &'a [Tool], name: &str) -> &'a Tool {
 }
 
 /// Each call the arguments came to fits its tool's schema.
-fn judge_taken(
-    tools: &[Tool],
-    calls: &[(String, Map<String, Value>)],
-) -> Result<(), TestCaseError> {
+fn judge_taken(tools: &[Tool], calls: &Calls) -> Result<(), TestCaseError> {
     for (name, arguments) in calls {
         let tool = by_name(tools, name);
         let schema = Schema::of(&tool.schema);

@@ -1059,3 +1059,40 @@ fn every_tool_answers_any_arguments_with_fitting_ones_or_a_short_error() {
         eprintln!("{}: {} cases in {:?}", tool.name, cases(), began.elapsed());
     }
 }
+
+#[test]
+fn a_request_the_server_cannot_read_gets_a_short_error() {
+    let methods = prop_oneof![
+        proptest::sample::select(vec!["tools/call", "tools/list", "initialize", "ping"])
+            .prop_map(str::to_string),
+        key(),
+    ];
+    let params = prop_oneof![
+        3 => Schema::of(&JsonObject::new()).bent(&serde_json::json!({
+            "type": "object",
+            "properties": {"name": {"type": "string"}, "arguments": {"type": "object"}}
+        })),
+        1 => wild(),
+    ];
+    let result = runner().run(&(methods, params), |(method, params)| {
+        let request = rmcp::model::CustomRequest::new(method.clone(), Some(params.clone()));
+        let error = super::protocol::unread_request(&request).message;
+        prop_assert!(
+            error.len() <= MAX_ERROR_BYTES,
+            "{} bytes: {error}",
+            error.len()
+        );
+        prop_assert!(!error.chars().any(char::is_control), "{error:?}");
+        let said: Vec<char> = error.chars().collect();
+        let windows = windows(&said);
+        let mut sent = vec![method.as_str()];
+        texts(&params, &mut sent);
+        for text in sent {
+            prop_assert!(echoed_run(&said, &windows, text).is_none(), "{error}");
+        }
+        Ok(())
+    });
+    if let Err(failure) = result {
+        panic!("{failure}");
+    }
+}

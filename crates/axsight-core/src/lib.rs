@@ -46,7 +46,7 @@ pub use input::{
 pub use json::{to_json, JsonElement};
 pub use look::Look;
 pub use operation::{EventMark, Expecting, Operation, Performed, SettleEnd, SettlePolicy, Settled};
-pub use quoting::{bare, cut, quote, quote_at_most, quote_whole, MAX_TEXT};
+pub use quoting::{bare, bare_at_most, cut, quote, quote_at_most, quote_whole, MAX_TEXT};
 pub use role::Role;
 pub use selector::{Atom, Expr, MatchContext, RoleMatch, Selector, SelectorError, Step};
 pub use spotted::{Spotted, SpottedError, SpottedRegistry};

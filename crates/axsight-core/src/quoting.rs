@@ -72,8 +72,19 @@ pub fn quote_whole(text: &str) -> String {
 /// assert_eq!(bare("two\nlines"), r"two\nlines");
 /// ```
 pub fn bare(text: &str) -> String {
-    let mut out = String::with_capacity(text.len().min(MAX_TEXT));
-    escape_into(&mut out, text, false, Some(MAX_TEXT));
+    bare_at_most(text, MAX_TEXT)
+}
+
+/// `text` unquoted and escaped as [`bare`] writes it, cut after `limit`
+/// characters: a name a caller sent, in an error that stays one line.
+///
+/// ```
+/// use axsight_core::bare_at_most;
+/// assert_eq!(bare_at_most("a\nbcdef", 3), r"a\nb…");
+/// ```
+pub fn bare_at_most(text: &str, limit: usize) -> String {
+    let mut out = String::with_capacity(text.len().min(limit));
+    escape_into(&mut out, text, false, Some(limit));
     out
 }
 

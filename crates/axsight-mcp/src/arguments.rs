@@ -19,7 +19,11 @@ use serde_json::{Map, Value};
 use shape::{Fields, Shape};
 
 pub use shape::ALIASES_KEY;
-pub use words::{quote, QUOTE_CHARS};
+#[cfg(test)]
+pub use shape::{DEFAULT_MAX_CHARS, DEFAULT_MAX_ITEMS};
+#[cfg(test)]
+pub use words::QUOTE_CHARS;
+pub use words::{listed, name, quote};
 
 /// The argument rules of every tool, by tool name.
 #[derive(Debug, Clone, Default)]
@@ -257,6 +261,29 @@ mod tests {
         let key = format!("{huge}x");
         let error = check(&tool, json!({"key": "a", key: 1})).unwrap_err();
         assert!(error.len() < 200, "{error}");
+    }
+
+    /// Found by the argument fuzz test: a hundred unknown names made an error of
+    /// kilobytes, and a name with a line break broke the error's line.
+    #[test]
+    fn unknown_names_are_listed_few_escaped_and_counted() {
+        let mut arguments = json!({"key": "a"});
+        for n in 0..100 {
+            arguments[format!("{n}{}", "x".repeat(60))] = json!(1);
+        }
+        let error = check(&key_tool(), arguments).unwrap_err();
+        assert!(error.len() < 600, "{error}");
+        assert!(
+            error.starts_with("t has no arguments `0xxx") && error.contains(" and 95 more; "),
+            "{error}"
+        );
+        let error = check(&key_tool(), json!({"key": "a", "line\nbreak\u{0}": 1})).unwrap_err();
+        assert_eq!(
+            error,
+            r"t has no argument `line\nbreak\u{0}`; it takes app, background, index, key, region, timeout_ms"
+        );
+        let error = check(&key_tool(), json!({"key": "a", "a,b": 1})).unwrap_err();
+        assert!(error.starts_with("t has no argument `a,b`"), "{error}");
     }
 
     #[test]

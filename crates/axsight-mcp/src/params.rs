@@ -245,6 +245,16 @@ mod tests {
         each_form_parses::<SequenceArgs>();
     }
 
+    /// Found by the argument fuzz test: 51 to 64 steps passed the check (its
+    /// default list limit) and were refused in words naming no argument.
+    #[test]
+    fn a_sequence_of_too_many_steps_is_refused_by_its_schema() {
+        let steps: Vec<serde_json::Value> =
+            (0..51).map(|_| serde_json::json!({"find": "x"})).collect();
+        let error = checked::<SequenceArgs>(serde_json::json!({ "steps": steps })).unwrap_err();
+        assert_eq!(error, "`steps` has 51 items; it takes at most 50");
+    }
+
     #[test]
     fn every_argument_struct_is_read_by_its_checked_schema() {
         // A pid sent as a number is the app's text; null is absent.

@@ -60,7 +60,7 @@ impl Plan {
         }
         if args.steps.len() > MAX_STEPS {
             return Err(format!(
-                "{} steps: a sequence takes at most {MAX_STEPS}",
+                "`steps` has {} items; a sequence takes at most {MAX_STEPS}",
                 args.steps.len()
             ));
         }
@@ -74,7 +74,8 @@ impl Plan {
                 for reference in references(arguments) {
                     if !named.contains(&reference) {
                         return Err(format!(
-                            "step {number}: ${reference} is not named by an earlier step's `as`{}",
+                            "step {number}: {} is not named by an earlier step's `as`{}",
+                            short(&format!("${reference}")),
                             listing(&named)
                         ));
                     }
@@ -221,18 +222,14 @@ fn listing(named: &[String]) -> String {
         true => " (no step has named one yet)".into(),
         false => format!(
             " (named so far: {})",
-            named
-                .iter()
-                .map(|n| format!("${n}"))
-                .collect::<Vec<_>>()
-                .join(", ")
+            crate::arguments::listed(&named.iter().map(|n| format!("${n}")).collect::<Vec<_>>())
         ),
     }
 }
 
-/// At most 40 characters of what the agent sent, for an error.
+/// At most 40 characters of what the agent sent, escaped, for an error.
 fn short(text: &str) -> String {
-    axsight_core::cut(text, crate::arguments::QUOTE_CHARS)
+    crate::arguments::name(text)
 }
 
 #[cfg(test)]
@@ -310,6 +307,28 @@ mod tests {
         assert!(plan(json!({"steps": many}))
             .unwrap_err()
             .contains("at most 50"));
+    }
+
+    /// Found by the argument fuzz test: a long `$name`, and many names given,
+    /// made errors of kilobytes.
+    #[test]
+    fn an_unknown_reference_is_quoted_short_and_the_names_listed_few() {
+        let long = format!("${}", "r".repeat(5000));
+        let error =
+            plan(json!({"steps": [{"tool": "click_element", "arguments": {"index": long}}]}))
+                .unwrap_err();
+        assert!(error.len() < 200, "{error}");
+        assert!(
+            error.starts_with(&format!("step 1: ${}…", "r".repeat(39))),
+            "{error}"
+        );
+        let mut steps: Vec<Value> = (0..40)
+            .map(|n| json!({"find": "x", "as": format!("{n}{}", "n".repeat(38))}))
+            .collect();
+        steps.push(json!({"tool": "click_element", "arguments": {"index": "$nobody"}}));
+        let error = plan(json!({"steps": steps})).unwrap_err();
+        assert!(error.len() < 400, "{error}");
+        assert!(error.ends_with(" and 35 more)"), "{error}");
     }
 
     #[test]

@@ -6,6 +6,8 @@
 mod acting;
 mod browsing;
 mod client_model;
+#[cfg(test)]
+mod fuzz_arguments;
 pub(crate) mod protocol;
 mod sequence;
 

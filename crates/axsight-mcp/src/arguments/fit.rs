@@ -59,6 +59,7 @@ impl Misfit {
         };
         match self {
             Misfit::Unknown { at, names, known } => {
+                let plural = if names.len() > 1 { "s" } else { "" };
                 let names = ticked(names);
                 let what = if at.is_empty() { "argument" } else { "field" };
                 let takes = if known.is_empty() {
@@ -66,7 +67,6 @@ impl Misfit {
                 } else {
                     format!("it takes {}", known.join(", "))
                 };
-                let plural = if names.contains(',') { "s" } else { "" };
                 format!("{} has no {what}{plural} {names}; {takes}", owner(at))
             }
             Misfit::Twice { at, name, alias } => format!(
@@ -105,17 +105,13 @@ impl Misfit {
     }
 }
 
+/// The unknown names a caller sent, as many as there are: a few shown.
 fn ticked(names: &[String]) -> String {
-    names
+    let ticked: Vec<String> = names
         .iter()
-        .map(|name| format!("`{}`", short(name)))
-        .collect::<Vec<_>>()
-        .join(", ")
-}
-
-/// A name as an error shows it: a caller's unknown key can be any length.
-fn short(name: &str) -> String {
-    axsight_core::cut(name, words::QUOTE_CHARS)
+        .map(|name| format!("`{}`", words::name(name)))
+        .collect();
+    words::listed(&ticked)
 }
 
 /// Checks an object's fields, renaming aliases and dropping `null`s in place.

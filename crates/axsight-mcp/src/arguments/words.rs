@@ -8,6 +8,24 @@ use super::shape::Shape;
 
 /// Characters of a bad value an error quotes at most.
 pub const QUOTE_CHARS: usize = 40;
+/// Names a caller sent that an error lists at most: the rest are counted.
+pub const LIST_NAMES: usize = 5;
+
+/// A name a caller sent, as an error shows it: escaped (a line break stays on
+/// the line) and cut after [`QUOTE_CHARS`] characters.
+pub fn name(name: &str) -> String {
+    axsight_core::bare_at_most(name, QUOTE_CHARS)
+}
+
+/// `names` joined by commas, the first [`LIST_NAMES`] of them and then how
+/// many more: a caller may send any number.
+pub fn listed(names: &[String]) -> String {
+    let shown = names[..names.len().min(LIST_NAMES)].join(", ");
+    match names.len().saturating_sub(LIST_NAMES) {
+        0 => shown,
+        more => format!("{shown} and {more} more"),
+    }
+}
 
 /// A text quoted as every answer quotes, cut after its first [`QUOTE_CHARS`]
 /// characters, with its whole length said when cut.

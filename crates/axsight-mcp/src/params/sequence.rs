@@ -44,6 +44,7 @@ pub struct StepArgs {
 #[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
 pub struct SequenceArgs {
     /// At most 50.
+    #[schemars(length(max = crate::sequence::MAX_STEPS))]
     pub steps: Vec<StepArgs>,
     // Stop at the first failed step that is not optional (default true).
     #[serde(default)]

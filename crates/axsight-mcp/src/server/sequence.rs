@@ -38,13 +38,7 @@ impl<E: Engine> AxsightServer<E> {
         Parameters(args): Parameters<SequenceArgs>,
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResult, ErrorData> {
-        let known: Vec<String> = self
-            .tool_router
-            .list_all()
-            .into_iter()
-            .map(|tool| tool.name.to_string())
-            .collect();
-        let plan = match Plan::new(args, &known).and_then(|plan| self.checked(plan)) {
+        let plan = match self.plan(args) {
             Ok(plan) => plan,
             Err(why) => return Ok(failure(ToolError::BadArguments(why))),
         };
@@ -119,6 +113,17 @@ impl<E: Engine> AxsightServer<E> {
 }
 
 impl<E: Engine> AxsightServer<E> {
+    /// The sequence `args` asks for, every step checked before any runs.
+    pub(super) fn plan(&self, args: SequenceArgs) -> Result<Plan, String> {
+        let known: Vec<String> = self
+            .tool_router
+            .list_all()
+            .into_iter()
+            .map(|tool| tool.name.to_string())
+            .collect();
+        Plan::new(args, &known).and_then(|plan| self.checked(plan))
+    }
+
     /// The plan with every step's arguments checked against its tool's schema,
     /// so a bad step refuses the sequence before any step runs.
     fn checked(&self, mut plan: Plan) -> Result<Plan, String> {

@@ -3,7 +3,7 @@
 sizing of docs/deploy.md and of deploy/kubernetes' resource requests.
 
     .venv/bin/python scripts/measure_desktops.py --bin "$CARGO_TARGET_DIR/release/axsight" \\
-        [--counts 1,2,4,8] [--idle-seconds 10] [--busy-seconds 20]
+        [--counts 1,2,4,8] [--idle-seconds 10] [--busy-seconds 20] [--reads-per-action 4]
 
 For each N it starts N desktops (scripts/with-desktop --wm: Xvfb, openbox, a
 session bus, the AT-SPI bus, the GTK fixture tests/fixtures/fixture_app.py, and
@@ -11,7 +11,8 @@ session bus, the AT-SPI bus, the GTK fixture tests/fixtures/fixture_app.py, and
 
 - idle: each desktop read once by a client, then left alone for --idle-seconds;
 - busy: one client process per desktop, over HTTP, for --busy-seconds, each
-  looping READS_PER_ACTION `get_window_tree` reads and one `click_element`.
+  looping --reads-per-action `get_window_tree` reads and one `click_element`
+  (0: reads only, as fast as they come: the most a client can load a desktop).
 
 A desktop's processes are those whose environment holds its XDG_RUNTIME_DIR
 (with-desktop's private dir), which catches the AT-SPI registry too: D-Bus
@@ -38,7 +39,6 @@ REPO = Path(__file__).resolve().parents[1]
 FIXTURE = REPO / "tests" / "fixtures" / "fixture_app.py"
 APP = {"app": "axsight-fixture"}
 ACTION = {"selector": 'role:CheckBox && name:"Remember me"', **APP}
-READS_PER_ACTION = 4
 TICKS = os.sysconf("SC_CLK_TCK")
 LISTENING = re.compile(r"serving MCP on (http://\S+/mcp)")
 DESKTOP_DIR = re.compile(r"dir (/tmp/axd\.\w+)\)")
@@ -48,7 +48,7 @@ START_TIMEOUT_S = 60
 # ---- the client (a process of its own per desktop, so that N clients are not
 # ---- serialised in one Python interpreter)
 
-async def client_loop(url, start_at, end_at):
+async def client_loop(url, start_at, end_at, reads_per_action):
     import httpx2
     from mcp import ClientSession
     from mcp.client.streamable_http import streamable_http_client
@@ -61,12 +61,14 @@ async def client_loop(url, start_at, end_at):
                 await session.call_tool("get_window_tree", APP)  # warm
                 await asyncio.sleep(max(0.0, start_at - time.time()))
                 while time.time() < end_at:
-                    for _ in range(READS_PER_ACTION):
+                    for _ in range(reads_per_action or 1):
                         t0 = time.monotonic()
                         result = await session.call_tool("get_window_tree", APP)
                         read_ms.append((time.monotonic() - t0) * 1000)
                         reads += 1
                         errors += bool(result.is_error)
+                    if not reads_per_action:
+                        continue
                     t0 = time.monotonic()
                     result = await session.call_tool("click_element", ACTION)
                     action_ms.append((time.monotonic() - t0) * 1000)
@@ -78,7 +80,8 @@ async def client_loop(url, start_at, end_at):
 
 
 def run_client(args):
-    figures = asyncio.run(client_loop(args.client, args.start_at, args.end_at))
+    figures = asyncio.run(client_loop(args.client, args.start_at, args.end_at,
+                                      args.reads_per_action))
     print(json.dumps(figures), flush=True)
 
 
@@ -254,7 +257,7 @@ def mean(values):
     return sum(values) / len(values)
 
 
-def measure(binary, count, idle_s, busy_s):
+def measure(binary, count, idle_s, busy_s, reads_per_action):
     load = os.getloadavg()[0]
     desktops, start_s = start_desktops(binary, count)
     try:
@@ -264,7 +267,8 @@ def measure(binary, count, idle_s, busy_s):
         end_at = start_at + busy_s
         clients = [subprocess.Popen(
             [sys.executable, __file__, "--client", d.url, "--start-at", str(start_at),
-             "--end-at", str(end_at)], stdout=subprocess.PIPE, text=True)
+             "--end-at", str(end_at), "--reads-per-action", str(reads_per_action)],
+            stdout=subprocess.PIPE, text=True)
             for d in desktops]
         time.sleep(max(0.0, start_at - time.time()))
         client_ticks0 = sum(cpu_ticks(c.pid) for c in clients)
@@ -318,12 +322,13 @@ def table(rows):
     ]
     for r in rows:
         i, b = r["idle"], r["busy"]
+        action_ms = "-" if r["median_action_ms"] is None else f"{r['median_action_ms']:.0f}"
         lines.append(
             f"| {r['desktops']} | {r['start_s']:.1f} | {i['pss_mib']:.0f} | {i['rss_mib']:.0f} "
             f"| {i['cpu_pct']:.1f} | {b['pss_mib']:.0f}, {b['peak_pss_mib']:.0f} "
             f"| {b['cpu_pct']:.0f} | {b['client_cpu_pct']:.0f} | {b['machine_cpu_pct']:.0f} "
             f"| {r['reads_per_s_per_client']:.1f} | {r['actions_per_s_per_client']:.1f} "
-            f"| {r['median_read_ms']:.1f} | {r['median_action_ms']:.0f} | {r['errors']} "
+            f"| {r['median_read_ms']:.1f} | {action_ms} | {r['errors']} "
             f"| {r['load_before']:.2f} |")
     return "\n".join(lines)
 
@@ -334,6 +339,7 @@ def main():
     parser.add_argument("--counts", default="1,2,4,8")
     parser.add_argument("--idle-seconds", type=float, default=10)
     parser.add_argument("--busy-seconds", type=float, default=20)
+    parser.add_argument("--reads-per-action", type=int, default=4)
     parser.add_argument("--json", help="write the figures here too")
     # The client mode, run by the measurement itself.
     parser.add_argument("--client", help=argparse.SUPPRESS)
@@ -346,7 +352,8 @@ def main():
         sys.exit(f"no axsight binary at {args.bin} (cargo build --release -p axsight)")
     rows = []
     for count in (int(n) for n in args.counts.split(",")):
-        row = measure(args.bin, count, args.idle_seconds, args.busy_seconds)
+        row = measure(args.bin, count, args.idle_seconds, args.busy_seconds,
+                      args.reads_per_action)
         rows.append(row)
         print(f"measure: {count} desktops: {json.dumps(row)}", file=sys.stderr, flush=True)
     print(table(rows))

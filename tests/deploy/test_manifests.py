@@ -2,7 +2,8 @@
 (strict: an unknown or misspelt field fails), and the desktops' pod keeps what
 docs/deploy.md promises: non-root without privileges, probes on the health
 endpoints, resources set, the token from the Secret where the image reads it,
-and the same user and port as deploy/Containerfile. Needs no desktop or cluster."""
+and the same user and port as deploy/Containerfile, and a NetworkPolicy that
+admits only labelled clients. Needs no desktop or cluster."""
 import copy
 import re
 from pathlib import Path
@@ -46,7 +47,7 @@ def image_setting(pattern):
 
 def test_the_manifests_are_there():
     kinds = sorted(doc["kind"] for _, doc in DOCUMENTS)
-    assert kinds == ["Secret", "Service", "StatefulSet"], kinds
+    assert kinds == ["NetworkPolicy", "Secret", "Service", "StatefulSet"], kinds
 
 
 @pytest.mark.parametrize("version", VERSIONS)
@@ -148,3 +149,14 @@ def test_the_service_names_each_desktop():
     assert service["spec"]["selector"].items() <= labels.items()
     port_names = {p["name"] for p in desktop_container()["ports"]}
     assert {p["targetPort"] for p in service["spec"]["ports"]} <= port_names
+
+
+def test_the_network_policy_guards_the_desktops_port():
+    policy = of_kind("NetworkPolicy")["spec"]
+    labels = of_kind("StatefulSet")["spec"]["template"]["metadata"]["labels"]
+    assert policy["podSelector"]["matchLabels"].items() <= labels.items()
+    assert "Ingress" in policy["policyTypes"]
+    port_names = {p["name"] for p in desktop_container()["ports"]}
+    for rule in policy["ingress"]:
+        assert rule["from"], "an ingress rule without sources admits everyone"
+        assert {p["port"] for p in rule["ports"]} <= port_names

@@ -5,6 +5,7 @@ DNS-rebinding protection through Origin."""
 import asyncio
 import os
 import re
+import signal
 import subprocess
 import tempfile
 import urllib.error
@@ -25,9 +26,10 @@ DEADLINE_S = 60
 class HttpServer:
     """`axsight serve --http ADDR [args]`, and the URL it says it serves."""
 
-    def __init__(self, addr="127.0.0.1:0", args=()):
-        env = {k: os.environ[k] for k in DESKTOP_VARS if os.environ.get(k)}
-        env["PATH"] = os.environ["PATH"]
+    def __init__(self, addr="127.0.0.1:0", args=(), env=None):
+        if env is None:
+            env = {k: os.environ[k] for k in DESKTOP_VARS if os.environ.get(k)}
+        env = {**env, "PATH": os.environ["PATH"]}
         self.log = tempfile.TemporaryFile("w+")
         self.proc = subprocess.Popen([str(AXSIGHT_BIN), "serve", "--http", addr, *args],
                                      stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
@@ -151,3 +153,50 @@ def test_off_loopback_a_token_is_made_and_origins_are_checked(desktop):
         assert status_of(url, evil, INITIALIZE)[0] == 403
     finally:
         served.close()
+
+
+@pytest.mark.parametrize("token", ["", "  \n", "short-token"])
+def test_a_token_file_that_guards_nothing_is_refused(desktop, tmp_path, token):
+    token_file = tmp_path / "token"
+    token_file.write_text(token)
+    refused = subprocess.run([str(AXSIGHT_BIN), "serve", "--http", "0.0.0.0:0",
+                              "--token-file", str(token_file)],
+                             stdin=subprocess.DEVNULL, capture_output=True, text=True,
+                             timeout=20)
+    assert refused.returncode != 0, refused.stderr
+    assert "it needs at least 16" in refused.stderr, refused.stderr
+
+
+def test_readiness_follows_the_desktop(desktop, tmp_path):
+    """/readyz asks the desktop each time: with the X server of a desktop of its
+    own killed it says why it is not ready, and it is ready again once an X
+    server runs on that display; /healthz stays up throughout."""
+    from conftest import PrivateDesktop
+    from test_faults import processes_with
+    private = PrivateDesktop(wm=False, tmp_path=tmp_path)
+    runtime = private.env["XDG_RUNTIME_DIR"]
+    display = private.env["DISPLAY"]
+    env = {k: private.env[k] for k in ("DISPLAY", "DBUS_SESSION_BUS_ADDRESS", "XDG_RUNTIME_DIR")}
+    served = HttpServer(env=env)
+    restarted = []
+    try:
+        assert status_of(f"{served.base}/readyz") == (200, "ready\n")
+        servers = processes_with("Xvfb", runtime)
+        assert servers, "no Xvfb for the private desktop"
+        for pid in servers:
+            os.kill(pid, signal.SIGKILL)
+        gone = poll(lambda: (lambda s: s if s[0] == 503 else None)(
+            status_of(f"{served.base}/readyz")), timeout=10)
+        assert gone and "display" in gone[1], gone
+        assert status_of(f"{served.base}/healthz")[0] == 200
+        restarted.append(subprocess.Popen(
+            ["Xvfb", display, "-screen", "0", "1024x768x24", "-nolisten", "tcp"],
+            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
+        back = poll(lambda: status_of(f"{served.base}/readyz")[0] == 200 or None, timeout=20)
+        assert back, status_of(f"{served.base}/readyz")
+    finally:
+        served.close()
+        for server in restarted:
+            server.terminate()
+            server.wait(timeout=5)
+        private.close()

@@ -130,6 +130,10 @@ pub trait Engine: Send + Sync + Sized + 'static {
     /// Finds the desktop and connects to it.
     fn connect(options: ConnectOptions) -> impl Future<Output = Result<Self, Self::Error>> + Send;
 
+    /// Whether the desktop still answers (for readiness probes): cheap, and an
+    /// error of kind [`FailureKind::ConnectionLost`] when a connection is gone.
+    fn check_alive(&self) -> impl Future<Output = Result<(), Self::Error>> + Send;
+
     /// The applications and their top-level windows.
     fn applications(&self) -> impl Future<Output = Result<Vec<Application>, Self::Error>> + Send;
 

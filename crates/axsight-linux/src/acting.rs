@@ -32,6 +32,8 @@ const WINDOW_DEADLINE: Duration = Duration::from_secs(2);
 /// The longest a clipboard read or hold may take: the holder's own deadline to
 /// hand its text over (2 s), and the requests around it.
 const CLIPBOARD_DEADLINE: Duration = Duration::from_secs(4);
+/// How long the registry and the display get to answer a liveness check.
+const ALIVE_DEADLINE: Duration = Duration::from_secs(2);
 
 /// The longest a window placement may take: the display's own wait for it to
 /// show (2 s), and the requests around it.
@@ -190,6 +192,34 @@ impl LinuxEngine {
             lock(&x11).place(xid, placement)
         })
         .await
+    }
+
+    /// Whether the desktop still answers: the accessibility registry a ping,
+    /// and the display (where there is one) a round trip. A bus or display
+    /// gone is an error that makes the session connect again.
+    pub async fn check_alive(&self) -> Result<()> {
+        use crate::dbus;
+        let registry = dbus::ObjRef::new(dbus::REGISTRY, dbus::ROOT_PATH);
+        let ping = dbus::call::<_, ()>(
+            &self.conn,
+            &registry,
+            "org.freedesktop.DBus.Peer",
+            "Ping",
+            (),
+        );
+        match tokio::time::timeout(ALIVE_DEADLINE, ping).await {
+            Ok(Ok(())) => {}
+            Ok(Err(source)) => {
+                return Err(Error::BusLost {
+                    source: Box::new(source),
+                })
+            }
+            Err(_) => return Err(Error::NotAnswering),
+        }
+        if let Some(x11) = self.x11.clone() {
+            x11::off_thread(ALIVE_DEADLINE, move || lock(&x11).round_trip()).await?;
+        }
+        Ok(())
     }
 
     /// The clipboard's text and who holds it; `None` when it holds no text.

@@ -593,6 +593,10 @@ impl Engine for LinuxEngine {
         LinuxEngine::set_clipboard_text(self, text).await
     }
 
+    async fn check_alive(&self) -> Result<()> {
+        LinuxEngine::check_alive(self).await
+    }
+
     async fn clipboard_owner(&self) -> Result<Option<u32>> {
         LinuxEngine::clipboard_owner(self).await
     }

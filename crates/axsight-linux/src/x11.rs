@@ -67,6 +67,17 @@ impl X11 {
         })
     }
 
+    /// One request answered: whether the X server still serves this
+    /// connection.
+    pub fn round_trip(&self) -> Result<()> {
+        self.conn
+            .get_input_focus()
+            .map_err(x11_error)?
+            .reply()
+            .map_err(x11_error)
+            .map(drop)
+    }
+
     fn atom(&mut self, name: &'static str) -> Result<u32> {
         if let Some(atom) = self.atoms.get(name) {
             return Ok(*atom);

@@ -7,8 +7,8 @@
 //! - A bearer token, when set, is required on `/mcp`, compared in constant time.
 //!   Any address but loopback needs one: without `--token-file`, one is made and
 //!   printed once on stderr.
-//! - `/healthz` answers while the server runs; `/readyz` once the desktop's
-//!   accessibility bus can be reached (for an orchestrator's probes).
+//! - `/healthz` answers while the server runs; `/readyz` while the desktop's
+//!   accessibility bus and display answer (for an orchestrator's probes).
 
 use std::convert::Infallible;
 use std::net::SocketAddr;
@@ -34,6 +34,31 @@ pub struct HttpOptions {
     pub token: Option<String>,
     /// Browser origins allowed besides none (`https://app.example`).
     pub allowed_origins: Vec<String>,
+}
+
+/// The fewest characters a bearer token may have: an empty token would let a
+/// request without one in, and a short one is guessed.
+pub const MIN_TOKEN_CHARS: usize = 16;
+
+/// Refuses a token that guards nothing: too short, or with characters an
+/// `Authorization` header cannot carry as given.
+fn check_token(token: &str) -> Result<(), String> {
+    if token.chars().count() < MIN_TOKEN_CHARS {
+        return Err(format!(
+            "the bearer token has {} characters; it needs at least {MIN_TOKEN_CHARS} (an empty \
+             token file would let anyone in); `axsight serve --http` off loopback without \
+             --token-file makes one",
+            token.chars().count()
+        ));
+    }
+    if !token.chars().all(|c| c.is_ascii_graphic()) {
+        return Err(
+            "the bearer token must be printable ASCII without spaces, as an Authorization \
+             header carries it"
+                .into(),
+        );
+    }
+    Ok(())
 }
 
 /// A token made for a server that needs one and was given none: 32 random
@@ -78,6 +103,9 @@ pub async fn serve_http<E: Engine>(
             http.addr
         )
         .into());
+    }
+    if let Some(token) = &http.token {
+        check_token(token)?;
     }
     let factory_grounding = grounding.clone();
     let factory = move || Ok(options.server::<E>(factory_grounding.clone()));
@@ -136,8 +164,8 @@ where
 {
     match request.uri().path() {
         "/healthz" => plain(StatusCode::OK, "ok\n"),
-        "/readyz" => match readiness.engine().await {
-            Ok(_) => plain(StatusCode::OK, "ready\n"),
+        "/readyz" => match readiness.ready().await {
+            Ok(()) => plain(StatusCode::OK, "ready\n"),
             Err(error) => plain(StatusCode::SERVICE_UNAVAILABLE, &format!("{error}\n")),
         },
         "/mcp" => {
@@ -171,6 +199,16 @@ where
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn tokens_that_guard_nothing_are_refused() {
+        assert!(super::check_token("").is_err());
+        assert!(super::check_token("short").is_err());
+        assert!(super::check_token("sixteen chars!!!").is_err(), "a space");
+        assert!(super::check_token("ünïcödé-tökén-0123").is_err());
+        assert!(super::check_token("0123456789abcdef").is_ok());
+        assert!(super::check_token(&super::new_token().unwrap()).is_ok());
+    }
+
     use super::*;
 
     #[test]

@@ -178,6 +178,18 @@ impl<E: Engine> Session<E> {
         Ok(engine)
     }
 
+    /// Whether the desktop answers now, its bus and its display (for a
+    /// readiness probe). A lost connection is let go, so that the next call
+    /// connects afresh.
+    pub async fn ready(&self) -> Result<(), ToolError> {
+        let checked = async {
+            let engine = self.engine().await?;
+            engine.check_alive().await.map_err(ToolError::engine)
+        };
+        let checked = checked.await;
+        self.recover(checked).await
+    }
+
     /// The applications and their windows, as text.
     pub async fn applications(&self) -> Result<String, ToolError> {
         self.recover(self.list_applications().await).await

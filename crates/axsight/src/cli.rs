@@ -296,7 +296,8 @@ pub enum BenchCommand {
         /// Clicks.
         #[arg(long, default_value_t = 50)]
         runs: usize,
-        /// Something to click after each run to undo it (a dialog's Close).
+        /// A button to click after each run to undo it (a dialog's OK), by its
+        /// whole name, in any window of the app.
         #[arg(long)]
         undo: Option<String>,
     },

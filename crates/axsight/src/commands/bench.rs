@@ -214,9 +214,9 @@ pub async fn settle(
         }
         if let Some(undo) = undo {
             tokio::time::sleep(AGENT_PAUSE).await;
-            // Whatever opened (a dialog) may hold the button of its own.
+            // Whatever opened (a dialog) may hold the button: by its whole name.
             let undo = Target::Selector {
-                selector: format!("role:Button && text:{}", quote_whole(undo)),
+                selector: format!("role:Button && name:{}", quote_whole(undo)),
                 app: Some(app.to_string()),
                 window: None,
             };

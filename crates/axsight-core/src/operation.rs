@@ -110,6 +110,29 @@ impl Expecting {
     }
 }
 
+impl Expecting {
+    /// What pressing `chords` is expected to do: Tab and Shift+Tab, and only
+    /// they, move the focus; any other key may do anything.
+    ///
+    /// ```
+    /// use axsight_core::{parse_keys, Expecting};
+    /// assert_eq!(Expecting::of_keys(&parse_keys("Tab Tab shift+Tab").unwrap()), Expecting::Focus);
+    /// assert_eq!(Expecting::of_keys(&parse_keys("Tab Return").unwrap()), Expecting::Unknown);
+    /// assert_eq!(Expecting::of_keys(&parse_keys("ctrl+Tab").unwrap()), Expecting::Unknown);
+    /// ```
+    pub fn of_keys(chords: &[crate::KeyChord]) -> Expecting {
+        use crate::{Key, Modifier};
+        let moves_focus = |chord: &crate::KeyChord| {
+            chord.key == Key::Named("Tab") && chord.modifiers.iter().all(|m| *m == Modifier::Shift)
+        };
+        if !chords.is_empty() && chords.iter().all(moves_focus) {
+            Expecting::Focus
+        } else {
+            Expecting::Unknown
+        }
+    }
+}
+
 impl Default for SettlePolicy {
     fn default() -> SettlePolicy {
         SettlePolicy {

@@ -379,7 +379,8 @@ impl<E: Engine> Session<E> {
                 }
             }
         };
-        let before = self.before(&engine, window, options).await;
+        let mut before = self.before(&engine, window, options).await;
+        before.expecting = axsight_core::Expecting::of_keys(&chords);
         self.send(&engine, Input::Keys(chords.clone())).await?;
         let what = format!("pressed {}{place}", chords_text(&chords));
         let answered = self.answer(&engine, what, before, options).await?;

@@ -378,3 +378,31 @@ async fn a_double_click_just_after_a_click_in_the_same_field_still_selects_a_wor
         .unwrap();
     assert!(typed.contains("\"omega bravo\""), "{typed}");
 }
+
+#[tokio::test]
+async fn a_click_into_a_field_and_a_tab_end_once_the_focus_has_moved() {
+    // Nothing but the focus changes: the answer comes once it has, not after
+    // the whole wait for an effect.
+    let _turn = crate::turn().await;
+    let engine = LinuxEngine::connect().await.unwrap();
+    let title = support::title("focus");
+    let _app = support::fixture(&engine, &title).await;
+    let session = Session::watching();
+    let options = ActOptions::default();
+    let clicked = session
+        .click(&aim(&title, "role:Edit && name:Name"), &click(), &options)
+        .await
+        .unwrap();
+    assert!(clicked.contains("(the focus moved;"), "{clicked}");
+    let tabbed = session.press_key("Tab", None, &options).await.unwrap();
+    assert!(tabbed.contains("(the focus moved;"), "{tabbed}");
+    // A button's click is an effect: not "the focus moved".
+    let saved = session
+        .click(&aim(&title, "role:Button && name:Save"), &click(), &options)
+        .await
+        .unwrap();
+    assert!(
+        saved.contains("settled in") && !saved.contains("focus moved"),
+        "{saved}"
+    );
+}

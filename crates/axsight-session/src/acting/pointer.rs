@@ -116,15 +116,28 @@ impl<E: Engine> Session<E> {
             Ok(aimed) => aimed,
             Err(error) => return self.click_blind(&engine, target, click, error).await,
         };
-        let way = self
-            .pointer_way(&engine, &mut aimed, click.background)
+        let (what, before) = self
+            .click_noted(&engine, &mut aimed, click, options)
             .await?;
-        let mut before = self
-            .before(&engine, Some(aimed.snapshot.clone()), options)
-            .await;
-        before.expecting = expected_of(&aimed, click);
-        let what = self.click_aimed(&engine, &aimed, way, click).await?;
         Ok(self.answer(&engine, what, before, options).await?.text())
+    }
+
+    /// Notes what is there, clicks the aimed element the way that fits, and
+    /// says how: the click's line and what to diff against.
+    async fn click_noted(
+        &self,
+        engine: &E,
+        aimed: &mut Aimed,
+        click: &ClickOptions,
+        options: &ActOptions,
+    ) -> Result<(String, super::Before), ToolError> {
+        let way = self.pointer_way(engine, aimed, click.background).await?;
+        let mut before = self
+            .before(engine, Some(aimed.snapshot.clone()), options)
+            .await;
+        before.expecting = expected_of(aimed, click);
+        let what = self.click_aimed(engine, aimed, way, click).await?;
+        Ok((what, before))
     }
 
     /// `click` as [`Session::click`] answers it, and the same click's answer
@@ -141,14 +154,9 @@ impl<E: Engine> Session<E> {
         let start = std::time::Instant::now();
         let engine = self.engine().await?;
         let mut aimed = self.aim(&engine, target).await?;
-        let way = self
-            .pointer_way(&engine, &mut aimed, click.background)
+        let (what, before) = self
+            .click_noted(&engine, &mut aimed, click, options)
             .await?;
-        let mut before = self
-            .before(&engine, Some(aimed.snapshot.clone()), options)
-            .await;
-        before.expecting = expected_of(&aimed, click);
-        let what = self.click_aimed(&engine, &aimed, way, click).await?;
         let fast = self
             .answer(&engine, what.clone(), before.clone(), options)
             .await?

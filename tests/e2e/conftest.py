@@ -120,7 +120,14 @@ def stop(app):
         out = app.proc.communicate(timeout=5)[0]
     except subprocess.TimeoutExpired:
         app.proc.kill()
-        out = app.proc.communicate()[0]
+        try:
+            out = app.proc.communicate(timeout=5)[0]
+        except subprocess.TimeoutExpired:
+            # Its children (a browser's helpers, a page it opened) hold its
+            # output open: read no further.
+            app.proc.stdout.close()
+            app.proc.wait(timeout=5)
+            out = b""
     return out.decode(errors="replace")
 
 

@@ -284,6 +284,16 @@ impl LinuxEngine {
         let sender = window
             .and_then(|w| ObjRef::from_element_id(w).ok())
             .map(|obj| obj.bus);
+        // What the action predicts shortens the wait only where the toolkit
+        // is known to finish in one burst.
+        let prompt = match window {
+            Some(window) => self.quirks_of(window).await.settles_in_one_burst,
+            None => false,
+        };
+        let policy = match prompt {
+            true => policy,
+            false => policy.expecting(axsight_core::Expecting::Unknown),
+        };
         watch.settle_after(mark.0, sender.as_deref(), policy).await
     }
 

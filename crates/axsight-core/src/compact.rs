@@ -9,7 +9,9 @@
 //! ```
 //!
 //! Anonymous containers (nameless groups and panes with nothing to say) are left out
-//! and their children take their place; subtrees that are not drawn are left out
+//! and their children take their place; so is a child that only repeats its printed
+//! parent's name (GTK4's `[Text] OK` inside `[Button] OK`), which folds into the
+//! parent and keeps its handle; subtrees that are not drawn are left out
 //! unless asked for; a secret field shows `password`, never its
 //! value; a budget cuts big trees and the closing line says what was cut and how to
 //! read it. Handles come from the session's [`HandleRegistry`].
@@ -17,7 +19,7 @@
 use std::fmt::Write as _;
 
 use crate::quoting::{bare, quote};
-use crate::{Element, HandleRegistry, NodeId, State, Tree};
+use crate::{Element, HandleRegistry, NodeId, Role, State, Tree};
 
 /// How much of a tree to print.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -56,6 +58,9 @@ struct Line {
     depth: usize,
     /// Printable elements below it that `max_depth` hides.
     below_depth: usize,
+    /// Children that only repeat its name, folded into it: not printed, but numbered
+    /// with it so that their handles stay what they would be if printed.
+    folded: Vec<NodeId>,
 }
 
 /// Prints the subtree of `tree` under `top`.
@@ -66,7 +71,7 @@ pub fn render(
     options: &CompactOptions,
 ) -> Rendered {
     let mut lines = Vec::new();
-    collect(tree, top, 0, options, &mut lines);
+    collect(tree, top, 0, None, options, &mut lines);
     let mut text = String::new();
     let mut printed = 0;
     let mut chars = 0;
@@ -77,6 +82,10 @@ pub fn render(
         }
         let element = tree.element(line.node);
         let handle = registry.assign(&element.id, element.role, &element.name);
+        for &folded in &line.folded {
+            let element = tree.element(folded);
+            registry.assign(&element.id, element.role, &element.name);
+        }
         entry.push_str(&format_element(
             &handle.to_string(),
             element,
@@ -185,27 +194,64 @@ fn printable_children<'t>(
 
 /// Whether the element is an anonymous container: a group, pane or filler with no
 /// name, value, description, actions or telling state. Its line would say nothing
-/// its children's lines and bounds do not, so its children take its place.
+/// its children's lines and bounds do not, so its children take its place. A bare
+/// separator is the same: a drawn line with nothing to read or act on.
 fn is_anonymous(element: &Element, options: &CompactOptions) -> bool {
-    element.role.is_container()
+    (element.role.is_container() || element.role == Role::Separator)
         && element.name.is_empty()
         && !element.actionable
         && attributes(element, options.include_invisible).len()
             == usize::from(element.bounds.is_some())
 }
 
+/// Whether `element` only repeats the name of `parent`, the printed element it sits
+/// under: the same name, no actions, not focusable, and nothing else to print but
+/// its bounds, inside the parent's. Its line would say nothing new (GTK4 gives each
+/// button and check box a `[Text]` of its own label; Chromium nests a static text's
+/// words in a text of the same words), so it folds into the parent: an agent acts
+/// on the parent, and a selector still finds the child.
+fn repeats_parent(element: &Element, parent: &Element, options: &CompactOptions) -> bool {
+    let inside = match (element.bounds, parent.bounds) {
+        (Some(own), Some(outer)) => outer.intersection(&own) == Some(own),
+        (None, _) => true,
+        (Some(_), None) => false,
+    };
+    !element.name.is_empty()
+        && element.name == parent.name
+        && !element.actionable
+        && !element.states.contains(State::Focusable)
+        && inside
+        && attributes(element, options.include_invisible).len()
+            == usize::from(element.bounds.is_some())
+}
+
+/// Whether `node` prints no line of its own under the printed element `parent`
+/// (`None` for the first element, which always prints): it is an anonymous container
+/// or repeats the parent's name. Either way its children take its place.
+fn folds(tree: &Tree, node: NodeId, parent: Option<NodeId>, options: &CompactOptions) -> bool {
+    let Some(parent) = parent else {
+        return false;
+    };
+    let element = tree.element(node);
+    is_anonymous(element, options) || repeats_parent(element, tree.element(parent), options)
+}
+
+/// Gathers the lines of `node`'s subtree; `parent` is the index in `lines` of the
+/// printed element it sits under.
 fn collect(
     tree: &Tree,
     node: NodeId,
     depth: usize,
+    parent: Option<usize>,
     options: &CompactOptions,
     lines: &mut Vec<Line>,
 ) {
-    // The first element is always printed; below it, anonymous containers give
-    // their place to their children.
-    if depth > 0 && is_anonymous(tree.element(node), options) {
+    if let Some(at) = parent.filter(|&at| folds(tree, node, Some(lines[at].node), options)) {
+        if !is_anonymous(tree.element(node), options) {
+            lines[at].folded.push(node);
+        }
         for child in printable_children(tree, node, options).collect::<Vec<_>>() {
-            collect(tree, child, depth, options, lines);
+            collect(tree, child, depth, parent, options, lines);
         }
         return;
     }
@@ -217,13 +263,14 @@ fn collect(
         node,
         depth,
         below_depth: 0,
+        folded: Vec::new(),
     });
     let at_limit = options.max_depth == Some(depth);
     for child in printable_children(tree, node, options).collect::<Vec<_>>() {
         if at_limit {
-            lines[index].below_depth += count_printable(tree, child, options);
+            lines[index].below_depth += count_printable(tree, child, node, options);
         } else {
-            collect(tree, child, depth + 1, options, lines);
+            collect(tree, child, depth + 1, Some(index), options, lines);
         }
     }
 }
@@ -233,14 +280,19 @@ fn collect(
 pub(crate) fn printed_below(tree: &Tree, node: NodeId) -> usize {
     let options = CompactOptions::default();
     printable_children(tree, node, &options)
-        .map(|child| count_printable(tree, child, &options))
+        .map(|child| count_printable(tree, child, node, &options))
         .sum()
 }
 
-fn count_printable(tree: &Tree, node: NodeId, options: &CompactOptions) -> usize {
-    let own = usize::from(!is_anonymous(tree.element(node), options));
+/// How many lines `node`'s subtree prints under the printed element `parent`.
+fn count_printable(tree: &Tree, node: NodeId, parent: NodeId, options: &CompactOptions) -> usize {
+    let (own, printed_parent) = if folds(tree, node, Some(parent), options) {
+        (0, parent)
+    } else {
+        (1, node)
+    };
     own + printable_children(tree, node, options)
-        .map(|child| count_printable(tree, child, options))
+        .map(|child| count_printable(tree, child, printed_parent, options))
         .sum::<usize>()
 }
 

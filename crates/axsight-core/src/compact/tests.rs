@@ -219,3 +219,120 @@ fn disabled_shows_only_for_interactive_elements() {
     label.states = StateSet::from_iter([State::Showing]);
     assert_eq!(format_element("#u2", &label, false), "#u2 [Text] Hi");
 }
+
+/// Window > CheckBox "Agree" > Text "Agree" (GTK4's label child), Button "Go" >
+/// Text "Go" with a child of its own, Text "Other" under a Button "Ok", and a bare
+/// separator.
+fn repeating() -> Tree {
+    let mut tree = Tree::new(shown("w", Role::Window, "Doc"));
+    let mut check = shown("c", Role::CheckBox, "Agree");
+    check.actionable = true;
+    check.bounds = Some(Bounds {
+        x: 0,
+        y: 0,
+        width: 100,
+        height: 20,
+    });
+    let check = tree.push(tree.root(), check);
+    tree.push(check, shown("ct", Role::Text, "Agree"));
+    let mut go = shown("g", Role::Button, "Go");
+    go.bounds = check_bounds(0, 30);
+    go.actionable = true;
+    let go = tree.push(tree.root(), go);
+    let mut label = shown("gt", Role::Text, "Go");
+    label.bounds = check_bounds(0, 30);
+    let label = tree.push(go, label);
+    tree.push(label, shown("gi", Role::Image, "arrow"));
+    tree.push(tree.root(), shown("sep", Role::Separator, ""));
+    let mut ok = shown("o", Role::Button, "Ok");
+    ok.bounds = check_bounds(0, 60);
+    let ok = tree.push(tree.root(), ok);
+    tree.push(ok, shown("ot", Role::Text, "Other"));
+    tree
+}
+
+fn check_bounds(x: i32, y: i32) -> Option<Bounds> {
+    Some(Bounds {
+        x,
+        y,
+        width: 100,
+        height: 20,
+    })
+}
+
+#[test]
+fn a_child_that_repeats_its_parents_name_folds_and_keeps_its_handle() {
+    let tree = repeating();
+    let mut registry = HandleRegistry::new();
+    let out = render(
+        &tree,
+        tree.root(),
+        &mut registry,
+        &CompactOptions::default(),
+    );
+    assert_eq!(
+        out.text,
+        "#u1 [Window] Doc ([1,2,3,4])\n\
+         \x20 #u2 [CheckBox] Agree ([0,0,100,20])\n\
+         \x20 #u4 [Button] Go ([0,30,100,20])\n\
+         \x20   #u6 [Image] arrow ([1,2,3,4])\n\
+         \x20 #u7 [Button] Ok ([0,60,100,20])\n\
+         \x20   #u8 [Text] Other ([1,2,3,4])\n",
+    );
+    assert_eq!((out.printed, out.cut), (6, 0));
+    // The folded children were numbered: their handles resolve to them, so `from`,
+    // `index` and a diff's lines reach them.
+    let folded = registry.resolve("#u3".parse().unwrap()).unwrap();
+    assert_eq!(folded.id.0, "ct");
+    assert_eq!(registry.resolve("#u5".parse().unwrap()).unwrap().id.0, "gt");
+    // Read from its own handle, the folded child is the first line, so it prints.
+    let label = tree.find(&crate::ElementId("ct".into())).unwrap();
+    let from = render(&tree, label, &mut registry, &CompactOptions::default());
+    assert_eq!(from.text, "#u3 [Text] Agree ([1,2,3,4])\n");
+    // A one-line summary counts what the tree prints.
+    assert_eq!(printed_below(&tree, tree.root()), 5);
+}
+
+#[test]
+fn a_repeating_child_with_something_to_say_stays() {
+    let mut tree = Tree::new(shown("w", Role::Window, "Doc"));
+    let mut check = shown("c", Role::CheckBox, "Agree");
+    check.bounds = check_bounds(0, 0);
+    let check = tree.push(tree.root(), check);
+    // It can be acted on.
+    let mut acting = shown("a", Role::Link, "Agree");
+    acting.actionable = true;
+    tree.push(check, acting);
+    // It says more: a state.
+    let mut focused = shown("f", Role::Text, "Agree");
+    focused.states.insert(State::Focused);
+    tree.push(check, focused);
+    // It lies outside the parent's box: where it is drawn is news.
+    let mut outside = shown("o", Role::Text, "Agree");
+    outside.bounds = check_bounds(500, 500);
+    tree.push(check, outside);
+    // Its name differs.
+    tree.push(check, shown("d", Role::Text, "agree!"));
+    let out = render(
+        &tree,
+        tree.root(),
+        &mut HandleRegistry::new(),
+        &CompactOptions::default(),
+    );
+    assert_eq!(out.printed, 6, "{}", out.text);
+}
+
+#[test]
+fn max_depth_counts_folded_children_as_nothing() {
+    let tree = repeating();
+    let options = CompactOptions {
+        max_depth: Some(0),
+        ..CompactOptions::default()
+    };
+    let out = render(&tree, tree.root(), &mut HandleRegistry::new(), &options);
+    assert!(
+        out.text.starts_with("#u1 [Window] Doc ([1,2,3,4]) …+5\n"),
+        "{}",
+        out.text
+    );
+}

@@ -205,11 +205,13 @@ fn is_anonymous(element: &Element, options: &CompactOptions) -> bool {
 }
 
 /// Whether `element` only repeats the name of `parent`, the printed element it sits
-/// under: the same name, no actions, not focusable, and nothing else to print but
-/// its bounds, inside the parent's. Its line would say nothing new (GTK4 gives each
-/// button and check box a `[Text]` of its own label; Chromium nests a static text's
-/// words in a text of the same words), so it folds into the parent: an agent acts
-/// on the parent, and a selector still finds the child.
+/// under: the same name, not focusable, no actions (a `Text` may have some: GTK4
+/// labels offer their context menu's clipboard and link actions, and it is the
+/// parent that acts), and nothing else to print but its bounds, inside the
+/// parent's. Its line would say nothing new (GTK4 gives each button and check box a
+/// `[Text]` of its own label; Chromium nests a static text's words in a text of the
+/// same words), so it folds into the parent: an agent acts on the parent, and a
+/// selector still finds the child.
 fn repeats_parent(element: &Element, parent: &Element, options: &CompactOptions) -> bool {
     let inside = match (element.bounds, parent.bounds) {
         (Some(own), Some(outer)) => outer.intersection(&own) == Some(own),
@@ -218,7 +220,7 @@ fn repeats_parent(element: &Element, parent: &Element, options: &CompactOptions)
     };
     !element.name.is_empty()
         && element.name == parent.name
-        && !element.actionable
+        && (!element.actionable || element.role == Role::Text)
         && !element.states.contains(State::Focusable)
         && inside
         && attributes(element, options.include_invisible).len()

@@ -234,7 +234,10 @@ fn repeating() -> Tree {
         height: 20,
     });
     let check = tree.push(tree.root(), check);
-    tree.push(check, shown("ct", Role::Text, "Agree"));
+    // GTK4's labels offer clipboard actions: a repeating Text folds all the same.
+    let mut label = shown("ct", Role::Text, "Agree");
+    label.actionable = true;
+    tree.push(check, label);
     let mut go = shown("g", Role::Button, "Go");
     go.bounds = check_bounds(0, 30);
     go.actionable = true;

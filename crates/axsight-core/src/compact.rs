@@ -58,9 +58,11 @@ struct Line {
     depth: usize,
     /// Printable elements below it that `max_depth` hides.
     below_depth: usize,
-    /// Children that only repeat its name, folded into it: not printed, but numbered
-    /// with it so that their handles stay what they would be if printed.
+    /// Children folded into it (they repeat its name, or are its label): not
+    /// printed, but numbered with it so that their handles resolve.
     folded: Vec<NodeId>,
+    /// The words of its one `Text` child, folded into it, printed `label: "…"`.
+    label: Option<NodeId>,
 }
 
 /// Prints the subtree of `tree` under `top`.
@@ -86,10 +88,12 @@ pub fn render(
             let element = tree.element(folded);
             registry.assign(&element.id, element.role, &element.name);
         }
-        entry.push_str(&format_element(
+        let label = line.label.map(|child| tree.element(child).name.as_str());
+        entry.push_str(&format_line(
             &handle.to_string(),
             element,
             options.include_invisible,
+            label,
         ));
         if line.below_depth > 0 {
             let _ = write!(entry, " …+{}", line.below_depth);
@@ -213,18 +217,44 @@ fn is_anonymous(element: &Element, options: &CompactOptions) -> bool {
 /// same words), so it folds into the parent: an agent acts on the parent, and a
 /// selector still finds the child.
 fn repeats_parent(element: &Element, parent: &Element, options: &CompactOptions) -> bool {
+    !element.name.is_empty()
+        && element.name == parent.name
+        && (!element.actionable || element.role == Role::Text)
+        && quiet_inside(element, parent, options)
+}
+
+/// Whether `element` is not focusable, has nothing to print but its name and
+/// bounds, and lies inside `parent`'s box: folded into the parent, it loses nothing.
+fn quiet_inside(element: &Element, parent: &Element, options: &CompactOptions) -> bool {
     let inside = match (element.bounds, parent.bounds) {
         (Some(own), Some(outer)) => outer.intersection(&own) == Some(own),
         (None, _) => true,
         (Some(_), None) => false,
     };
-    !element.name.is_empty()
-        && element.name == parent.name
-        && (!element.actionable || element.role == Role::Text)
-        && !element.states.contains(State::Focusable)
+    !element.states.contains(State::Focusable)
         && inside
         && attributes(element, options.include_invisible).len()
             == usize::from(element.bounds.is_some())
+}
+
+/// The one child of the printed element `node` that only labels it, if any: a
+/// `Text` with a name (GTK4 puts one in every nameless button and tab; Chromium in
+/// an element that only holds words), not focusable, no children, nothing else to
+/// print but its bounds, inside the parent's, and no sibling. Its words join the
+/// parent's line as `label: "…"` and its own line goes: the parent is what acts.
+fn label_child(tree: &Tree, node: NodeId, options: &CompactOptions) -> Option<NodeId> {
+    let mut children = printable_children(tree, node, options);
+    let child = children.next()?;
+    if children.next().is_some() || printable_children(tree, child, options).next().is_some() {
+        return None;
+    }
+    let element = tree.element(child);
+    let parent = tree.element(node);
+    (element.role == Role::Text
+        && !element.name.is_empty()
+        && element.name != parent.name
+        && quiet_inside(element, parent, options))
+    .then_some(child)
 }
 
 /// Whether `node` prints no line of its own under the printed element `parent`
@@ -261,12 +291,17 @@ fn collect(
         return;
     }
     let index = lines.len();
+    let label = label_child(tree, node, options);
     lines.push(Line {
         node,
         depth,
         below_depth: 0,
-        folded: Vec::new(),
+        folded: label.into_iter().collect(),
+        label,
     });
+    if label.is_some() {
+        return;
+    }
     let at_limit = options.max_depth == Some(depth);
     for child in printable_children(tree, node, options).collect::<Vec<_>>() {
         if at_limit {
@@ -290,6 +325,8 @@ pub(crate) fn printed_below(tree: &Tree, node: NodeId) -> usize {
 fn count_printable(tree: &Tree, node: NodeId, parent: NodeId, options: &CompactOptions) -> usize {
     let (own, printed_parent) = if folds(tree, node, Some(parent), options) {
         (0, parent)
+    } else if label_child(tree, node, options).is_some() {
+        return 1;
     } else {
         (1, node)
     };
@@ -310,8 +347,18 @@ fn count_printable(tree: &Tree, node: NodeId, parent: NodeId, options: &CompactO
 /// assert_eq!(format_element("#u14", &save, false), "#u14 [Button] Save (focused, [840,32,68,28])");
 /// ```
 pub fn format_element(handle: &str, element: &Element, mark_hidden: bool) -> String {
+    format_line(handle, element, mark_hidden, None)
+}
+
+/// [`format_element`] with the words of a folded label child, if it has one.
+fn format_line(handle: &str, element: &Element, mark_hidden: bool, label: Option<&str>) -> String {
     let mut line = element_head(handle, element);
-    let attributes = attributes(element, mark_hidden);
+    let mut attributes = attributes(element, mark_hidden);
+    if let Some(label) = label {
+        // Before the bounds, which always come last.
+        let at = attributes.len() - usize::from(element.bounds.is_some());
+        attributes.insert(at, format!("label: {}", quote(label)));
+    }
     if !attributes.is_empty() {
         let _ = write!(line, " ({})", attributes.join(", "));
     }

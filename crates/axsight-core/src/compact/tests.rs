@@ -339,3 +339,54 @@ fn max_depth_counts_folded_children_as_nothing() {
         out.text
     );
 }
+
+#[test]
+fn a_lone_text_child_becomes_its_parents_label() {
+    let mut tree = Tree::new(shown("w", Role::Window, "Doc"));
+    let mut nick = shown("b", Role::Button, "");
+    nick.actionable = true;
+    nick.bounds = check_bounds(0, 0);
+    let nick = tree.push(tree.root(), nick);
+    tree.push(nick, shown("bt", Role::Text, "Nick \"N\""));
+    let mut tab = shown("t", Role::TabItem, "Tab");
+    tab.states.insert(State::Selected);
+    tab.bounds = check_bounds(0, 30);
+    let tab = tree.push(tree.root(), tab);
+    let mut sunset = shown("tt", Role::Text, "Sunset");
+    sunset.bounds = check_bounds(0, 30);
+    tree.push(tab, sunset);
+    // Two children: neither is the label.
+    let mut pair = shown("p", Role::Button, "");
+    pair.bounds = check_bounds(0, 60);
+    let pair = tree.push(tree.root(), pair);
+    let mut one = shown("p1", Role::Text, "Sans");
+    one.bounds = check_bounds(0, 60);
+    tree.push(pair, one.clone());
+    one.id.0 = "p2".into();
+    one.name = "12".into();
+    tree.push(pair, one);
+    let mut registry = HandleRegistry::new();
+    let out = render(
+        &tree,
+        tree.root(),
+        &mut registry,
+        &CompactOptions::default(),
+    );
+    assert_eq!(
+        out.text,
+        "#u1 [Window] Doc ([1,2,3,4])\n\
+         \x20 #u2 [Button] (label: \"Nick \\\"N\\\"\", [0,0,100,20])\n\
+         \x20 #u4 [TabItem] Tab (selected, label: \"Sunset\", [0,30,100,20])\n\
+         \x20 #u6 [Button] ([0,60,100,20])\n\
+         \x20   #u7 [Text] Sans ([0,60,100,20])\n\
+         \x20   #u8 [Text] 12 ([0,60,100,20])\n",
+    );
+    assert_eq!(registry.resolve("#u5".parse().unwrap()).unwrap().id.0, "tt");
+    assert_eq!(printed_below(&tree, tree.root()), 5);
+    let options = CompactOptions {
+        max_depth: Some(0),
+        ..CompactOptions::default()
+    };
+    let out = render(&tree, tree.root(), &mut HandleRegistry::new(), &options);
+    assert!(out.text.contains("…+5\n"), "{}", out.text);
+}

@@ -237,24 +237,21 @@ fn quiet_inside(element: &Element, parent: &Element, options: &CompactOptions) -
             == usize::from(element.bounds.is_some())
 }
 
-/// The one child of the printed element `node` that only labels it, if any: a
-/// `Text` with a name (GTK4 puts one in every nameless button and tab; Chromium in
-/// an element that only holds words), not focusable, no children, nothing else to
-/// print but its bounds, inside the parent's, and no sibling. Its words join the
-/// parent's line as `label: "…"` and its own line goes: the parent is what acts.
-fn label_child(tree: &Tree, node: NodeId, options: &CompactOptions) -> Option<NodeId> {
-    let mut children = printable_children(tree, node, options);
-    let child = children.next()?;
-    if children.next().is_some() || printable_children(tree, child, options).next().is_some() {
-        return None;
-    }
-    let element = tree.element(child);
-    let parent = tree.element(node);
-    (element.role == Role::Text
+/// Whether `line`, the one line printed below the element `parent`, only labels
+/// it: a `Text` with a name (GTK4 puts one in every nameless button and tab;
+/// Chromium in an element that only holds words), with nothing printed below it,
+/// not focusable, nothing else to print but its bounds, inside the parent's. Its
+/// words join the parent's line as `label: "…"` and its own line goes: the parent
+/// is what acts.
+fn labels(tree: &Tree, line: &Line, parent: NodeId, options: &CompactOptions) -> bool {
+    let element = tree.element(line.node);
+    let parent = tree.element(parent);
+    line.label.is_none()
+        && line.below_depth == 0
+        && element.role == Role::Text
         && !element.name.is_empty()
         && element.name != parent.name
-        && quiet_inside(element, parent, options))
-    .then_some(child)
+        && quiet_inside(element, parent, options)
 }
 
 /// Whether `node` prints no line of its own under the printed element `parent`
@@ -291,48 +288,42 @@ fn collect(
         return;
     }
     let index = lines.len();
-    let label = label_child(tree, node, options);
     lines.push(Line {
         node,
         depth,
         below_depth: 0,
-        folded: label.into_iter().collect(),
-        label,
+        folded: Vec::new(),
+        label: None,
     });
-    if label.is_some() {
-        return;
-    }
+    // At the depth limit the levels below are gathered all the same, to be counted
+    // as they would print, then dropped.
     let at_limit = options.max_depth == Some(depth);
+    let unlimited = CompactOptions {
+        max_depth: None,
+        ..*options
+    };
+    let below_options = if at_limit { &unlimited } else { options };
     for child in printable_children(tree, node, options).collect::<Vec<_>>() {
-        if at_limit {
-            lines[index].below_depth += count_printable(tree, child, node, options);
-        } else {
-            collect(tree, child, depth + 1, Some(index), options, lines);
-        }
+        collect(tree, child, depth + 1, Some(index), below_options, lines);
+    }
+    if lines.len() == index + 2 && labels(tree, &lines[index + 1], node, options) {
+        let label = lines.pop().expect("two lines");
+        let line = &mut lines[index];
+        line.folded.push(label.node);
+        line.folded.extend(label.folded);
+        line.label = Some(label.node);
+    } else if at_limit {
+        lines[index].below_depth = lines.len() - index - 1;
+        lines.truncate(index + 1);
     }
 }
 
 /// How many lines the elements below `node` would print (what a one-line summary
 /// of a subtree counts).
 pub(crate) fn printed_below(tree: &Tree, node: NodeId) -> usize {
-    let options = CompactOptions::default();
-    printable_children(tree, node, &options)
-        .map(|child| count_printable(tree, child, node, &options))
-        .sum()
-}
-
-/// How many lines `node`'s subtree prints under the printed element `parent`.
-fn count_printable(tree: &Tree, node: NodeId, parent: NodeId, options: &CompactOptions) -> usize {
-    let (own, printed_parent) = if folds(tree, node, Some(parent), options) {
-        (0, parent)
-    } else if label_child(tree, node, options).is_some() {
-        return 1;
-    } else {
-        (1, node)
-    };
-    own + printable_children(tree, node, options)
-        .map(|child| count_printable(tree, child, printed_parent, options))
-        .sum::<usize>()
+    let mut lines = Vec::new();
+    collect(tree, node, 0, None, &CompactOptions::default(), &mut lines);
+    lines.len().saturating_sub(1)
 }
 
 /// Formats one element's line (without indent): handle, role, name, then the

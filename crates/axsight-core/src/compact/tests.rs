@@ -390,3 +390,37 @@ fn a_lone_text_child_becomes_its_parents_label() {
     let out = render(&tree, tree.root(), &mut HandleRegistry::new(), &options);
     assert!(out.text.contains("…+5\n"), "{}", out.text);
 }
+
+#[test]
+fn a_label_is_found_through_what_folds_and_counted_at_the_depth_limit() {
+    let mut tree = Tree::new(shown("w", Role::Window, "Doc"));
+    let mut cool = shown("b", Role::Button, "");
+    cool.bounds = check_bounds(0, 0);
+    let cool = tree.push(tree.root(), cool);
+    // An empty anonymous box beside it (GTK4's sort arrow holder) prints nothing.
+    tree.push(cool, shown("g", Role::Group, ""));
+    let wrapper = tree.push(cool, shown("g2", Role::Pane, ""));
+    tree.push(wrapper, shown("bt", Role::Text, "Cool"));
+    let out = render(
+        &tree,
+        tree.root(),
+        &mut HandleRegistry::new(),
+        &CompactOptions::default(),
+    );
+    assert_eq!(
+        out.text,
+        "#u1 [Window] Doc ([1,2,3,4])\n\
+         \x20 #u2 [Button] (label: \"Cool\", [0,0,100,20])\n",
+    );
+    let options = CompactOptions {
+        max_depth: Some(1),
+        ..CompactOptions::default()
+    };
+    let out = render(&tree, tree.root(), &mut HandleRegistry::new(), &options);
+    assert!(
+        out.text.ends_with("(label: \"Cool\", [0,0,100,20])\n"),
+        "{}",
+        out.text
+    );
+    assert_eq!(out.cut, 0);
+}

@@ -199,13 +199,19 @@ fn printable_children<'t>(
 /// Whether the element is an anonymous container: a group, pane or filler with no
 /// name, value, description, actions or telling state. Its line would say nothing
 /// its children's lines and bounds do not, so its children take its place. A bare
-/// separator is the same: a drawn line with nothing to read or act on.
+/// separator is the same, and so is an empty `Text` that cannot take focus (GTK4's
+/// labels offer clipboard actions even when they hold no words): nothing to read or
+/// act on.
 fn is_anonymous(element: &Element, options: &CompactOptions) -> bool {
-    (element.role.is_container() || element.role == Role::Separator)
-        && element.name.is_empty()
-        && !element.actionable
+    let silent = element.name.is_empty()
         && attributes(element, options.include_invisible).len()
-            == usize::from(element.bounds.is_some())
+            == usize::from(element.bounds.is_some());
+    let kind = match element.role {
+        Role::Text => !element.states.contains(State::Focusable),
+        Role::Separator => !element.actionable,
+        role => role.is_container() && !element.actionable,
+    };
+    silent && kind
 }
 
 /// Whether `element` only repeats the name of `parent`, the printed element it sits
@@ -239,7 +245,8 @@ fn quiet_inside(element: &Element, parent: &Element, options: &CompactOptions) -
 
 /// Whether `line`, the one line printed below the element `parent`, only labels
 /// it: a `Text` with a name (GTK4 puts one in every nameless button and tab;
-/// Chromium in an element that only holds words), with nothing printed below it,
+/// Chromium in an element that only holds words), or a named `Image` without
+/// actions (GTK4's colour button holds its swatch), with nothing printed below it,
 /// not focusable, nothing else to print but its bounds, inside the parent's. Its
 /// words join the parent's line as `label: "…"` and its own line goes: the parent
 /// is what acts.
@@ -248,7 +255,7 @@ fn labels(tree: &Tree, line: &Line, parent: NodeId, options: &CompactOptions) ->
     let parent = tree.element(parent);
     line.label.is_none()
         && line.below_depth == 0
-        && element.role == Role::Text
+        && (element.role == Role::Text || element.role == Role::Image && !element.actionable)
         && !element.name.is_empty()
         && element.name != parent.name
         && quiet_inside(element, parent, options)

@@ -424,3 +424,39 @@ fn a_label_is_found_through_what_folds_and_counted_at_the_depth_limit() {
     );
     assert_eq!(out.cut, 0);
 }
+
+#[test]
+fn an_empty_text_prints_nothing_and_an_image_can_label() {
+    let mut tree = Tree::new(shown("w", Role::Window, "Doc"));
+    let mut slider = shown("s", Role::Slider, "");
+    slider.value = Some("50".into());
+    slider.bounds = check_bounds(0, 0);
+    let slider = tree.push(tree.root(), slider);
+    let mut empty = shown("e", Role::Text, "");
+    empty.actionable = true;
+    tree.push(slider, empty);
+    let mut colour = shown("c", Role::Button, "");
+    colour.actionable = true;
+    colour.bounds = check_bounds(0, 30);
+    let colour = tree.push(tree.root(), colour);
+    let mut swatch = shown("ci", Role::Image, "Red 19%");
+    swatch.bounds = check_bounds(0, 30);
+    tree.push(colour, swatch);
+    // A focusable empty Text is a field to act on: it stays.
+    let mut field = shown("f", Role::Text, "");
+    field.states.insert(State::Focusable);
+    tree.push(tree.root(), field);
+    let out = render(
+        &tree,
+        tree.root(),
+        &mut HandleRegistry::new(),
+        &CompactOptions::default(),
+    );
+    assert_eq!(
+        out.text,
+        "#u1 [Window] Doc ([1,2,3,4])\n\
+         \x20 #u2 [Slider] (value: \"50\", [0,0,100,20])\n\
+         \x20 #u3 [Button] (label: \"Red 19%\", [0,30,100,20])\n\
+         \x20 #u5 [Text] ([1,2,3,4])\n",
+    );
+}

@@ -229,6 +229,18 @@ fn repeats_parent(element: &Element, parent: &Element, options: &CompactOptions)
         && quiet_inside(element, parent, options)
 }
 
+/// Whether the element of `node` repeats its tree parent's name and folds into it
+/// (what a diff line about it would only say again).
+pub(crate) fn repeats_its_parent(tree: &Tree, node: NodeId) -> bool {
+    tree.node(node).parent.is_some_and(|parent| {
+        repeats_parent(
+            tree.element(node),
+            tree.element(parent),
+            &CompactOptions::default(),
+        )
+    })
+}
+
 /// Whether `element` is not focusable, has nothing to print but its name and
 /// bounds, and lies inside `parent`'s box: folded into the parent, it loses nothing.
 fn quiet_inside(element: &Element, parent: &Element, options: &CompactOptions) -> bool {

@@ -174,7 +174,7 @@ pub struct TypeArgs {
 
 #[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
 pub struct KeyArgs {
-    /// E.g. `ctrl+s`, `alt+F4`, `shift+Tab Return` (several: space-separated).
+    /// Keys: `ctrl+s`, `alt+F4`, `shift+Tab Return` (several: space-separated).
     pub key: String,
     /// Optional element to focus first.
     #[serde(flatten)]

@@ -325,6 +325,7 @@ fn collect(
     for child in printable_children(tree, node, options).collect::<Vec<_>>() {
         collect(tree, child, depth + 1, Some(index), below_options, lines);
     }
+    fold_sibling_labels(tree, lines, index, options);
     if lines.len() == index + 2 && labels(tree, &lines[index + 1], node, options) {
         let label = lines.pop().expect("two lines");
         let line = &mut lines[index];
@@ -334,6 +335,61 @@ fn collect(
     } else if at_limit {
         lines[index].below_depth = lines.len() - index - 1;
         lines.truncate(index + 1);
+    }
+}
+
+/// Folds each `Text` line below `lines[parent]` that only repeats the name of the
+/// line beside it (GTK's `[Text] Name` next to the `[Edit] Name` it labels) into
+/// that line: the field already says the name, and it is what the agent acts on.
+/// The label must be a leaf with nothing else to print, and cannot take focus.
+fn fold_sibling_labels(
+    tree: &Tree,
+    lines: &mut Vec<Line>,
+    parent: usize,
+    options: &CompactOptions,
+) {
+    let depth = lines[parent].depth + 1;
+    let kids: Vec<usize> = (parent + 1..lines.len())
+        .filter(|&i| lines[i].depth == depth)
+        .collect();
+    let leaf = |i: usize| lines.get(i + 1).is_none_or(|next| next.depth <= depth);
+    // (label line, field line) pairs, decided first and applied after.
+    let mut moves: Vec<(usize, usize)> = Vec::new();
+    for (k, &at) in kids.iter().enumerate() {
+        let element = tree.element(lines[at].node);
+        let label = element.role == Role::Text
+            && !element.name.is_empty()
+            && lines[at].label.is_none()
+            && leaf(at)
+            && !element.states.contains(State::Focusable)
+            && attributes(element, options.include_invisible).len()
+                == usize::from(element.bounds.is_some());
+        if !label {
+            continue;
+        }
+        let named = |i: &&usize| {
+            let other = tree.element(lines[**i].node);
+            other.role != Role::Text
+                && other.name == element.name
+                && !moves.iter().any(|&(gone, _)| gone == **i)
+        };
+        let beside = kids.get(k + 1).filter(named).or_else(|| {
+            k.checked_sub(1)
+                .and_then(|before| kids.get(before))
+                .filter(named)
+        });
+        if let Some(&field) = beside {
+            moves.push((at, field));
+        }
+    }
+    for &(at, field) in &moves {
+        let node = lines[at].node;
+        let folded = std::mem::take(&mut lines[at].folded);
+        lines[field].folded.push(node);
+        lines[field].folded.extend(folded);
+    }
+    for &(at, _) in moves.iter().rev() {
+        lines.remove(at);
     }
 }
 

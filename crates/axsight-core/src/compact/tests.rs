@@ -460,3 +460,40 @@ fn an_empty_text_prints_nothing_and_an_image_can_label() {
          \x20 #u5 [Text] ([1,2,3,4])\n",
     );
 }
+
+#[test]
+fn a_label_beside_the_field_it_names_folds_into_the_field() {
+    let mut tree = Tree::new(shown("w", Role::Window, "Form"));
+    let mut name = shown("e", Role::Edit, "Name");
+    name.states.insert(State::Focusable);
+    tree.push(tree.root(), name);
+    tree.push(tree.root(), shown("el", Role::Text, "Name"));
+    // Before the pane it names (GTK4's "Text Styles").
+    tree.push(tree.root(), shown("pl", Role::Text, "Styles"));
+    let pane = tree.push(tree.root(), shown("p", Role::ScrollPane, "Styles"));
+    tree.push(pane, shown("p1", Role::Text, "Body"));
+    tree.push(pane, shown("p2", Role::Text, "Caption"));
+    // A label naming nothing beside it stays, and so does a second Text.
+    tree.push(tree.root(), shown("s", Role::Text, "Size"));
+    tree.push(tree.root(), shown("s2", Role::Text, "Size"));
+    let mut registry = HandleRegistry::new();
+    let out = render(
+        &tree,
+        tree.root(),
+        &mut registry,
+        &CompactOptions::default(),
+    );
+    assert_eq!(
+        out.text,
+        "#u1 [Window] Form ([1,2,3,4])\n\
+         \x20 #u2 [Edit] Name ([1,2,3,4])\n\
+         \x20 #u4 [ScrollPane] Styles ([1,2,3,4])\n\
+         \x20   #u6 [Text] Body ([1,2,3,4])\n\
+         \x20   #u7 [Text] Caption ([1,2,3,4])\n\
+         \x20 #u8 [Text] Size ([1,2,3,4])\n\
+         \x20 #u9 [Text] Size ([1,2,3,4])\n",
+    );
+    assert_eq!(registry.resolve("#u3".parse().unwrap()).unwrap().id.0, "el");
+    assert_eq!(registry.resolve("#u5".parse().unwrap()).unwrap().id.0, "pl");
+    assert_eq!(printed_below(&tree, tree.root()), 6);
+}

@@ -10,8 +10,10 @@
 //!
 //! Anonymous containers (nameless groups and panes with nothing to say) are left out
 //! and their children take their place; so is a child that only repeats its printed
-//! parent's name (GTK4's `[Text] OK` inside `[Button] OK`), which folds into the
-//! parent and keeps its handle; subtrees that are not drawn are left out
+//! parent's name (GTK4's `[Text] OK` inside `[Button] OK`), and a label beside the
+//! field it names, which fold into that line and keep their handles; a lone `Text`
+//! that labels its parent becomes the parent's `label: "…"`; subtrees that are not
+//! drawn are left out
 //! unless asked for; a secret field shows `password`, never its
 //! value; a budget cuts big trees and the closing line says what was cut and how to
 //! read it. Handles come from the session's [`HandleRegistry`].

@@ -28,7 +28,8 @@ KB = 1024
 GOAL_COLD_MS = 30
 GOAL_SPEEDUP = 10
 GOAL_WARM_MS = 2
-GOAL_TREE_BYTES = 6 * KB
+# Issue 13 lowered the widget factory's tree goal from 6 KB to 5 KB.
+GOAL_TREE_BYTES = 5 * KB
 GOAL_TOOLS_BYTES = 16 * KB
 WIDGET_FACTORY = "gtk3-widget-factory"
 MCP_TIMEOUT_S = 20

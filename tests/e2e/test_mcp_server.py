@@ -196,8 +196,8 @@ def json_nodes(node):
 
 def test_tools_list_is_small_and_read_only(desktop):
     """All 27 tools, the reading ones (wait_for_element among them) marked read-only
-    and the acting ones not, in under 18 KB (16 KB until the four window-placing
-    tools came; each costs about 450 bytes)."""
+    and the acting ones not, in under 16 KB (18 KB was allowed once the four
+    window-placing tools came; shorter descriptions brought it back)."""
     async def body(c):
         listed = await c.list_tools()
         assert {t.name for t in listed.tools} == TOOLS and len(listed.tools) == 27
@@ -212,7 +212,7 @@ def test_tools_list_is_small_and_read_only(desktop):
         print(f"tools/list: {len(dumped.encode())} bytes (model_dump_json), "
               f"{len(wire.encode())} bytes (by_alias, exclude_none)\n{wire}")
         # What goes over the wire (the SDK's own dump adds its null fields).
-        assert len(wire.encode()) < 18 * 1024
+        assert len(wire.encode()) < 16 * 1024
 
     run_session(body)
 

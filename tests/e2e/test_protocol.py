@@ -371,7 +371,7 @@ def test_published_schemas_give_one_type_per_argument(server):
     tools = server.request("tools/list")["result"]["tools"]
     size = len(json.dumps({"tools": tools}, separators=(",", ":")).encode())
     print(f"tools/list: {len(tools)} tools, {size} bytes")
-    assert size < 18 * 1024
+    assert size < 16 * 1024
 
     def walk(schema, where):
         assert "anyOf" not in schema and "oneOf" not in schema, (where, schema)

@@ -9,7 +9,11 @@
 //! ```
 //!
 //! Anonymous containers (nameless groups and panes with nothing to say) are left out
-//! and their children take their place; subtrees that are not drawn are left out
+//! and their children take their place; so is a child that only repeats its printed
+//! parent's name (GTK4's `[Text] OK` inside `[Button] OK`), and a label beside the
+//! field it names, which fold into that line and keep their handles; a lone `Text`
+//! that labels its parent becomes the parent's `label: "…"`; subtrees that are not
+//! drawn are left out
 //! unless asked for; a secret field shows `password`, never its
 //! value; a budget cuts big trees and the closing line says what was cut and how to
 //! read it. Handles come from the session's [`HandleRegistry`].
@@ -17,7 +21,7 @@
 use std::fmt::Write as _;
 
 use crate::quoting::{bare, quote};
-use crate::{Element, HandleRegistry, NodeId, State, Tree};
+use crate::{Element, HandleRegistry, NodeId, Role, State, Tree};
 
 /// How much of a tree to print.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -56,6 +60,11 @@ struct Line {
     depth: usize,
     /// Printable elements below it that `max_depth` hides.
     below_depth: usize,
+    /// Children folded into it (they repeat its name, or are its label): not
+    /// printed, but numbered with it so that their handles resolve.
+    folded: Vec<NodeId>,
+    /// The words of its one `Text` child, folded into it, printed `label: "…"`.
+    label: Option<NodeId>,
 }
 
 /// Prints the subtree of `tree` under `top`.
@@ -66,7 +75,7 @@ pub fn render(
     options: &CompactOptions,
 ) -> Rendered {
     let mut lines = Vec::new();
-    collect(tree, top, 0, options, &mut lines);
+    collect(tree, top, 0, None, options, &mut lines);
     let mut text = String::new();
     let mut printed = 0;
     let mut chars = 0;
@@ -77,10 +86,16 @@ pub fn render(
         }
         let element = tree.element(line.node);
         let handle = registry.assign(&element.id, element.role, &element.name);
-        entry.push_str(&format_element(
+        for &folded in &line.folded {
+            let element = tree.element(folded);
+            registry.assign(&element.id, element.role, &element.name);
+        }
+        let label = line.label.map(|child| tree.element(child).name.as_str());
+        entry.push_str(&format_line(
             &handle.to_string(),
             element,
             options.include_invisible,
+            label,
         ));
         if line.below_depth > 0 {
             let _ = write!(entry, " …+{}", line.below_depth);
@@ -185,27 +200,108 @@ fn printable_children<'t>(
 
 /// Whether the element is an anonymous container: a group, pane or filler with no
 /// name, value, description, actions or telling state. Its line would say nothing
-/// its children's lines and bounds do not, so its children take its place.
+/// its children's lines and bounds do not, so its children take its place. A bare
+/// separator is the same, and so is an empty `Text` that cannot take focus (GTK4's
+/// labels offer clipboard actions even when they hold no words): nothing to read or
+/// act on.
 fn is_anonymous(element: &Element, options: &CompactOptions) -> bool {
-    element.role.is_container()
-        && element.name.is_empty()
-        && !element.actionable
+    let silent = element.name.is_empty()
+        && attributes(element, options.include_invisible).len()
+            == usize::from(element.bounds.is_some());
+    let kind = match element.role {
+        Role::Text => !element.states.contains(State::Focusable),
+        Role::Separator => !element.actionable,
+        role => role.is_container() && !element.actionable,
+    };
+    silent && kind
+}
+
+/// Whether `element` only repeats the name of `parent`, the printed element it sits
+/// under: the same name, not focusable, no actions (a `Text` may have some: GTK4
+/// labels offer their context menu's clipboard and link actions, and it is the
+/// parent that acts), and nothing else to print but its bounds, inside the
+/// parent's. Its line would say nothing new (GTK4 gives each button and check box a
+/// `[Text]` of its own label; Chromium nests a static text's words in a text of the
+/// same words), so it folds into the parent: an agent acts on the parent, and a
+/// selector still finds the child.
+fn repeats_parent(element: &Element, parent: &Element, options: &CompactOptions) -> bool {
+    !element.name.is_empty()
+        && element.name == parent.name
+        && (!element.actionable || element.role == Role::Text)
+        && quiet_inside(element, parent, options)
+}
+
+/// Whether the element of `node` repeats its tree parent's name and folds into it
+/// (what a diff line about it would only say again).
+pub(crate) fn repeats_its_parent(tree: &Tree, node: NodeId) -> bool {
+    tree.node(node).parent.is_some_and(|parent| {
+        repeats_parent(
+            tree.element(node),
+            tree.element(parent),
+            &CompactOptions::default(),
+        )
+    })
+}
+
+/// Whether `element` is not focusable, has nothing to print but its name and
+/// bounds, and lies inside `parent`'s box: folded into the parent, it loses nothing.
+fn quiet_inside(element: &Element, parent: &Element, options: &CompactOptions) -> bool {
+    let inside = match (element.bounds, parent.bounds) {
+        (Some(own), Some(outer)) => outer.intersection(&own) == Some(own),
+        (None, _) => true,
+        (Some(_), None) => false,
+    };
+    !element.states.contains(State::Focusable)
+        && inside
         && attributes(element, options.include_invisible).len()
             == usize::from(element.bounds.is_some())
 }
 
+/// Whether `line`, the one line printed below the element `parent`, only labels
+/// it: a `Text` with a name (GTK4 puts one in every nameless button and tab;
+/// Chromium in an element that only holds words), or a named `Image` without
+/// actions (GTK4's colour button holds its swatch), with nothing printed below it,
+/// not focusable, nothing else to print but its bounds, inside the parent's. Its
+/// words join the parent's line as `label: "…"` and its own line goes: the parent
+/// is what acts.
+fn labels(tree: &Tree, line: &Line, parent: NodeId, options: &CompactOptions) -> bool {
+    let element = tree.element(line.node);
+    let parent = tree.element(parent);
+    line.label.is_none()
+        && line.below_depth == 0
+        && (element.role == Role::Text || element.role == Role::Image && !element.actionable)
+        && !element.name.is_empty()
+        && element.name != parent.name
+        && quiet_inside(element, parent, options)
+}
+
+/// Whether `node` prints no line of its own under the printed element `parent`
+/// (`None` for the first element, which always prints): it is an anonymous container
+/// or repeats the parent's name. Either way its children take its place.
+fn folds(tree: &Tree, node: NodeId, parent: Option<NodeId>, options: &CompactOptions) -> bool {
+    let Some(parent) = parent else {
+        return false;
+    };
+    let element = tree.element(node);
+    is_anonymous(element, options) || repeats_parent(element, tree.element(parent), options)
+}
+
+/// Gathers the lines of `node`'s subtree; `parent` is the index in `lines` of the
+/// printed element it sits under.
 fn collect(
     tree: &Tree,
     node: NodeId,
     depth: usize,
+    parent: Option<usize>,
     options: &CompactOptions,
     lines: &mut Vec<Line>,
 ) {
-    // The first element is always printed; below it, anonymous containers give
-    // their place to their children.
-    if depth > 0 && is_anonymous(tree.element(node), options) {
+    if let Some(at) = parent.filter(|&at| folds(tree, node, Some(lines[at].node), options)) {
+        if !is_anonymous(tree.element(node), options) {
+            lines[at].folded.push(node);
+        }
         for child in printable_children(tree, node, options).collect::<Vec<_>>() {
-            collect(tree, child, depth, options, lines);
+            collect(tree, child, depth, parent, options, lines);
         }
         return;
     }
@@ -217,31 +313,94 @@ fn collect(
         node,
         depth,
         below_depth: 0,
+        folded: Vec::new(),
+        label: None,
     });
+    // At the depth limit the levels below are gathered all the same, to be counted
+    // as they would print, then dropped.
     let at_limit = options.max_depth == Some(depth);
+    let unlimited = CompactOptions {
+        max_depth: None,
+        ..*options
+    };
+    let below_options = if at_limit { &unlimited } else { options };
     for child in printable_children(tree, node, options).collect::<Vec<_>>() {
-        if at_limit {
-            lines[index].below_depth += count_printable(tree, child, options);
-        } else {
-            collect(tree, child, depth + 1, options, lines);
+        collect(tree, child, depth + 1, Some(index), below_options, lines);
+    }
+    fold_sibling_labels(tree, lines, index, options);
+    if lines.len() == index + 2 && labels(tree, &lines[index + 1], node, options) {
+        let label = lines.pop().expect("two lines");
+        let line = &mut lines[index];
+        line.folded.push(label.node);
+        line.folded.extend(label.folded);
+        line.label = Some(label.node);
+    } else if at_limit {
+        lines[index].below_depth = lines.len() - index - 1;
+        lines.truncate(index + 1);
+    }
+}
+
+/// Folds each `Text` line below `lines[parent]` that only repeats the name of the
+/// line beside it (GTK's `[Text] Name` next to the `[Edit] Name` it labels) into
+/// that line: the field already says the name, and it is what the agent acts on.
+/// The label must be a leaf with nothing else to print, and cannot take focus.
+fn fold_sibling_labels(
+    tree: &Tree,
+    lines: &mut Vec<Line>,
+    parent: usize,
+    options: &CompactOptions,
+) {
+    let depth = lines[parent].depth + 1;
+    let kids: Vec<usize> = (parent + 1..lines.len())
+        .filter(|&i| lines[i].depth == depth)
+        .collect();
+    let leaf = |i: usize| lines.get(i + 1).is_none_or(|next| next.depth <= depth);
+    // (label line, field line) pairs, decided first and applied after.
+    let mut moves: Vec<(usize, usize)> = Vec::new();
+    for (k, &at) in kids.iter().enumerate() {
+        let element = tree.element(lines[at].node);
+        let label = element.role == Role::Text
+            && !element.name.is_empty()
+            && lines[at].label.is_none()
+            && leaf(at)
+            && !element.states.contains(State::Focusable)
+            && attributes(element, options.include_invisible).len()
+                == usize::from(element.bounds.is_some());
+        if !label {
+            continue;
         }
+        let named = |i: &&usize| {
+            let other = tree.element(lines[**i].node);
+            other.role != Role::Text
+                && other.name == element.name
+                && !moves.iter().any(|&(gone, _)| gone == **i)
+        };
+        let beside = kids.get(k + 1).filter(named).or_else(|| {
+            k.checked_sub(1)
+                .and_then(|before| kids.get(before))
+                .filter(named)
+        });
+        if let Some(&field) = beside {
+            moves.push((at, field));
+        }
+    }
+    for &(at, field) in &moves {
+        let node = lines[at].node;
+        let folded = std::mem::take(&mut lines[at].folded);
+        lines[field].folded.push(node);
+        lines[field].folded.extend(folded);
+    }
+    for &(at, _) in moves.iter().rev() {
+        lines.remove(at);
     }
 }
 
 /// How many lines the elements below `node` would print (what a one-line summary
 /// of a subtree counts).
 pub(crate) fn printed_below(tree: &Tree, node: NodeId) -> usize {
-    let options = CompactOptions::default();
-    printable_children(tree, node, &options)
-        .map(|child| count_printable(tree, child, &options))
-        .sum()
-}
-
-fn count_printable(tree: &Tree, node: NodeId, options: &CompactOptions) -> usize {
-    let own = usize::from(!is_anonymous(tree.element(node), options));
-    own + printable_children(tree, node, options)
-        .map(|child| count_printable(tree, child, options))
-        .sum::<usize>()
+    let mut lines = Vec::new();
+    collect(tree, node, 0, None, &CompactOptions::default(), &mut lines);
+    lines.len().saturating_sub(1)
 }
 
 /// Formats one element's line (without indent): handle, role, name, then the
@@ -256,8 +415,18 @@ fn count_printable(tree: &Tree, node: NodeId, options: &CompactOptions) -> usize
 /// assert_eq!(format_element("#u14", &save, false), "#u14 [Button] Save (focused, [840,32,68,28])");
 /// ```
 pub fn format_element(handle: &str, element: &Element, mark_hidden: bool) -> String {
+    format_line(handle, element, mark_hidden, None)
+}
+
+/// [`format_element`] with the words of a folded label child, if it has one.
+fn format_line(handle: &str, element: &Element, mark_hidden: bool, label: Option<&str>) -> String {
     let mut line = element_head(handle, element);
-    let attributes = attributes(element, mark_hidden);
+    let mut attributes = attributes(element, mark_hidden);
+    if let Some(label) = label {
+        // Before the bounds, which always come last.
+        let at = attributes.len() - usize::from(element.bounds.is_some());
+        attributes.insert(at, format!("label: {}", quote(label)));
+    }
     if !attributes.is_empty() {
         let _ = write!(line, " ({})", attributes.join(", "));
     }

@@ -20,7 +20,7 @@
 use std::collections::{HashMap, HashSet};
 use std::fmt::Write as _;
 
-use crate::compact::{element_head, printed_below, PRINTED_STATES};
+use crate::compact::{element_head, printed_below, repeats_its_parent, PRINTED_STATES};
 use crate::quoting::quote;
 use crate::{render, Bounds, CompactOptions, Element, ElementId, HandleRegistry, NodeId, Tree};
 
@@ -358,6 +358,9 @@ pub fn render_diff(
         }
         if let Some(after) = change.after {
             for item in &change.diff.changed {
+                if says_only_what_its_parent_says(after, item, &change.diff.changed) {
+                    continue;
+                }
                 let element = after.element(item.after);
                 let handle = registry.assign(&element.id, element.role, &element.name);
                 let mut line = element_head(&handle.to_string(), element);
@@ -376,6 +379,27 @@ pub fn render_diff(
         );
     }
     out
+}
+
+/// Whether `item` is about a child folded into its parent in the compact tree
+/// (GTK4's `[Text] OK` in `[Button] OK`) whose every change its parent's line
+/// already shows: a renamed button's label is renamed with it.
+fn says_only_what_its_parent_says(after: &Tree, item: &Changed, changed: &[Changed]) -> bool {
+    let Some(parent) = after.node(item.after).parent else {
+        return false;
+    };
+    let Some(parents) = changed.iter().find(|c| c.after == parent) else {
+        return false;
+    };
+    repeats_its_parent(after, item.after)
+        && item.fields.iter().all(|field| {
+            parents.fields.contains(field)
+                || matches!(field, FieldChange::Bounds { .. })
+                    && parents
+                        .fields
+                        .iter()
+                        .any(|f| matches!(f, FieldChange::Bounds { .. }))
+        })
 }
 
 #[cfg(test)]

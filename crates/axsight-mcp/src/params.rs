@@ -30,7 +30,7 @@ pub enum Format {
 
 #[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
 pub struct TreeArgs {
-    /// App name (substring) or pid; default: the active window's app.
+    /// App name (substring) or pid (default: the active window's).
     #[serde(default)]
     #[schemars(extend("x-aliases" = ["process"]))]
     pub app: Option<String>,
@@ -38,7 +38,7 @@ pub struct TreeArgs {
     #[serde(default)]
     #[schemars(extend("x-aliases" = ["title"]))]
     pub window: Option<String>,
-    /// Print only the subtree of this handle, e.g. "#u40".
+    /// Print only this handle's subtree (`#u40`).
     #[serde(default)]
     pub from: Option<String>,
     /// Print only the subtree of the first match.
@@ -54,18 +54,18 @@ pub struct TreeArgs {
     /// Also list elements that are not drawn.
     #[serde(default)]
     pub include_invisible: bool,
-    /// Add the text OCR reads in the window, with #o handles to click.
+    /// Add the text OCR reads (#o handles).
     #[serde(default)]
     pub include_ocr: bool,
-    /// Add the controls a UI-element detector model finds, with #m handles.
+    /// Add what a UI-element detector finds (#m handles).
     #[serde(default)]
     #[schemars(extend("x-aliases" = ["include_omniparser"]))]
     pub include_detector: bool,
-    /// Add the elements a vision model names, with #v handles.
+    /// Add what a vision model names (#v handles).
     #[serde(default)]
     #[schemars(extend("x-aliases" = ["include_gemini_vision"]))]
     pub include_vision: bool,
-    /// Add the elements of the page a browser window shows, with #d handles.
+    /// Add a browser page's elements (#d handles).
     #[serde(default)]
     #[schemars(extend("x-aliases" = ["include_browser_dom"]))]
     pub include_dom: bool,
@@ -75,13 +75,13 @@ pub struct TreeArgs {
 
 #[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
 pub struct FindArgs {
-    /// Selector, e.g. "role:Button && name:Save".
+    /// E.g. `role:Button && name:Save`.
     pub selector: String,
-    /// Limit to one app (name substring or pid).
+    /// App name (substring) or pid.
     #[serde(default)]
     #[schemars(extend("x-aliases" = ["process"]))]
     pub app: Option<String>,
-    /// Limit to one window (title substring).
+    /// Window title (substring).
     #[serde(default)]
     #[schemars(extend("x-aliases" = ["title"]))]
     pub window: Option<String>,
@@ -92,13 +92,13 @@ pub struct FindArgs {
 
 #[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
 pub struct ValidateArgs {
-    /// Selector to look for.
+    /// Selector.
     #[serde(default)]
     pub selector: Option<String>,
-    /// Handle to check, e.g. "#u14".
+    /// Handle, e.g. `#u14`.
     #[serde(default)]
     pub index: Option<IndexArg>,
-    /// With a numeric index: its source ("ui_tree").
+    /// Source of a numeric index (`ui_tree`).
     #[serde(default)]
     pub vision_type: Option<String>,
     #[serde(default)]

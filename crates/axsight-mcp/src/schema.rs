@@ -43,6 +43,10 @@ fn tidy(value: &mut Value, defs: &Value) {
             if object.get("minimum") == Some(&Value::from(0)) {
                 object.remove("minimum");
             }
+            // Any property is allowed unless said otherwise.
+            if object.get("additionalProperties") == Some(&Value::Bool(true)) {
+                object.remove("additionalProperties");
+            }
             one_type(object);
             one_arm(object);
         }
@@ -124,7 +128,8 @@ mod tests {
                 "index": {"anyOf": [{"$ref": "#/$defs/IndexArg"}, {"type": "null"}], "description": "Handle."},
                 "app": {"type": ["string", "null"], "default": null, "description": "App.", "x-aliases": ["process"]},
                 "x": {"type": ["integer", "null"], "format": "int32", "default": null},
-                "background": {"type": "boolean", "default": false}
+                "background": {"type": "boolean", "default": false},
+                "arguments": {"type": "object", "additionalProperties": true}
             },
             "required": ["text"]
         });
@@ -137,7 +142,8 @@ mod tests {
                     "index": {"type": "string", "description": "Handle."},
                     "app": {"type": "string", "description": "App."},
                     "x": {"type": "integer"},
-                    "background": {"type": "boolean"}
+                    "background": {"type": "boolean"},
+                    "arguments": {"type": "object"}
                 },
                 "required": ["text"]
             })

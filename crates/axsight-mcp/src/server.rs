@@ -229,7 +229,7 @@ impl<E: Engine> AxsightServer<E> {
     }
 
     #[tool(
-        description = "Print a window's accessibility tree with a #u handle per element (default: the active window).",
+        description = "A window's accessibility tree, a #u handle per element (default: the active window).",
         annotations(read_only_hint = true, open_world_hint = false)
     )]
     async fn get_window_tree(
@@ -328,7 +328,7 @@ impl<E: Engine> AxsightServer<E> {
     }
 
     #[tool(
-        description = "Check whether an element exists, by selector or handle. Not found is an answer, not an error.",
+        description = "Whether an element (selector or handle) exists; not found is an answer, not an error.",
         annotations(read_only_hint = true, open_world_hint = false)
     )]
     async fn validate_element(

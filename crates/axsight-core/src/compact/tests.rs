@@ -219,3 +219,281 @@ fn disabled_shows_only_for_interactive_elements() {
     label.states = StateSet::from_iter([State::Showing]);
     assert_eq!(format_element("#u2", &label, false), "#u2 [Text] Hi");
 }
+
+/// Window > CheckBox "Agree" > Text "Agree" (GTK4's label child), Button "Go" >
+/// Text "Go" with a child of its own, Text "Other" under a Button "Ok", and a bare
+/// separator.
+fn repeating() -> Tree {
+    let mut tree = Tree::new(shown("w", Role::Window, "Doc"));
+    let mut check = shown("c", Role::CheckBox, "Agree");
+    check.actionable = true;
+    check.bounds = Some(Bounds {
+        x: 0,
+        y: 0,
+        width: 100,
+        height: 20,
+    });
+    let check = tree.push(tree.root(), check);
+    // GTK4's labels offer clipboard actions: a repeating Text folds all the same.
+    let mut label = shown("ct", Role::Text, "Agree");
+    label.actionable = true;
+    tree.push(check, label);
+    let mut go = shown("g", Role::Button, "Go");
+    go.bounds = check_bounds(0, 30);
+    go.actionable = true;
+    let go = tree.push(tree.root(), go);
+    let mut label = shown("gt", Role::Text, "Go");
+    label.bounds = check_bounds(0, 30);
+    let label = tree.push(go, label);
+    tree.push(label, shown("gi", Role::Image, "arrow"));
+    tree.push(tree.root(), shown("sep", Role::Separator, ""));
+    let mut ok = shown("o", Role::Button, "Ok");
+    ok.bounds = check_bounds(0, 60);
+    let ok = tree.push(tree.root(), ok);
+    tree.push(ok, shown("ot", Role::Text, "Other"));
+    tree
+}
+
+fn check_bounds(x: i32, y: i32) -> Option<Bounds> {
+    Some(Bounds {
+        x,
+        y,
+        width: 100,
+        height: 20,
+    })
+}
+
+#[test]
+fn a_child_that_repeats_its_parents_name_folds_and_keeps_its_handle() {
+    let tree = repeating();
+    let mut registry = HandleRegistry::new();
+    let out = render(
+        &tree,
+        tree.root(),
+        &mut registry,
+        &CompactOptions::default(),
+    );
+    assert_eq!(
+        out.text,
+        "#u1 [Window] Doc ([1,2,3,4])\n\
+         \x20 #u2 [CheckBox] Agree ([0,0,100,20])\n\
+         \x20 #u4 [Button] Go ([0,30,100,20])\n\
+         \x20   #u6 [Image] arrow ([1,2,3,4])\n\
+         \x20 #u7 [Button] Ok ([0,60,100,20])\n\
+         \x20   #u8 [Text] Other ([1,2,3,4])\n",
+    );
+    assert_eq!((out.printed, out.cut), (6, 0));
+    // The folded children were numbered: their handles resolve to them, so `from`,
+    // `index` and a diff's lines reach them.
+    let folded = registry.resolve("#u3".parse().unwrap()).unwrap();
+    assert_eq!(folded.id.0, "ct");
+    assert_eq!(registry.resolve("#u5".parse().unwrap()).unwrap().id.0, "gt");
+    // Read from its own handle, the folded child is the first line, so it prints.
+    let label = tree.find(&crate::ElementId("ct".into())).unwrap();
+    let from = render(&tree, label, &mut registry, &CompactOptions::default());
+    assert_eq!(from.text, "#u3 [Text] Agree ([1,2,3,4])\n");
+    // A one-line summary counts what the tree prints.
+    assert_eq!(printed_below(&tree, tree.root()), 5);
+}
+
+#[test]
+fn a_repeating_child_with_something_to_say_stays() {
+    let mut tree = Tree::new(shown("w", Role::Window, "Doc"));
+    let mut check = shown("c", Role::CheckBox, "Agree");
+    check.bounds = check_bounds(0, 0);
+    let check = tree.push(tree.root(), check);
+    // It can be acted on.
+    let mut acting = shown("a", Role::Link, "Agree");
+    acting.actionable = true;
+    tree.push(check, acting);
+    // It says more: a state.
+    let mut focused = shown("f", Role::Text, "Agree");
+    focused.states.insert(State::Focused);
+    tree.push(check, focused);
+    // It lies outside the parent's box: where it is drawn is news.
+    let mut outside = shown("o", Role::Text, "Agree");
+    outside.bounds = check_bounds(500, 500);
+    tree.push(check, outside);
+    // Its name differs.
+    tree.push(check, shown("d", Role::Text, "agree!"));
+    let out = render(
+        &tree,
+        tree.root(),
+        &mut HandleRegistry::new(),
+        &CompactOptions::default(),
+    );
+    assert_eq!(out.printed, 6, "{}", out.text);
+}
+
+#[test]
+fn max_depth_counts_folded_children_as_nothing() {
+    let tree = repeating();
+    let options = CompactOptions {
+        max_depth: Some(0),
+        ..CompactOptions::default()
+    };
+    let out = render(&tree, tree.root(), &mut HandleRegistry::new(), &options);
+    assert!(
+        out.text.starts_with("#u1 [Window] Doc ([1,2,3,4]) …+5\n"),
+        "{}",
+        out.text
+    );
+}
+
+#[test]
+fn a_lone_text_child_becomes_its_parents_label() {
+    let mut tree = Tree::new(shown("w", Role::Window, "Doc"));
+    let mut nick = shown("b", Role::Button, "");
+    nick.actionable = true;
+    nick.bounds = check_bounds(0, 0);
+    let nick = tree.push(tree.root(), nick);
+    tree.push(nick, shown("bt", Role::Text, "Nick \"N\""));
+    let mut tab = shown("t", Role::TabItem, "Tab");
+    tab.states.insert(State::Selected);
+    tab.bounds = check_bounds(0, 30);
+    let tab = tree.push(tree.root(), tab);
+    let mut sunset = shown("tt", Role::Text, "Sunset");
+    sunset.bounds = check_bounds(0, 30);
+    tree.push(tab, sunset);
+    // Two children: neither is the label.
+    let mut pair = shown("p", Role::Button, "");
+    pair.bounds = check_bounds(0, 60);
+    let pair = tree.push(tree.root(), pair);
+    let mut one = shown("p1", Role::Text, "Sans");
+    one.bounds = check_bounds(0, 60);
+    tree.push(pair, one.clone());
+    one.id.0 = "p2".into();
+    one.name = "12".into();
+    tree.push(pair, one);
+    let mut registry = HandleRegistry::new();
+    let out = render(
+        &tree,
+        tree.root(),
+        &mut registry,
+        &CompactOptions::default(),
+    );
+    assert_eq!(
+        out.text,
+        "#u1 [Window] Doc ([1,2,3,4])\n\
+         \x20 #u2 [Button] (label: \"Nick \\\"N\\\"\", [0,0,100,20])\n\
+         \x20 #u4 [TabItem] Tab (selected, label: \"Sunset\", [0,30,100,20])\n\
+         \x20 #u6 [Button] ([0,60,100,20])\n\
+         \x20   #u7 [Text] Sans ([0,60,100,20])\n\
+         \x20   #u8 [Text] 12 ([0,60,100,20])\n",
+    );
+    assert_eq!(registry.resolve("#u5".parse().unwrap()).unwrap().id.0, "tt");
+    assert_eq!(printed_below(&tree, tree.root()), 5);
+    let options = CompactOptions {
+        max_depth: Some(0),
+        ..CompactOptions::default()
+    };
+    let out = render(&tree, tree.root(), &mut HandleRegistry::new(), &options);
+    assert!(out.text.contains("…+5\n"), "{}", out.text);
+}
+
+#[test]
+fn a_label_is_found_through_what_folds_and_counted_at_the_depth_limit() {
+    let mut tree = Tree::new(shown("w", Role::Window, "Doc"));
+    let mut cool = shown("b", Role::Button, "");
+    cool.bounds = check_bounds(0, 0);
+    let cool = tree.push(tree.root(), cool);
+    // An empty anonymous box beside it (GTK4's sort arrow holder) prints nothing.
+    tree.push(cool, shown("g", Role::Group, ""));
+    let wrapper = tree.push(cool, shown("g2", Role::Pane, ""));
+    tree.push(wrapper, shown("bt", Role::Text, "Cool"));
+    let out = render(
+        &tree,
+        tree.root(),
+        &mut HandleRegistry::new(),
+        &CompactOptions::default(),
+    );
+    assert_eq!(
+        out.text,
+        "#u1 [Window] Doc ([1,2,3,4])\n\
+         \x20 #u2 [Button] (label: \"Cool\", [0,0,100,20])\n",
+    );
+    let options = CompactOptions {
+        max_depth: Some(1),
+        ..CompactOptions::default()
+    };
+    let out = render(&tree, tree.root(), &mut HandleRegistry::new(), &options);
+    assert!(
+        out.text.ends_with("(label: \"Cool\", [0,0,100,20])\n"),
+        "{}",
+        out.text
+    );
+    assert_eq!(out.cut, 0);
+}
+
+#[test]
+fn an_empty_text_prints_nothing_and_an_image_can_label() {
+    let mut tree = Tree::new(shown("w", Role::Window, "Doc"));
+    let mut slider = shown("s", Role::Slider, "");
+    slider.value = Some("50".into());
+    slider.bounds = check_bounds(0, 0);
+    let slider = tree.push(tree.root(), slider);
+    let mut empty = shown("e", Role::Text, "");
+    empty.actionable = true;
+    tree.push(slider, empty);
+    let mut colour = shown("c", Role::Button, "");
+    colour.actionable = true;
+    colour.bounds = check_bounds(0, 30);
+    let colour = tree.push(tree.root(), colour);
+    let mut swatch = shown("ci", Role::Image, "Red 19%");
+    swatch.bounds = check_bounds(0, 30);
+    tree.push(colour, swatch);
+    // A focusable empty Text is a field to act on: it stays.
+    let mut field = shown("f", Role::Text, "");
+    field.states.insert(State::Focusable);
+    tree.push(tree.root(), field);
+    let out = render(
+        &tree,
+        tree.root(),
+        &mut HandleRegistry::new(),
+        &CompactOptions::default(),
+    );
+    assert_eq!(
+        out.text,
+        "#u1 [Window] Doc ([1,2,3,4])\n\
+         \x20 #u2 [Slider] (value: \"50\", [0,0,100,20])\n\
+         \x20 #u3 [Button] (label: \"Red 19%\", [0,30,100,20])\n\
+         \x20 #u5 [Text] ([1,2,3,4])\n",
+    );
+}
+
+#[test]
+fn a_label_beside_the_field_it_names_folds_into_the_field() {
+    let mut tree = Tree::new(shown("w", Role::Window, "Form"));
+    let mut name = shown("e", Role::Edit, "Name");
+    name.states.insert(State::Focusable);
+    tree.push(tree.root(), name);
+    tree.push(tree.root(), shown("el", Role::Text, "Name"));
+    // Before the pane it names (GTK4's "Text Styles").
+    tree.push(tree.root(), shown("pl", Role::Text, "Styles"));
+    let pane = tree.push(tree.root(), shown("p", Role::ScrollPane, "Styles"));
+    tree.push(pane, shown("p1", Role::Text, "Body"));
+    tree.push(pane, shown("p2", Role::Text, "Caption"));
+    // A label naming nothing beside it stays, and so does a second Text.
+    tree.push(tree.root(), shown("s", Role::Text, "Size"));
+    tree.push(tree.root(), shown("s2", Role::Text, "Size"));
+    let mut registry = HandleRegistry::new();
+    let out = render(
+        &tree,
+        tree.root(),
+        &mut registry,
+        &CompactOptions::default(),
+    );
+    assert_eq!(
+        out.text,
+        "#u1 [Window] Form ([1,2,3,4])\n\
+         \x20 #u2 [Edit] Name ([1,2,3,4])\n\
+         \x20 #u4 [ScrollPane] Styles ([1,2,3,4])\n\
+         \x20   #u6 [Text] Body ([1,2,3,4])\n\
+         \x20   #u7 [Text] Caption ([1,2,3,4])\n\
+         \x20 #u8 [Text] Size ([1,2,3,4])\n\
+         \x20 #u9 [Text] Size ([1,2,3,4])\n",
+    );
+    assert_eq!(registry.resolve("#u3".parse().unwrap()).unwrap().id.0, "el");
+    assert_eq!(registry.resolve("#u5".parse().unwrap()).unwrap().id.0, "pl");
+    assert_eq!(printed_below(&tree, tree.root()), 6);
+}

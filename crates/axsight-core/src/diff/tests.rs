@@ -265,3 +265,38 @@ fn summary_counts_only_what_the_tree_would_print() {
     );
     assert_eq!(text, "removed:\n  #u1 [Dialog] Ask (+2 inside)\n");
 }
+
+#[test]
+fn a_folded_label_renamed_with_its_parent_is_not_said_twice() {
+    let mut then = Tree::new(shown("w", Role::Window, "App"));
+    let button = then.push(then.root(), shown("b", Role::Button, "Start"));
+    then.push(button, shown("bt", Role::Text, "Start"));
+    let mut now = then.clone();
+    for id in now.ids().skip(1).collect::<Vec<_>>() {
+        now.element_mut(id).name = "Stop".into();
+    }
+    let d = diff(&then, &now);
+    assert_eq!(d.changed.len(), 2);
+    let text = render_diff(
+        &[WindowChange {
+            before: Some(&then),
+            after: Some(&now),
+            diff: d,
+        }],
+        &mut HandleRegistry::new(),
+        4000,
+    );
+    assert_eq!(
+        text,
+        "changed:\n  #u1 [Button] Stop: name \"Start\" -> \"Stop\"\n"
+    );
+    // A label renamed alone is news: it is printed.
+    let mut alone = then.clone();
+    alone.element_mut(NodeId(2)).name = "Pause".into();
+    let text = render_diff(
+        &[WindowChange::between(&then, &alone)],
+        &mut HandleRegistry::new(),
+        4000,
+    );
+    assert!(text.contains("[Text] Pause: name"), "{text}");
+}

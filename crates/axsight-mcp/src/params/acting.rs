@@ -148,7 +148,7 @@ pub struct ClickArgs {
     /// single (default) or double.
     #[serde(default)]
     pub click_type: Option<String>,
-    /// Keys held while clicking, e.g. "ctrl+shift".
+    /// Keys held while clicking (`ctrl+shift`).
     #[serde(default)]
     pub modifiers: Option<ModifiersArg>,
     /// Use the element's accessible action, without moving the pointer.
@@ -162,7 +162,7 @@ pub struct ClickArgs {
 pub struct TypeArgs {
     #[serde(flatten)]
     pub target: TargetArgs,
-    /// Text to type; trailing {Enter}, {Tab} or {Escape} are pressed after it.
+    /// Text to type.
     #[schemars(extend("x-aliases" = ["text_to_type"]), length(max = 65536))]
     pub text: String,
     /// Empty the field first (default true).
@@ -174,7 +174,7 @@ pub struct TypeArgs {
 
 #[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
 pub struct KeyArgs {
-    /// Keys: "ctrl+s", "alt+F4", "shift+Tab", "Return"; several separated by spaces.
+    /// Keys: `ctrl+s`, `alt+F4`, `shift+Tab Return` (several: space-separated).
     pub key: String,
     /// Optional element to focus first.
     #[serde(flatten)]
@@ -192,7 +192,7 @@ pub struct ScrollArgs {
     /// Wheel notches (default 3).
     #[serde(default)]
     pub amount: Option<u32>,
-    /// Move the scroll bar's value instead of turning the wheel.
+    /// Move the scroll bar instead of turning the wheel.
     #[serde(default)]
     pub background: bool,
     #[serde(flatten)]
@@ -220,7 +220,7 @@ impl From<&ValueArg> for NewValue {
 pub struct SetValueArgs {
     #[serde(flatten)]
     pub target: TargetArgs,
-    /// Number for sliders and spin buttons; text for fields.
+    // A number for sliders and spin buttons, text for fields (the tool says so).
     #[schemars(length(max = 65536))]
     pub value: ValueArg,
     #[serde(flatten)]
@@ -231,7 +231,7 @@ pub struct SetValueArgs {
 pub struct SelectArgs {
     #[serde(flatten)]
     pub target: TargetArgs,
-    /// The option's visible text.
+    // Its visible text (the tool says so).
     pub option: String,
     #[serde(flatten)]
     pub act: ActArgs,
@@ -241,7 +241,7 @@ pub struct SelectArgs {
 pub struct ToggleArgs {
     #[serde(flatten)]
     pub target: TargetArgs,
-    /// true: checked/on; false: unchecked/off.
+    /// true: checked/on.
     pub state: bool,
     #[serde(flatten)]
     pub act: ActArgs,
@@ -251,7 +251,7 @@ pub struct ToggleArgs {
 pub struct ActionArgs {
     #[serde(flatten)]
     pub target: TargetArgs,
-    /// An action the element lists (get_window_tree format=json shows them).
+    /// One the element lists (format=json shows them).
     pub action: String,
     #[serde(flatten)]
     pub act: ActArgs,
@@ -314,11 +314,11 @@ pub struct WindowArgs {
 
 #[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
 pub struct ClipboardArgs {
-    /// Text to put on it (with neither this nor `from`, it is read).
+    /// Text to set (with neither this nor `from`, it is read).
     #[serde(default)]
     #[schemars(length(max = 65536))]
     pub text: Option<String>,
-    /// A handle whose value (else name) to put on it.
+    /// Handle: set its value (else name).
     #[serde(default)]
     pub from: Option<String>,
 }
@@ -409,7 +409,7 @@ impl MoveArgs {
 
 #[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
 pub struct OpenArgs {
-    /// Desktop id, app name or command line, e.g. "gnome-calculator".
+    /// Desktop id, app name or command line (`gnome-calculator`).
     #[schemars(extend("x-aliases" = ["app_name", "name"]))]
     pub app: String,
     /// Longest wait for its window, in ms (default 20000).
@@ -534,18 +534,18 @@ impl RegionArg {
 
 #[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
 pub struct ShotArgs {
-    /// App name or pid: capture its window.
+    /// App name or pid.
     #[serde(default)]
     #[schemars(extend("x-aliases" = ["process"]))]
     pub app: Option<String>,
-    /// Window title: capture that window.
+    /// Window title.
     #[serde(default)]
     #[schemars(extend("x-aliases" = ["title"]))]
     pub window: Option<String>,
-    /// Handle ("#u14"): capture that element.
+    /// An element's handle.
     #[serde(default)]
     pub index: Option<IndexArg>,
-    /// Source of a numeric index ("ui_tree").
+    /// Source of a numeric index (`ui_tree`).
     #[serde(default)]
     pub vision_type: Option<String>,
     /// [x, y, width, height] on screen.
@@ -563,10 +563,10 @@ pub struct ShotArgs {
     /// Draw each element's handle on the picture.
     #[serde(default)]
     pub annotate: bool,
-    /// With annotate: also mark the text OCR reads, with #o handles.
+    /// With annotate: also OCR's text (#o).
     #[serde(default)]
     pub include_ocr: bool,
-    /// With annotate: also mark what the UI-element detector finds, with #m handles.
+    /// With annotate: also the detector's finds (#m).
     #[serde(default)]
     #[schemars(extend("x-aliases" = ["include_omniparser"]))]
     pub include_detector: bool,
@@ -574,7 +574,7 @@ pub struct ShotArgs {
 
 #[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
 pub struct DescribeArgs {
-    /// The element in words, e.g. "the Save button", "search field top right".
+    /// E.g. `the Save button`, `search field top right`.
     pub description: String,
     /// App name or pid (default: the active window's).
     #[serde(default)]

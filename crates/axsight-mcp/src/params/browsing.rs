@@ -13,10 +13,10 @@ pub struct NavigateArgs {
     /// Open it in a new tab.
     #[serde(default)]
     pub new_tab: bool,
-    /// "back", "forward" or "reload" instead of a url.
+    /// Instead of a url.
     #[serde(default)]
     pub action: Option<HistoryAction>,
-    /// Browser to start when none runs: "chromium" (default), "firefox" or a path.
+    /// To start when none runs: chromium (default), firefox or a path.
     #[serde(default)]
     pub browser: Option<String>,
     /// Which browser window (app name or pid / title substring).
@@ -46,7 +46,7 @@ pub enum HistoryAction {
 /// `execute_browser_script`'s arguments.
 #[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
 pub struct ScriptArgs {
-    /// JavaScript to run in the page; its value comes back as JSON.
+    /// The JavaScript to run.
     #[schemars(length(max = 65536))]
     pub script: String,
     #[serde(default)]

@@ -22,7 +22,7 @@ use rmcp::model::ContentBlock;
 #[tool_router(router = acting_router, vis = "pub(crate)")]
 impl<E: Engine> AxsightServer<E> {
     #[tool(
-        description = "Click an element (selector, index handle, or x+y). Real pointer click when on screen; its accessible action when covered or background=true. Answers with what changed.",
+        description = "Click an element: a real pointer click when on screen, else (covered, or background) its accessible action. Answers with what changed.",
         annotations(open_world_hint = false)
     )]
     async fn click_element(
@@ -63,7 +63,7 @@ impl<E: Engine> AxsightServer<E> {
     }
 
     #[tool(
-        description = "Type text into an element (clears it first unless clear_before_typing=false); trailing {Enter}/{Tab}/{Escape} are pressed after. Reads the field back.",
+        description = "Type text into an element, emptied first by default; trailing {Enter}/{Tab}/{Escape} are pressed after. Reads the field back.",
         annotations(open_world_hint = false)
     )]
     async fn type_into_element(
@@ -81,7 +81,7 @@ impl<E: Engine> AxsightServer<E> {
     }
 
     #[tool(
-        description = "Press keys: \"ctrl+s\", \"alt+F4\", \"shift+Tab Return\". With a target, focuses it first; else goes to the focused window.",
+        description = "Press keys. With a target, focuses it first; else they go to the focused window.",
         annotations(open_world_hint = false)
     )]
     async fn press_key(
@@ -98,7 +98,7 @@ impl<E: Engine> AxsightServer<E> {
     }
 
     #[tool(
-        description = "Scroll an element: direction up/down/left/right, amount in wheel notches (default 3).",
+        description = "Scroll an element by wheel notches.",
         annotations(open_world_hint = false)
     )]
     async fn scroll_element(
@@ -190,7 +190,7 @@ impl<E: Engine> AxsightServer<E> {
     }
 
     #[tool(
-        description = "Drag with the pointer from one handle or point (\"x,y\") to another.",
+        description = "Drag the pointer from `from` to `to`.",
         annotations(open_world_hint = false)
     )]
     async fn mouse_drag(
@@ -250,7 +250,7 @@ impl<E: Engine> AxsightServer<E> {
     }
 
     #[tool(
-        description = "Minimize a window (app/window) through the window manager; restore=true shows it again.",
+        description = "Minimize a window (app/window); restore=true shows it again.",
         annotations(open_world_hint = false, destructive_hint = false)
     )]
     async fn minimize_window(
@@ -263,7 +263,7 @@ impl<E: Engine> AxsightServer<E> {
     }
 
     #[tool(
-        description = "Read the clipboard's text, or set it to `text` or to the value of a handle (`from`). A password field's copy is never shown.",
+        description = "Read the clipboard's text, or set it to `text` or a handle's value (`from`). A password field's copy is never shown.",
         annotations(open_world_hint = false, destructive_hint = false)
     )]
     async fn clipboard(
@@ -297,7 +297,7 @@ impl<E: Engine> AxsightServer<E> {
     }
 
     #[tool(
-        description = "Start an app (name, desktop id or command), wait for its window, return its tree.",
+        description = "Start an app, wait for its window, return its tree.",
         annotations(open_world_hint = false, destructive_hint = false)
     )]
     async fn open_application(
@@ -330,7 +330,7 @@ impl<E: Engine> AxsightServer<E> {
     }
 
     #[tool(
-        description = "Wait until an element (selector or handle) exists, is gone, visible, enabled, focused, or has_value `value`.",
+        description = "Wait until an element (selector or handle) meets `condition`.",
         annotations(read_only_hint = true, open_world_hint = false)
     )]
     async fn wait_for_element(
@@ -356,7 +356,7 @@ const DEFAULT_MAX_DIMENSION: u32 = 1568;
 #[tool_router(router = grounding_router, vis = "pub(crate)")]
 impl<E: Engine> AxsightServer<E> {
     #[tool(
-        description = "Find an element from a description in words (\"the Save button\", \"search field top right\"): the tree first, with no screenshot; only if nothing in it fits, OCR, then a vision model where one is available.",
+        description = "Find an element described in words: in the tree first (no screenshot), else by OCR, else by a vision model if any.",
         annotations(read_only_hint = true, open_world_hint = false)
     )]
     async fn find_element(
@@ -388,7 +388,7 @@ impl<E: Engine> AxsightServer<E> {
     }
 
     #[tool(
-        description = "Screenshot of the screen, a window (app/window), an element (index) or a region, as an image; annotate=true draws each element's handle on it.",
+        description = "Screenshot of the screen, a window (app/window), an element (index) or a region.",
         annotations(read_only_hint = true, open_world_hint = false)
     )]
     async fn capture_screenshot(

@@ -18,7 +18,7 @@ const DEFAULT_LOAD: Duration = Duration::from_secs(20);
 #[tool_router(router = browsing_router, vis = "pub(crate)")]
 impl<E: Engine> AxsightServer<E> {
     #[tool(
-        description = "Open a URL in a browser, in the current tab or a new one, or go back/forward/reload; waits for the page to load and show, then answers with the window's tree (include_dom adds the page's #d elements). Drives a browser axsight started or attached to, else a Firefox or Chromium window on screen through its address bar, else starts one (`browser`).",
+        description = "Open a URL in the current or a new tab, or go back/forward/reload; answers with the window's tree once the page shows (include_dom adds its #d elements). Drives the browser axsight started or attached to, else a Firefox or Chromium window on screen (by its address bar), else starts `browser`.",
         annotations(open_world_hint = true)
     )]
     async fn navigate_browser(
@@ -43,7 +43,7 @@ impl<E: Engine> AxsightServer<E> {
     }
 
     #[tool(
-        description = "Run JavaScript in the page a browser window shows and answer its value as JSON. Off unless the server was started with --allow-browser-script.",
+        description = "Run JavaScript in a browser window's page; answers its value as JSON. Off unless serve has --allow-browser-script.",
         annotations(open_world_hint = true)
     )]
     async fn execute_browser_script(

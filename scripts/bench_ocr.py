@@ -55,7 +55,7 @@ from itertools import product
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
-AXSIGHT = REPO / "target" / "debug" / "axsight"
+AXSIGHT = Path(os.environ.get("AXSIGHT_BIN", REPO / "target" / "debug" / "axsight"))
 FIXTURE = "/usr/bin/python3 tests/fixtures/fixture_app.py --title OCR"
 
 # name, app command, theme, selector or target to act on, and how to point axsight

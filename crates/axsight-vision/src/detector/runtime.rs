@@ -21,7 +21,7 @@ static RUNTIME: OnceLock<Result<(Environment, PathBuf), String>> = OnceLock::new
 
 /// Loads ONNX Runtime from where [`locate`] finds it
 /// (`explicit` first); later calls return the first call's outcome.
-pub(super) fn runtime(explicit: Option<&Path>) -> Result<&'static Environment, DetectorError> {
+pub(crate) fn runtime(explicit: Option<&Path>) -> Result<&'static Environment, DetectorError> {
     let loaded = RUNTIME.get_or_init(|| {
         let path = locate(explicit)?;
         let environment = ort::init_from(&path)

@@ -8,7 +8,7 @@
 //! Catmull-Rom cubic, as one line (`--psm 7`), on one engine per core in
 //! parallel. Lines under 0.3 confidence are dropped. Without the detector's model
 //! (`scripts/get-ocr-model`), Tesseract reads the whole window as sparse text
-//! (`--psm 11`) instead: the same recall, three to four times slower.
+//! (`--psm 11`) instead, and so without ONNX Runtime: slower.
 //!
 //! Measured with `scripts/bench_ocr.py` (README, "OCR"): recall against the
 //! accessibility tree over 6 windows, and time per window.
@@ -50,6 +50,10 @@ pub struct OcrOptions {
     /// The text detector's ONNX model (PP-OCR's DB detector); `None` reads the
     /// whole capture with Tesseract's own layout analysis (`page_mode`).
     pub text_detector: Option<PathBuf>,
+    /// `libonnxruntime.so` for the detector; searched for when `None` (see
+    /// [`crate::RUNTIME_VARIABLE`]). ONNX Runtime loads once per process: the
+    /// UI-element detector and OCR share it.
+    pub runtime_library: Option<PathBuf>,
     /// The capture is resized this many times for the detector (0.1 to 2).
     pub detector_scale: f32,
     /// Tesseract's page segmentation mode without a detector: 11 finds sparse
@@ -75,6 +79,7 @@ impl Default for OcrOptions {
     fn default() -> OcrOptions {
         OcrOptions {
             text_detector: text_detector::default_model(),
+            runtime_library: None,
             detector_scale: 0.75,
             page_mode: tesseract::SPARSE_TEXT,
             upscale: 2,
@@ -108,7 +113,18 @@ pub fn read_text(capture: &Capture, options: &OcrOptions) -> Result<Vec<OcrLine>
     if capture.width == 0 || capture.height == 0 {
         return Ok(Vec::new());
     }
-    match &options.text_detector {
+    if let Some(model) = options.text_detector.as_ref().filter(|m| !m.is_file()) {
+        return Err(VisionError::Ocr(format!(
+            "no text detector model at {} ({OCR_MODEL_VARIABLE}; scripts/get-ocr-model makes it)",
+            model.display()
+        )));
+    }
+    // Without ONNX Runtime, Tesseract alone: slower, as complete.
+    let with_detector = options
+        .text_detector
+        .as_ref()
+        .filter(|_| crate::detector::runtime::runtime(options.runtime_library.as_deref()).is_ok());
+    match with_detector {
         Some(model) => {
             let picture = grey(capture)?;
             let boxes = text_detector::detect_text(
@@ -262,18 +278,10 @@ mod tests {
         assert_eq!(read_text(&empty, &OcrOptions::default()).unwrap(), []);
     }
 
-    /// Reads a real picture when Tesseract is installed (skips otherwise): digits
-    /// drawn in the marks' bitmap font, 2 pixels a dot (at 3 or more Tesseract
-    /// is unsure or sees nothing: blocky digits read like small ones).
-    #[test]
-    fn tesseract_reads_a_drawn_number() {
-        if tesseract::Engine::take("eng")
-            .map(Engine::give_back)
-            .is_err()
-        {
-            eprintln!("libtesseract or its English data not installed: skipped");
-            return;
-        }
+    /// Digits drawn in the marks' bitmap font, 2 pixels a dot (at 3 or more
+    /// Tesseract is unsure or sees nothing: blocky digits read like small ones),
+    /// at (20,16)-(78,30) of a 120x40 capture placed at (500,300).
+    fn drawn_number() -> Capture {
         let (width, height, dot) = (120u32, 40u32, 2u32);
         let mut image = RgbImage::from_pixel(width, height, image::Rgb([255, 255, 255]));
         for (i, c) in "31415".chars().enumerate() {
@@ -292,23 +300,39 @@ mod tests {
                 }
             }
         }
-        let capture = Capture {
+        Capture {
             origin: Point { x: 500, y: 300 },
             width,
             height,
             rgb: image.into_raw(),
-        };
-        // Tesseract's own layout analysis, without the detector.
+        }
+    }
+
+    fn tesseract_installed() -> bool {
+        let installed = Engine::take("eng").map(Engine::give_back).is_ok();
+        if !installed {
+            eprintln!("libtesseract or its English data not installed: skipped");
+        }
+        installed
+    }
+
+    /// Reads a real picture with Tesseract's own layout analysis when Tesseract
+    /// is installed (skips otherwise).
+    #[test]
+    fn tesseract_reads_a_drawn_number() {
+        if !tesseract_installed() {
+            return;
+        }
         let options = OcrOptions {
             text_detector: None,
             ..OcrOptions::default()
         };
-        let lines = read_text(&capture, &options).unwrap();
+        let lines = read_text(&drawn_number(), &options).unwrap();
         let line = lines
             .iter()
             .find(|line| line.text.contains("31415"))
             .unwrap_or_else(|| panic!("31415 not read: {lines:?}"));
-        // Drawn at (20,16)-(78,30) in the capture, (520,316)-(578,330) on screen.
+        // Drawn at (520,316)-(578,330) on screen.
         let b = line.bounds;
         assert!(
             (518..=522).contains(&b.x) && (314..=318).contains(&b.y),
@@ -319,5 +343,66 @@ mod tests {
             "{line:?}"
         );
         assert!(line.confidence > 0.5 && line.confidence <= 1.0, "{line:?}");
+    }
+
+    /// The repository's `.venv` ONNX Runtime (scripts/install-deps puts it there).
+    fn venv_onnxruntime() -> Option<PathBuf> {
+        let lib = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../.venv/lib");
+        std::fs::read_dir(lib).ok()?.flatten().find_map(|python| {
+            let capi = python.path().join("site-packages/onnxruntime/capi");
+            std::fs::read_dir(capi)
+                .ok()?
+                .flatten()
+                .map(|e| e.path())
+                .find(|p| {
+                    p.file_name()
+                        .and_then(|n| n.to_str())
+                        .is_some_and(|n| n.starts_with("libonnxruntime.so"))
+                })
+        })
+    }
+
+    /// The detector finds the drawn line and Tesseract reads it, with a box that
+    /// hugs the digits. Runs where scripts/install-deps ran (CI): the model from
+    /// scripts/get-ocr-model, ONNX Runtime from `.venv`.
+    #[test]
+    fn the_text_detector_finds_the_line_tesseract_reads() {
+        let (Some(model), Some(runtime)) = (text_detector::default_model(), venv_onnxruntime())
+        else {
+            eprintln!("no OCR model (scripts/get-ocr-model) or no .venv ONNX Runtime: skipped");
+            return;
+        };
+        if !tesseract_installed() {
+            return;
+        }
+        let options = OcrOptions {
+            text_detector: Some(model),
+            runtime_library: Some(runtime),
+            ..OcrOptions::default()
+        };
+        let capture = drawn_number();
+        let lines = read_text(&capture, &options).unwrap();
+        // The detector ran (the runtime is loaded now): its one box is the line.
+        let model = options.text_detector.as_ref().unwrap();
+        let boxes = text_detector::detect_text(&capture, model, 0.75, 1).unwrap();
+        assert_eq!(boxes.len(), 1, "{boxes:?}");
+        let [line] = &lines[..] else {
+            panic!("one line expected: {lines:?} (boxes {boxes:?})");
+        };
+        assert_eq!(line.text, "31415", "{line:?}");
+        // The digits span (520,316)-(578,330); DB's box grows a little past them.
+        let b = line.bounds;
+        assert!(
+            (510..=520).contains(&b.x) && (306..=316).contains(&b.y),
+            "{line:?}"
+        );
+        assert!(
+            b.x + b.width >= 578
+                && b.x + b.width <= 590
+                && b.y + b.height >= 330
+                && b.y + b.height <= 340,
+            "{line:?}"
+        );
+        assert!(line.confidence > 0.5, "{line:?}");
     }
 }

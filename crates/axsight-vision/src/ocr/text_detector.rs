@@ -55,6 +55,9 @@ pub(crate) fn detect_text(
             "no such file ({OCR_MODEL_VARIABLE}; scripts/get-ocr-model makes it)"
         )));
     }
+    // ort needs the runtime loaded before any tensor is made. Loaded already by
+    // read_text (once per process, from whatever path it was given).
+    let environment = runtime::runtime(None).map_err(|e| bad(e.to_string()))?;
     let (width, height) = (capture.width, capture.height);
     let side = |v: u32| ((f64::from(v) * f64::from(scale) / 32.0).round().max(1.0) * 32.0) as usize;
     let (input_width, input_height) = (side(width), side(height));
@@ -63,7 +66,6 @@ pub(crate) fn detect_text(
         .map_err(|e| bad(e.to_string()))?;
     let mut loaded = LOADED.lock().unwrap_or_else(|e| e.into_inner());
     if loaded.as_ref().is_none_or(|(path, _)| path != model) {
-        let environment = runtime::runtime(None).map_err(|e| bad(e.to_string()))?;
         let mut builder = Session::builder(environment)
             .and_then(|b| b.with_memory_pattern(false).map_err(Into::into))
             .map_err(|e| bad(e.to_string()))?;

@@ -40,6 +40,8 @@ struct Api {
     tsv_text: unsafe extern "C" fn(Handle, c_int) -> *mut c_char,
     mean_confidence: unsafe extern "C" fn(Handle) -> c_int,
     delete_text: unsafe extern "C" fn(*mut c_char),
+    /// libgomp's, when Tesseract is built with OpenMP.
+    omp_set_max_active_levels: Option<unsafe extern "C" fn(c_int)>,
     /// Keeps the functions above valid: never unloaded.
     _library: libloading::Library,
 }
@@ -72,6 +74,12 @@ fn api() -> Result<&'static Api, VisionError> {
                 tsv_text: get!("TessBaseAPIGetTsvText"),
                 mean_confidence: get!("TessBaseAPIMeanTextConf"),
                 delete_text: get!("TessDeleteText"),
+                // Debian's libtesseract is built with libgomp; dlsym on the
+                // library's handle searches its dependencies too.
+                omp_set_max_active_levels: library
+                    .get::<unsafe extern "C" fn(c_int)>(b"omp_set_max_active_levels\0")
+                    .ok()
+                    .map(|f| *f),
                 _library: library,
             })
         }
@@ -155,6 +163,18 @@ impl Engine {
     /// Sets `image` (kept alive by the caller until the read is done) and mode.
     fn set(&mut self, image: &GrayImage, mode: u8, dpi: u32) -> Result<&'static Api, VisionError> {
         let api = api()?;
+        // No OpenMP teams: ocr.rs runs one engine per core itself, and
+        // Tesseract's OpenMP threads (its LSTM asks for 4 per layer, past any
+        // num_threads setting) spin against those, doubling the time, most of
+        // it in the kernel (futex); the CLI had `OMP_THREAD_LIMIT=1` for this.
+        // With zero active levels every parallel region runs on the thread that
+        // meets it. The setting is the calling thread's (OpenMP 5), so it is
+        // made before each read.
+        if let Some(levels) = api.omp_set_max_active_levels {
+            // SAFETY: takes any count; 0 is valid.
+            unsafe { levels(0) }
+        }
+
         let (width, height) = image.dimensions();
         let too_big = || VisionError::Ocr(format!("a {width}x{height} picture is too big"));
         let w = c_int::try_from(width).map_err(|_| too_big())?;

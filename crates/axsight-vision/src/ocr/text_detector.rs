@@ -66,8 +66,11 @@ pub(crate) fn detect_text(
         .map_err(|e| bad(e.to_string()))?;
     let mut loaded = LOADED.lock().unwrap_or_else(|e| e.into_inner());
     if loaded.as_ref().is_none_or(|(path, _)| path != model) {
+        // No spinning: the pool's threads would burn the cores Tesseract's
+        // readers need next (and any other process's) while they wait.
         let mut builder = Session::builder(environment)
             .and_then(|b| b.with_memory_pattern(false).map_err(Into::into))
+            .and_then(|b| b.with_intra_op_spinning(false).map_err(Into::into))
             .map_err(|e| bad(e.to_string()))?;
         if threads > 0 {
             builder = builder

@@ -165,12 +165,15 @@ fn read_lines(
     origin: Point,
     options: &OcrOptions,
 ) -> Result<Vec<OcrLine>, VisionError> {
+    if boxes.is_empty() {
+        return Ok(Vec::new());
+    }
     // Widest first, so that the last lines handed out are short ones.
     let mut order: Vec<usize> = (0..boxes.len()).collect();
     order.sort_by_key(|&i| std::cmp::Reverse(boxes[i].x2 - boxes[i].x1));
     let next = AtomicUsize::new(0);
     let read: Mutex<Vec<(usize, String, f32)>> = Mutex::new(Vec::with_capacity(boxes.len()));
-    let workers = options.threads.clamp(1, boxes.len().max(1));
+    let workers = options.threads.clamp(1, boxes.len());
     std::thread::scope(|scope| -> Result<(), VisionError> {
         let handles: Vec<_> = (0..workers)
             .map(|_| {
@@ -409,5 +412,11 @@ mod tests {
             "{line:?}"
         );
         assert!(line.confidence > 0.5, "{line:?}");
+        // A blank picture: no box, no line, no error.
+        let blank = Capture {
+            rgb: vec![255; capture.rgb.len()],
+            ..capture
+        };
+        assert_eq!(read_text(&blank, &options).unwrap(), []);
     }
 }

@@ -18,7 +18,7 @@
 
 mod boxes;
 mod letterbox;
-mod runtime;
+pub(crate) mod runtime;
 
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;

@@ -18,7 +18,7 @@ pub use detector::{
     RUNTIME_VARIABLE,
 };
 pub use marks::{draw_marks, Mark};
-pub use ocr::{read_text, OcrLine, OcrOptions};
+pub use ocr::{read_text, OcrLine, OcrOptions, OCR_MODEL_VARIABLE};
 pub use picture::{encode, Format, Picture, PictureOptions, VisionError};
 pub use vision_model::{
     ask_chat_endpoint, parse_reply, vision_prompt, ChatEndpoint, EndpointError, ReplyError,

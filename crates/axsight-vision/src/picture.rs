@@ -88,13 +88,11 @@ pub enum VisionError {
     BadZoom(f64),
     #[error("cannot encode the picture: {0}")]
     Encode(String),
-    /// No Tesseract to run; says how to install it.
+    /// No Tesseract library to load; says how to install it.
     #[error("OCR needs Tesseract, which is not installed: {0}")]
     OcrMissing(&'static str),
     #[error("OCR failed: {0}")]
     Ocr(String),
-    #[error("OCR took longer than {0:?}; Tesseract was stopped")]
-    OcrTimeout(std::time::Duration),
 }
 
 /// Largest zoom: beyond it a window's picture would be hundreds of megabytes.

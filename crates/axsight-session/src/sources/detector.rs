@@ -38,6 +38,12 @@ impl DetectorSlot {
         }
     }
 
+    /// The ONNX Runtime library configured for the detector, which OCR's text
+    /// detector shares.
+    pub(crate) fn runtime_library(&self) -> Option<std::path::PathBuf> {
+        self.options.as_ref()?.runtime_library.clone()
+    }
+
     /// The detector, loading it now if it is not loaded, and the number of
     /// this use. A failed load is tried again next time (the user may fix the
     /// file meanwhile).

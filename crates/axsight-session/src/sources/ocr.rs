@@ -1,5 +1,6 @@
-//! The OCR source (`#o`): Tesseract reads a window's capture; each line it
-//! reads becomes a sighting.
+//! The OCR source (`#o`): axsight-vision's `read_text` reads a window's capture
+//! (PP-OCR's text detector finds the lines, Tesseract in process reads them);
+//! each line it reads becomes a sighting.
 
 use axsight_core::{Engine, Source, WindowSnapshot};
 use axsight_vision::{read_text, OcrOptions};
@@ -21,9 +22,13 @@ impl<E: Engine> Session<E> {
             .capture(Some(frame))
             .await
             .map_err(ToolError::engine)?;
-        // Tesseract runs as a process: wait for it off the runtime.
+        let options = OcrOptions {
+            runtime_library: self.detector.runtime_library(),
+            ..OcrOptions::default()
+        };
+        // OCR blocks for a few hundred milliseconds: off the runtime.
         let (capture, lines) = tokio::task::spawn_blocking(move || {
-            let lines = read_text(&capture, &OcrOptions::default());
+            let lines = read_text(&capture, &options);
             (capture, lines)
         })
         .await

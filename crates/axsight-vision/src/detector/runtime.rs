@@ -16,12 +16,18 @@ pub const RUNTIME_VARIABLE: &str = "AXSIGHT_ONNXRUNTIME";
 
 /// The process's ONNX Runtime: the library loaded and its environment built,
 /// or why not. ONNX Runtime allows one environment per process, and a library
-/// once loaded stays, so the first call decides.
+/// once loaded stays, so the first load decides.
 static RUNTIME: OnceLock<Result<(Environment, PathBuf), String>> = OnceLock::new();
 
-/// Loads ONNX Runtime from where [`locate`] finds it
-/// (`explicit` first); later calls return the first call's outcome.
-pub(super) fn runtime(explicit: Option<&Path>) -> Result<&'static Environment, DetectorError> {
+/// Loads ONNX Runtime from where [`locate`] finds it (`explicit` first); once a
+/// library was loaded (or failed to load), later calls return that outcome. A
+/// search that found no library is not kept: OCR looks without a path, and the
+/// detector, configured with one, may come later in the same process.
+pub(crate) fn runtime(explicit: Option<&Path>) -> Result<&'static Environment, DetectorError> {
+    if RUNTIME.get().is_none() {
+        // Nothing is loaded yet: a failed search leaves no trace.
+        locate(explicit).map_err(DetectorError::Runtime)?;
+    }
     let loaded = RUNTIME.get_or_init(|| {
         let path = locate(explicit)?;
         let environment = ort::init_from(&path)

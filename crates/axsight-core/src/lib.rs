@@ -34,8 +34,8 @@ pub use desktop::{format_applications, Application, Window, WindowSnapshot};
 pub use diff::{diff, render_diff, Changed, FieldChange, TreeDiff, WindowChange};
 pub use element::{Bounds, Element, ElementId};
 pub use engine::{
-    ClipboardText, ConnectOptions, Engine, EngineError, FailureKind, Launched, Placement,
-    ReadOptions, WindowQuery,
+    ChangeWitness, ClipboardText, ConnectOptions, Engine, EngineError, FailureKind, Launched,
+    Placement, ReadOptions, WindowQuery,
 };
 pub use handle::{Handle, HandleEntry, HandleParseError, HandleRegistry, Resolved, Source};
 pub use heal::{fingerprints, refind, Fingerprint, Refound};

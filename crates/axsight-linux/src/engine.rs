@@ -396,6 +396,12 @@ impl LinuxEngine {
         lock(&self.witnesses).insert(pid, witness);
     }
 
+    /// Lets go of the witness of `pid`'s windows (they are read whole again);
+    /// the witness, if there was one.
+    pub fn take_witness(&self, pid: u32) -> Option<Arc<dyn ChangeWitness>> {
+        lock(&self.witnesses).remove(&pid)
+    }
+
     /// The last read of a window brought up to date with the events since, or
     /// `None` when it should be walked afresh (no earlier read, the window moved,
     /// too much changed; an app that misses events without a witness whose

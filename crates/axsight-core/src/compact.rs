@@ -194,6 +194,20 @@ fn is_anonymous(element: &Element, options: &CompactOptions) -> bool {
             == usize::from(element.bounds.is_some())
 }
 
+/// Whether `element`, read without its box, is folded away when printed (an
+/// anonymous container): a reader that only prints may leave its box unread.
+///
+/// ```
+/// use axsight_core::{folds_away, Element, Role};
+/// assert!(folds_away(&Element::new("g", Role::Group, "panel")));
+/// let mut named = Element::new("g", Role::Group, "panel");
+/// named.name = "Options".into();
+/// assert!(!folds_away(&named));
+/// ```
+pub fn folds_away(element: &Element) -> bool {
+    element.bounds.is_none() && is_anonymous(element, &CompactOptions::default())
+}
+
 fn collect(
     tree: &Tree,
     node: NodeId,

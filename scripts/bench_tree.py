@@ -145,6 +145,9 @@ BENCH_LINE = re.compile(
     r"\((?P<per>[\d.]+) bytes/element\)$")
 
 
+SESSION_LINE = re.compile(r"^(?P<app>.+): session warm (?P<session>[\d.]+) ms")
+
+
 def axsight_bench(binary, apps, runs):
     cmd = [binary, "bench", "tree", "--runs", str(runs)]
     for app in apps:
@@ -154,7 +157,11 @@ def axsight_bench(binary, apps, runs):
     for line in out.splitlines():
         m = BENCH_LINE.match(line)
         if m:
-            found[m["app"]] = m
+            found[m["app"]] = m.groupdict()
+    for line in out.splitlines():
+        m = SESSION_LINE.match(line)
+        if m and m["app"] in found:
+            found[m["app"]] = {**found[m["app"]].groupdict(), "session": m["session"]}
     missing = [app for app in apps if app not in found]
     if missing:
         raise SystemExit(f"bench_tree: no figures for {missing} in:\n{out}")
@@ -315,6 +322,9 @@ def cmd_report(args):
         [ratio(walks[a]["median_ms"] / float(bench[a]["walk"])) for a in apps])
     row("warm: axsight watching events, window unchanged",
         [f"{float(bench[a]['warm']):.2f} ms" for a in apps])
+    row("warm through the session (get_window_tree's work)",
+        [f"{float(bench[a]['session']):.2f} ms" if bench[a].get("session") else "-"
+         for a in apps])
     row("elements: axsight read / printed (pyatspi objects)",
         [f"{bench[a]['read']} / {bench[a]['printed']} ({walks[a]['nodes']})" for a in apps])
     row("compact tree text", [f"{int(bench[a]['bytes']):,} bytes" for a in apps])
@@ -327,6 +337,11 @@ def cmd_report(args):
         row("  walk (bench tree)",
             [f"{ms(float(old_bench[a]['walk']))} / {ms(float(bench[a]['walk']))} = "
              f"{ratio(float(old_bench[a]['walk']) / float(bench[a]['walk']), 2)}" for a in apps])
+        row("  warm through the session",
+            [f"{float(old_bench[a]['session']):.2f} / {float(bench[a]['session']):.2f} ms = "
+             f"{ratio(float(old_bench[a]['session']) / float(bench[a]['session']), 2)}"
+             if old_bench[a].get("session") and bench[a].get("session") else "-"
+             for a in apps])
         row("  warm (bench tree)",
             [f"{float(old_bench[a]['warm']):.2f} / {float(bench[a]['warm']):.2f} ms = "
              f"{ratio(float(old_bench[a]['warm']) / float(bench[a]['warm']), 2)}" for a in apps])
@@ -357,8 +372,11 @@ def cmd_report(args):
         (f"issue 13: cold {wf} >= {GOAL13_COLD_SPEEDUP}x a fresh pyatspi walk",
          f"{ratio(cold[wf]['pyatspi'] / wf_cold, 2)} (cold vs cold)",
          cold[wf]["pyatspi"] / wf_cold >= GOAL13_COLD_SPEEDUP),
-        (f"issue 13: warm <= {GOAL13_WARM_MS} ms",
+        (f"issue 13: warm <= {GOAL13_WARM_MS} ms (engine)",
          ", ".join(f"{warm[a]:.2f} ms" for a in apps), max(warm.values()) <= GOAL13_WARM_MS),
+        (f"issue 13: warm <= {GOAL13_WARM_MS} ms (through the session)",
+         ", ".join(f"{float(bench[a]['session']):.2f} ms" for a in apps),
+         max(float(bench[a]["session"]) for a in apps) <= GOAL13_WARM_MS),
     ]
     print()
     print(f"{'goal (KB = 1024 bytes)':<{width}}{'met?':<9}measured")

@@ -48,6 +48,16 @@ struct CachedWindow {
     /// The app's witness's mark taken before the read, for an app that misses
     /// events (see [`LinuxEngine::add_witness`]).
     mark: Option<String>,
+    /// This read's number ([`WindowSnapshot::read`]): kept while a refresh
+    /// changes nothing.
+    read: u64,
+}
+
+/// Numbers the reads of windows, for [`WindowSnapshot::read`].
+static READS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
+
+fn next_read() -> u64 {
+    READS.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
 }
 
 /// Cached reads are kept per window and per visibility: a read of hidden elements
@@ -377,6 +387,7 @@ impl LinuxEngine {
             title: window.title.clone(),
             tree,
             gaps: read.gaps.clone(),
+            read: Some(read.read),
         })
     }
 
@@ -465,8 +476,8 @@ impl LinuxEngine {
         watch.settle().await;
         let plan = refresh::plan(&watch.since(cached.bookmark, Some(&obj.bus))?)?;
         let plan = refresh::widen(&cached.raw, plan);
-        let raw = if plan.is_empty() {
-            cached.raw.clone()
+        let (raw, read) = if plan.is_empty() {
+            (cached.raw.clone(), cached.read)
         } else {
             let walker = Walker::new(
                 &self.conn,
@@ -481,7 +492,7 @@ impl LinuxEngine {
             if !walker.into_gaps().is_empty() {
                 return None;
             }
-            Arc::new(raw)
+            (Arc::new(raw), next_read())
         };
         Some(Arc::new(CachedWindow {
             bookmark,
@@ -490,6 +501,7 @@ impl LinuxEngine {
             origin: cached.origin,
             gaps: Vec::new(),
             mark: mark.map(str::to_string),
+            read,
         }))
     }
 
@@ -533,6 +545,7 @@ impl LinuxEngine {
             origin,
             gaps: walker.into_gaps(),
             mark,
+            read: next_read(),
         })
     }
 }

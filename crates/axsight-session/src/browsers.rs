@@ -207,6 +207,7 @@ mod tests {
             title: "Page - Chromium".into(),
             tree,
             gaps: Vec::new(),
+            read: None,
         }
     }
 

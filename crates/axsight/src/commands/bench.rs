@@ -63,6 +63,27 @@ pub async fn tree(apps: &[String], runs: usize) -> anyhow::Result<()> {
             rendered.text.len() as f64 / rendered.printed.max(1) as f64,
         );
     }
+    // What the server answers get_window_tree with when nothing changed: the
+    // engine's warm read, remembered by the session and printed.
+    let session = crate::commands::Session::watching();
+    for app in apps {
+        let request = axsight_session::TreeRequest {
+            app: Some(app.clone()),
+            ..axsight_session::TreeRequest::default()
+        };
+        let mut times = Vec::with_capacity(runs + 1);
+        for _ in 0..=runs.max(1) {
+            let start = Instant::now();
+            session.window_tree(&request, false).await?;
+            times.push(start.elapsed().as_secs_f64() * 1000.0);
+        }
+        times.remove(0); // the first read walks
+        println!(
+            "{app}: session warm {:.2} ms (median of {})",
+            median(times),
+            runs.max(1)
+        );
+    }
     Ok(())
 }
 

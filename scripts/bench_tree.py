@@ -161,7 +161,7 @@ def axsight_bench(binary, apps, runs):
     for line in out.splitlines():
         m = SESSION_LINE.match(line)
         if m and m["app"] in found:
-            found[m["app"]] = {**found[m["app"]].groupdict(), "session": m["session"]}
+            found[m["app"]] = {**found[m["app"]], "session": m["session"]}
     missing = [app for app in apps if app not in found]
     if missing:
         raise SystemExit(f"bench_tree: no figures for {missing} in:\n{out}")
@@ -293,7 +293,7 @@ def cmd_report(args):
     width = 52
     col = max(20, *(len(a) + 2 for a in apps))
 
-    def row(label, values):
+    def row(label, values, col=col):
         print(f"{label:<{width}}" + "".join(f"{v:>{col}}" for v in values))
 
     print(f"axsight tree reads vs a pyatspi walk: {version} ({binary}), display "
@@ -333,18 +333,18 @@ def cmd_report(args):
         print(f"before ({before}) and after, in the same run: before / after")
         row("  cold axsight tree",
             [f"{ms(cold[a]['before'])} / {ms(cold[a]['axsight'])} = "
-             f"{ratio(cold[a]['before'] / cold[a]['axsight'], 2)}" for a in apps])
+             f"{ratio(cold[a]['before'] / cold[a]['axsight'], 2)}" for a in apps], col=34)
         row("  walk (bench tree)",
             [f"{ms(float(old_bench[a]['walk']))} / {ms(float(bench[a]['walk']))} = "
-             f"{ratio(float(old_bench[a]['walk']) / float(bench[a]['walk']), 2)}" for a in apps])
+             f"{ratio(float(old_bench[a]['walk']) / float(bench[a]['walk']), 2)}" for a in apps], col=34)
         row("  warm through the session",
             [f"{float(old_bench[a]['session']):.2f} / {float(bench[a]['session']):.2f} ms = "
              f"{ratio(float(old_bench[a]['session']) / float(bench[a]['session']), 2)}"
              if old_bench[a].get("session") and bench[a].get("session") else "-"
-             for a in apps])
+             for a in apps], col=34)
         row("  warm (bench tree)",
             [f"{float(old_bench[a]['warm']):.2f} / {float(bench[a]['warm']):.2f} ms = "
-             f"{ratio(float(old_bench[a]['warm']) / float(bench[a]['warm']), 2)}" for a in apps])
+             f"{ratio(float(old_bench[a]['warm']) / float(bench[a]['warm']), 2)}" for a in apps], col=34)
     print()
     print(f"MCP tools/list answer: {kb(tools_bytes)}, {tools_count} tools "
           f"(protocol {protocol}, the whole JSON-RPC response line)")
@@ -379,9 +379,10 @@ def cmd_report(args):
          max(float(bench[a]["session"]) for a in apps) <= GOAL13_WARM_MS),
     ]
     print()
-    print(f"{'goal (KB = 1024 bytes)':<{width}}{'met?':<9}measured")
+    goal_width = max(width, *(len(goal) + 2 for goal, _, _ in goals))
+    print(f"{'goal (KB = 1024 bytes)':<{goal_width}}{'met?':<9}measured")
     for goal, figure, met in goals:
-        print(f"{goal:<{width}}{'met' if met else 'NOT MET':<9}{figure}")
+        print(f"{goal:<{goal_width}}{'met' if met else 'NOT MET':<9}{figure}")
 
 
 def main():

@@ -97,18 +97,22 @@ impl LinuxEngine {
                 app: "the accessibility bus".into(),
                 ms: CONNECT_DEADLINE.as_millis() as u64,
             })??;
-        crate::cache::wake_app_caches(&conn).await;
-        let x11 = match &discovery.display {
-            Some(display) => {
-                let display = display.clone();
-                x11::off_thread(X11_DEADLINE, move || X11::connect(&display))
-                    .await
-                    .map_err(|error| tracing::warn!(%error, "no X11 connection: GTK4 bounds stay window-relative"))
-                    .ok()
-                    .map(|x11| Arc::new(Mutex::new(x11)))
+        // X11 is connected to while the apps' caches wake: a cold read waits
+        // for both, not for one after the other.
+        let x11 = async {
+            match &discovery.display {
+                Some(display) => {
+                    let display = display.clone();
+                    x11::off_thread(X11_DEADLINE, move || X11::connect(&display))
+                        .await
+                        .map_err(|error| tracing::warn!(%error, "no X11 connection: GTK4 bounds stay window-relative"))
+                        .ok()
+                        .map(|x11| Arc::new(Mutex::new(x11)))
+                }
+                None => None,
             }
-            None => None,
         };
+        let ((), x11) = futures_util::join!(crate::cache::wake_app_caches(&conn), x11);
         tracing::debug!(bus = %discovery.a11y_bus, via = discovery.a11y_bus_source, "connected");
         let clipboard = discovery
             .display

@@ -253,6 +253,15 @@ async fn a_page_is_read_from_the_dom_and_clicked_by_d_and_u_handles() {
     assert!(back.contains("[Document] axsight web fixture"), "{back}");
 }
 
+/// The ticker page's tick, and how long ago it ticked (ms).
+async fn ticked(page: &axsight_browser::Page) -> (u64, f64) {
+    let now = page
+        .evaluate("[tick, performance.now() - tickAt]")
+        .await
+        .unwrap();
+    (now[0].as_u64().unwrap(), now[1].as_f64().unwrap())
+}
+
 /// The tick and the mover's offset from the anchor, as one tree read shows them.
 fn tick_and_offset(tree: &str) -> (u64, i32) {
     let tick = tree
@@ -294,20 +303,31 @@ async fn a_page_that_changes_itself_and_a_tab_swap_are_never_read_stale() {
         }
     };
 
-    // Reads back to back for several ticks (reads between ticks are answered
-    // from memory): each shows the page as it was at least when the read
+    // Reads back to back for several ticks (those more than `CHANGE_QUIET`
+    // after a tick are answered from memory): each shows the page as it was at least when the read
     // began, and its tick and its mover's box agree.
     let mut ticks_seen = std::collections::BTreeSet::new();
     let until = std::time::Instant::now() + Duration::from_secs(6);
     while std::time::Instant::now() < until {
-        let before = page.evaluate("tick").await.unwrap().as_u64().unwrap();
+        let (before, still_ms) = ticked(&page).await;
         let tree = read(Some("Ticker")).await;
+        let (after, _) = ticked(&page).await;
         let (tick, offset) = tick_and_offset(&tree);
-        assert!(tick >= before, "read tick {tick} after the page said {before}:\n{tree}");
-        assert_eq!(offset, (tick % 10) as i32 * 20, "tick {tick}:\n{tree}");
-        ticks_seen.insert(tick);
+        // Chromium hands a tick to its accessibility tree a little after the
+        // page made it, and a read that a tick fell into may hold some of each;
+        // a read the page was still for (the kind answered from memory) shows
+        // the page as it is, whole.
+        let still = still_ms > axsight_browser::CHANGE_QUIET.as_millis() as f64;
+        if still && before == after {
+            assert_eq!(tick, before, "the page said {before}:\n{tree}");
+            assert_eq!(offset, (tick % 10) as i32 * 20, "tick {tick}:\n{tree}");
+            ticks_seen.insert(tick);
+        }
     }
-    assert!(ticks_seen.len() >= 5, "the page ticked: {ticks_seen:?}");
+    assert!(
+        ticks_seen.len() >= 4,
+        "still reads of ticks: {ticks_seen:?}"
+    );
 
     // A tab swap sends no accessibility event: the window's tree follows it.
     let opened = session
@@ -318,22 +338,19 @@ async fn a_page_that_changes_itself_and_a_tab_swap_are_never_read_stale() {
         .await
         .unwrap();
     assert!(opened.contains("[Document] Second page"), "{opened}");
+    let second = browser
+        .pages()
+        .await
+        .unwrap()
+        .into_iter()
+        .find(|p| p.title == "Second page")
+        .expect("the new tab")
+        .target;
     for (target, shows, hides) in [
         (&ticker, "[Button] Mover", "[Button] Back home"),
-        (&String::new(), "[Button] Back home", "[Button] Mover"),
+        (&second, "[Button] Back home", "[Button] Mover"),
     ] {
-        let target = match target.is_empty() {
-            true => browser
-                .pages()
-                .await
-                .unwrap()
-                .into_iter()
-                .find(|p| p.title == "Second page")
-                .unwrap()
-                .target,
-            false => target.clone(),
-        };
-        browser.activate(&target).await.unwrap();
+        browser.activate(target).await.unwrap();
         let shown = support::wait_until(Duration::from_secs(10), || async {
             let tree = read(None).await;
             tree.contains(shows).then_some(tree)
@@ -341,8 +358,10 @@ async fn a_page_that_changes_itself_and_a_tab_swap_are_never_read_stale() {
         .await
         .unwrap_or_else(|| panic!("the tab with {shows} did not show"));
         assert!(!shown.contains(hides), "{shown}");
-        // Read again from memory: still the shown tab.
-        for _ in 0..3 {
+        // Read on past the pages' quiet time (`CHANGE_QUIET`), so that later
+        // reads are answered from memory: still the shown tab.
+        let until = std::time::Instant::now() + axsight_browser::CHANGE_QUIET * 3;
+        while std::time::Instant::now() < until {
             let again = read(None).await;
             assert!(again.contains(shows) && !again.contains(hides), "{again}");
         }

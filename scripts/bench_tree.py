@@ -1,7 +1,9 @@
 #!/usr/bin/python3
 """The measuring half of scripts/bench-tree; runs inside scripts/with-desktop.
 
-    bench_tree.py report --bin AXSIGHT --runs N --app NAME...  # everything, as a table
+    bench_tree.py report --bin AXSIGHT [--before OLD] --runs N --app NAME...  # everything
+        (with --before, OLD's cold and warm reads are timed in the same run, turn by
+        turn with AXSIGHT's, and the report prints before, after and their ratio)
     bench_tree.py pyatspi-walk --app NAME --runs N  # in-process walk median, as JSON
     bench_tree.py pyatspi-once --app NAME           # one walk: timed from outside (cold)
 
@@ -31,6 +33,11 @@ GOAL_WARM_MS = 2
 # Issue 13 lowered the widget factory's tree goal from 6 KB to 5 KB.
 GOAL_TREE_BYTES = 5 * KB
 GOAL_TOOLS_BYTES = 16 * KB
+# Issue 13's goals: cold median, cold speed-up over a fresh pyatspi walk (cold vs
+# cold), warm read of an unchanged window.
+GOAL13_COLD_MS = 25
+GOAL13_COLD_SPEEDUP = 8
+GOAL13_WARM_MS = 0.5
 WIDGET_FACTORY = "gtk3-widget-factory"
 MCP_TIMEOUT_S = 20
 
@@ -139,6 +146,9 @@ BENCH_LINE = re.compile(
     r"\((?P<per>[\d.]+) bytes/element\)$")
 
 
+SESSION_LINE = re.compile(r"^(?P<app>.+): session warm (?P<session>[\d.]+) ms")
+
+
 def axsight_bench(binary, apps, runs):
     cmd = [binary, "bench", "tree", "--runs", str(runs)]
     for app in apps:
@@ -148,7 +158,11 @@ def axsight_bench(binary, apps, runs):
     for line in out.splitlines():
         m = BENCH_LINE.match(line)
         if m:
-            found[m["app"]] = m
+            found[m["app"]] = m.groupdict()
+    for line in out.splitlines():
+        m = SESSION_LINE.match(line)
+        if m and m["app"] in found:
+            found[m["app"]] = {**found[m["app"]], "session": m["session"]}
     missing = [app for app in apps if app not in found]
     if missing:
         raise SystemExit(f"bench_tree: no figures for {missing} in:\n{out}")
@@ -248,7 +262,7 @@ def ratio(value, digits=1):
 
 
 def cmd_report(args):
-    binary, apps, runs = args.bin, args.app, args.runs
+    binary, apps, runs, before = args.bin, args.app, args.runs, args.before
     here = os.path.abspath(__file__)
     load_start = os.getloadavg()[0]
     version = run([binary, "--version"], "axsight --version").strip()
@@ -259,15 +273,19 @@ def cmd_report(args):
     cold, walks = {}, {}
     for app in apps:
         say(f"cold runs of {app}")
-        cold[app] = time_cold({
+        commands = {
             "axsight": [binary, "tree", "--app", app],
             "pyatspi": [sys.executable, here, "pyatspi-once", "--app", app],
-        }, runs)
+        }
+        if before:
+            commands["before"] = [before, "tree", "--app", app]
+        cold[app] = time_cold(commands, runs)
         say(f"pyatspi walks of {app}")
         walks[app] = json.loads(run([sys.executable, here, "pyatspi-walk", "--app", app,
                                      "--runs", str(runs)], "pyatspi walk"))
     say("axsight bench tree")
     bench = axsight_bench(binary, apps, runs)
+    old_bench = axsight_bench(before, apps, runs) if before else None
     say("tools/list")
     tools_bytes, tools_count, protocol = tools_list(binary)
     load_end = os.getloadavg()[0]
@@ -276,7 +294,7 @@ def cmd_report(args):
     width = 52
     col = max(20, *(len(a) + 2 for a in apps))
 
-    def row(label, values):
+    def row(label, values, col=col):
         print(f"{label:<{width}}" + "".join(f"{v:>{col}}" for v in values))
 
     print(f"axsight tree reads vs a pyatspi walk: {version} ({binary}), display "
@@ -305,10 +323,29 @@ def cmd_report(args):
         [ratio(walks[a]["median_ms"] / float(bench[a]["walk"])) for a in apps])
     row("warm: axsight watching events, window unchanged",
         [f"{float(bench[a]['warm']):.2f} ms" for a in apps])
+    row("warm through the session (get_window_tree's work)",
+        [f"{float(bench[a]['session']):.2f} ms" if bench[a].get("session") else "-"
+         for a in apps])
     row("elements: axsight read / printed (pyatspi objects)",
         [f"{bench[a]['read']} / {bench[a]['printed']} ({walks[a]['nodes']})" for a in apps])
     row("compact tree text", [f"{int(bench[a]['bytes']):,} bytes" for a in apps])
     row("  bytes per printed element", [bench[a]["per"] for a in apps])
+    if before:
+        print(f"before ({before}) and after, in the same run: before / after")
+        row("  cold axsight tree",
+            [f"{ms(cold[a]['before'])} / {ms(cold[a]['axsight'])} = "
+             f"{ratio(cold[a]['before'] / cold[a]['axsight'], 2)}" for a in apps], col=34)
+        row("  walk (bench tree)",
+            [f"{ms(float(old_bench[a]['walk']))} / {ms(float(bench[a]['walk']))} = "
+             f"{ratio(float(old_bench[a]['walk']) / float(bench[a]['walk']), 2)}" for a in apps], col=34)
+        row("  warm through the session",
+            [f"{float(old_bench[a]['session']):.2f} / {float(bench[a]['session']):.2f} ms = "
+             f"{ratio(float(old_bench[a]['session']) / float(bench[a]['session']), 2)}"
+             if old_bench[a].get("session") and bench[a].get("session") else "-"
+             for a in apps], col=34)
+        row("  warm (bench tree)",
+            [f"{float(old_bench[a]['warm']):.2f} / {float(bench[a]['warm']):.2f} ms = "
+             f"{ratio(float(old_bench[a]['warm']) / float(bench[a]['warm']), 2)}" for a in apps], col=34)
     print()
     print(f"MCP tools/list answer: {kb(tools_bytes)}, {tools_count} tools "
           f"(protocol {protocol}, the whole JSON-RPC response line)")
@@ -331,11 +368,22 @@ def cmd_report(args):
          tree_bytes <= GOAL_TREE_BYTES),
         (f"tools/list <= {GOAL_TOOLS_BYTES // KB} KB", kb(tools_bytes),
          tools_bytes <= GOAL_TOOLS_BYTES),
+        (f"issue 13: cold {wf} <= {GOAL13_COLD_MS} ms median", f"{wf_cold:.2f} ms",
+         wf_cold <= GOAL13_COLD_MS),
+        (f"issue 13: cold {wf} >= {GOAL13_COLD_SPEEDUP}x a fresh pyatspi walk",
+         f"{ratio(cold[wf]['pyatspi'] / wf_cold, 2)} (cold vs cold)",
+         cold[wf]["pyatspi"] / wf_cold >= GOAL13_COLD_SPEEDUP),
+        (f"issue 13: warm <= {GOAL13_WARM_MS} ms (engine)",
+         ", ".join(f"{warm[a]:.2f} ms" for a in apps), max(warm.values()) <= GOAL13_WARM_MS),
+        (f"issue 13: warm <= {GOAL13_WARM_MS} ms (through the session)",
+         ", ".join(f"{float(bench[a]['session']):.2f} ms" for a in apps),
+         max(float(bench[a]["session"]) for a in apps) <= GOAL13_WARM_MS),
     ]
     print()
-    print(f"{'goal (KB = 1024 bytes)':<{width}}{'met?':<9}measured")
+    goal_width = max(width, *(len(goal) + 2 for goal, _, _ in goals))
+    print(f"{'goal (KB = 1024 bytes)':<{goal_width}}{'met?':<9}measured")
     for goal, figure, met in goals:
-        print(f"{goal:<{width}}{'met' if met else 'NOT MET':<9}{figure}")
+        print(f"{goal:<{goal_width}}{'met' if met else 'NOT MET':<9}{figure}")
 
 
 def main():
@@ -345,6 +393,7 @@ def main():
     report.add_argument("--bin", required=True, help="the axsight binary")
     report.add_argument("--runs", type=int, default=15)
     report.add_argument("--app", action="append", required=True)
+    report.add_argument("--before", help="an older axsight binary to time beside --bin")
     walk_p = sub.add_parser("pyatspi-walk", help="median of in-process pyatspi walks, as JSON")
     walk_p.add_argument("--app", required=True)
     walk_p.add_argument("--runs", type=int, default=15)

@@ -11,7 +11,7 @@ import shutil
 import subprocess
 import tempfile
 import threading
-from http.server import HTTPServer, SimpleHTTPRequestHandler
+from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 
@@ -31,7 +31,9 @@ class Quiet(SimpleHTTPRequestHandler):
 @pytest.fixture
 def web(desktop):
     """The web fixtures on a loopback HTTP server (the frame must be same-origin)."""
-    server = HTTPServer(("127.0.0.1", 0),
+    # A thread per connection: a browser that keeps one open idle must not
+    # hold up the others, nor the server's shutdown.
+    server = ThreadingHTTPServer(("127.0.0.1", 0),
                         functools.partial(Quiet, directory=str(WEB)))
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
@@ -218,3 +220,25 @@ def test_a_chromium_started_by_hand_is_driven_through_its_omnibox(web):
     finally:
         stop(app)
         shutil.rmtree(profile, ignore_errors=True)
+
+
+def test_a_server_asked_to_stop_ends_the_browsers_it_started(web):
+    """SIGTERM (an orchestrator's stop, a client's terminate) while a session
+    still holds a browser it started: the server ends the session on its way
+    out, and the browser with it, instead of orphaning it."""
+    from test_http import HttpServer, session_over_http
+    served = HttpServer()
+    try:
+        async def body(session):
+            opened = await session.call_tool("navigate_browser",
+                                             {"url": f"{web}/index.html", **LOAD})
+            assert not opened.is_error, opened
+            assert browsers_running(), "no browser started"
+            served.proc.terminate()
+            assert served.proc.wait(timeout=20) == 0, served.stderr()
+
+        session_over_http(served.url, body)
+    finally:
+        if served.proc.poll() is None:
+            served.close()
+    assert poll(lambda: not browsers_running(), timeout=10), "the browser outlived the server"

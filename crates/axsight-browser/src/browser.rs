@@ -174,6 +174,11 @@ impl Browser {
         self.protocol
     }
 
+    /// The connection to the browser.
+    pub(crate) fn connection(&self) -> &Connection {
+        &self.connection
+    }
+
     /// Whether the browser still answers.
     pub async fn alive(&self) -> bool {
         if self.protocol == Protocol::Bidi {

@@ -18,6 +18,7 @@ pub mod bidi;
 pub mod cdp;
 
 mod browser;
+mod changes;
 mod dom;
 mod launch;
 mod page;
@@ -25,6 +26,7 @@ mod page;
 use std::time::Duration;
 
 pub use browser::{Browser, PageInfo, Protocol};
+pub use changes::QUIET as CHANGE_QUIET;
 pub use dom::{to_screen, CssRect, DomElement, DomSnapshot};
 pub use launch::{
     accessibility_flags, chromium_flags, electron_flags, find_chromium, find_firefox,

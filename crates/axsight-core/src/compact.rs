@@ -286,6 +286,20 @@ fn folds(tree: &Tree, node: NodeId, parent: Option<NodeId>, options: &CompactOpt
     is_anonymous(element, options) || repeats_parent(element, tree.element(parent), options)
 }
 
+/// Whether `element`, read without its box, is folded away when printed (an
+/// anonymous container): a reader that only prints may leave its box unread.
+///
+/// ```
+/// use axsight_core::{folds_away, Element, Role};
+/// assert!(folds_away(&Element::new("g", Role::Group, "panel")));
+/// let mut named = Element::new("g", Role::Group, "panel");
+/// named.name = "Options".into();
+/// assert!(!folds_away(&named));
+/// ```
+pub fn folds_away(element: &Element) -> bool {
+    element.bounds.is_none() && is_anonymous(element, &CompactOptions::default())
+}
+
 /// Gathers the lines of `node`'s subtree; `parent` is the index in `lines` of the
 /// printed element it sits under.
 fn collect(

@@ -41,6 +41,10 @@ pub struct WindowSnapshot {
     /// Why parts of the tree are missing (objects that vanished or timed out while
     /// being read). Empty for a complete capture.
     pub gaps: Vec<String>,
+    /// Which read of the window this is: two snapshots of a window with the
+    /// same `read` hold the same tree, so what was derived from one holds for
+    /// the other. `None` when the engine does not say.
+    pub read: Option<u64>,
 }
 
 impl WindowSnapshot {

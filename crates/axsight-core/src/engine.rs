@@ -7,6 +7,8 @@
 //! D-Bus or X11.
 
 use std::future::Future;
+use std::pin::Pin;
+use std::sync::Arc;
 use std::time::Duration;
 
 use crate::{
@@ -25,6 +27,16 @@ pub struct WindowQuery {
     /// The window's identity, as a snapshot's root element carries it; wins over
     /// the rest.
     pub window_id: Option<ElementId>,
+}
+
+/// Something outside the accessibility bus that sees the changes an app does not
+/// announce there (a browser's DevTools connection sees a page zoom, a tab swap, a
+/// DOM change): it lets an engine reuse an earlier read of that app's windows.
+pub trait ChangeWitness: Send + Sync {
+    /// A mark of everything the witness watches: equal marks mean nothing it
+    /// watches changed between them; `None` when it cannot tell (then the
+    /// windows are read whole).
+    fn mark(&self) -> Pin<Box<dyn Future<Output = Option<String>> + Send + '_>>;
 }
 
 /// What a tree read fetches.
@@ -239,6 +251,14 @@ pub trait Engine: Send + Sync + Sized + 'static {
     /// session bus, as the engine found them.
     fn app_environment(&self) -> Vec<(String, String)> {
         Vec::new()
+    }
+
+    /// From now on `witness` vouches for the windows of process `pid`, whose
+    /// toolkit does not announce every change: an earlier read of them is reused
+    /// while the witness's mark stays the same. An engine that keeps no reads
+    /// ignores it.
+    fn add_witness(&self, pid: u32, witness: Arc<dyn ChangeWitness>) {
+        let _ = (pid, witness);
     }
 
     /// The screen's pixels in `region` (cut to the screen), or the whole screen

@@ -28,14 +28,14 @@ mod tree;
 
 pub use aim::{click_action, clickable_point, element_at, visible_box};
 pub use capture::Capture;
-pub use compact::{element_head, format_element, render, CompactOptions, Rendered};
+pub use compact::{element_head, folds_away, format_element, render, CompactOptions, Rendered};
 pub use describe::{describe_scores, Scored};
 pub use desktop::{format_applications, Application, Window, WindowSnapshot};
 pub use diff::{diff, render_diff, Changed, FieldChange, TreeDiff, WindowChange};
 pub use element::{Bounds, Element, ElementId};
 pub use engine::{
-    ClipboardText, ConnectOptions, Engine, EngineError, FailureKind, Launched, Placement,
-    ReadOptions, WindowQuery,
+    ChangeWitness, ClipboardText, ConnectOptions, Engine, EngineError, FailureKind, Launched,
+    Placement, ReadOptions, WindowQuery,
 };
 pub use handle::{Handle, HandleEntry, HandleParseError, HandleRegistry, Resolved, Source};
 pub use heal::{fingerprints, refind, Fingerprint, Refound};

@@ -7,9 +7,9 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use axsight_core::{
-    Application, Bounds, Capture, ClipboardText, ConnectOptions, ElementId, Engine, EventMark,
-    Input, Launched, Operation, Performed, Placement, Point, ReadOptions, SettlePolicy, Settled,
-    Window, WindowQuery, WindowSnapshot,
+    Application, Bounds, Capture, ChangeWitness, ClipboardText, ConnectOptions, ElementId, Engine,
+    EventMark, Input, Launched, Operation, Performed, Placement, Point, ReadOptions, SettlePolicy,
+    Settled, Window, WindowQuery, WindowSnapshot,
 };
 use futures_util::future::join_all;
 use zbus::Connection;
@@ -45,6 +45,19 @@ struct CachedWindow {
     raw: Arc<RawNode>,
     origin: (i32, i32),
     gaps: Vec<String>,
+    /// The app's witness's mark taken before the read, for an app that misses
+    /// events (see [`LinuxEngine::add_witness`]).
+    mark: Option<String>,
+    /// This read's number ([`WindowSnapshot::read`]): kept while a refresh
+    /// changes nothing.
+    read: u64,
+}
+
+/// Numbers the reads of windows, for [`WindowSnapshot::read`].
+static READS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
+
+fn next_read() -> u64 {
+    READS.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
 }
 
 /// Cached reads are kept per window and per visibility: a read of hidden elements
@@ -66,6 +79,8 @@ pub struct LinuxEngine {
     pub(crate) stuck: Mutex<HashMap<String, std::time::Instant>>,
     /// The display's clipboard, when there is a display.
     pub(crate) clipboard: Option<Arc<x11::Clipboard>>,
+    /// What vouches for the windows of apps (by pid) that miss events.
+    witnesses: Mutex<HashMap<u32, Arc<dyn ChangeWitness>>>,
 }
 
 impl LinuxEngine {
@@ -82,18 +97,22 @@ impl LinuxEngine {
                 app: "the accessibility bus".into(),
                 ms: CONNECT_DEADLINE.as_millis() as u64,
             })??;
-        crate::cache::wake_app_caches(&conn).await;
-        let x11 = match &discovery.display {
-            Some(display) => {
-                let display = display.clone();
-                x11::off_thread(X11_DEADLINE, move || X11::connect(&display))
-                    .await
-                    .map_err(|error| tracing::warn!(%error, "no X11 connection: GTK4 bounds stay window-relative"))
-                    .ok()
-                    .map(|x11| Arc::new(Mutex::new(x11)))
+        // X11 is connected to while the apps' caches wake: a cold read waits
+        // for both, not for one after the other.
+        let x11 = async {
+            match &discovery.display {
+                Some(display) => {
+                    let display = display.clone();
+                    x11::off_thread(X11_DEADLINE, move || X11::connect(&display))
+                        .await
+                        .map_err(|error| tracing::warn!(%error, "no X11 connection: GTK4 bounds stay window-relative"))
+                        .ok()
+                        .map(|x11| Arc::new(Mutex::new(x11)))
+                }
+                None => None,
             }
-            None => None,
         };
+        let ((), x11) = futures_util::join!(crate::cache::wake_app_caches(&conn), x11);
         tracing::debug!(bus = %discovery.a11y_bus, via = discovery.a11y_bus_source, "connected");
         let clipboard = discovery
             .display
@@ -108,6 +127,7 @@ impl LinuxEngine {
             windows: Mutex::default(),
             listing: Mutex::default(),
             stuck: Mutex::default(),
+            witnesses: Mutex::default(),
         })
     }
 
@@ -318,13 +338,19 @@ impl LinuxEngine {
         let read = async {
             let Some(watch) = &self.watch else {
                 return self
-                    .walk_window(entry, index, options, 0)
+                    .walk_window(entry, index, options, 0, None)
                     .await
                     .map(Arc::new);
             };
             let key = (window.id.clone(), options.include_invisible);
             let bookmark = watch.bookmark().await;
-            let read = match self.refreshed(entry, index, options, bookmark).await {
+            // Taken after the bookmark and before any read: a change the witness
+            // sees from here on makes the next mark differ.
+            let mark = self.witness_mark(entry).await;
+            let read = match self
+                .refreshed(entry, index, options, bookmark, mark.as_deref())
+                .await
+            {
                 Some(read) => read,
                 None if lock(&self.stuck).contains_key(&entry.root.bus) => {
                     return Err(Error::Timeout {
@@ -332,7 +358,10 @@ impl LinuxEngine {
                         ms: dbus::CALL_TIMEOUT.as_millis() as u64,
                     })
                 }
-                None => Arc::new(self.walk_window(entry, index, options, bookmark).await?),
+                None => Arc::new(
+                    self.walk_window(entry, index, options, bookmark, mark)
+                        .await?,
+                ),
             };
             lock(&self.windows).insert(key, read.clone());
             Ok(read)
@@ -362,28 +391,54 @@ impl LinuxEngine {
             title: window.title.clone(),
             tree,
             gaps: read.gaps.clone(),
+            read: Some(read.read),
         })
+    }
+
+    /// The mark of the witness of `entry`'s app, for an app that misses events
+    /// and has one; `None` otherwise (its windows are then read whole).
+    async fn witness_mark(&self, entry: &AppEntry) -> Option<String> {
+        if !entry.quirks.misses_events {
+            return None;
+        }
+        let witness = lock(&self.witnesses).get(&entry.info.pid?).cloned()?;
+        witness.mark().await
+    }
+
+    /// See [`Engine::add_witness`]: the windows of `pid` are then refreshed from
+    /// events while the witness's mark holds, though their toolkit misses some.
+    pub fn add_witness(&self, pid: u32, witness: Arc<dyn ChangeWitness>) {
+        lock(&self.witnesses).insert(pid, witness);
+    }
+
+    /// Lets go of the witness of `pid`'s windows (they are read whole again);
+    /// the witness, if there was one.
+    pub fn take_witness(&self, pid: u32) -> Option<Arc<dyn ChangeWitness>> {
+        lock(&self.witnesses).remove(&pid)
     }
 
     /// The last read of a window brought up to date with the events since, or
     /// `None` when it should be walked afresh (no earlier read, the window moved,
-    /// too much changed). `bookmark` was taken before any call made here.
+    /// too much changed; an app that misses events without a witness whose
+    /// `mark` is the cached read's). `bookmark` was taken before any call made
+    /// here.
     async fn refreshed(
         &self,
         entry: &AppEntry,
         index: usize,
         options: ReadOptions,
         bookmark: u64,
+        mark: Option<&str>,
     ) -> Option<Arc<CachedWindow>> {
         let watch = self.watch.as_ref()?;
-        if entry.quirks.misses_events {
-            return None;
-        }
         let window = &entry.info.windows[index];
         let obj = &entry.windows[index];
         let cached = lock(&self.windows)
             .get(&(window.id.clone(), options.include_invisible))
             .cloned()?;
+        if entry.quirks.misses_events && (mark.is_none() || cached.mark.as_deref() != mark) {
+            return None;
+        }
         // A partial read is read again whole: its gaps may have filled.
         if !cached.options.covers(&options) || !cached.gaps.is_empty() {
             return None;
@@ -425,8 +480,8 @@ impl LinuxEngine {
         watch.settle().await;
         let plan = refresh::plan(&watch.since(cached.bookmark, Some(&obj.bus))?)?;
         let plan = refresh::widen(&cached.raw, plan);
-        let raw = if plan.is_empty() {
-            cached.raw.clone()
+        let (raw, read) = if plan.is_empty() {
+            (cached.raw.clone(), cached.read)
         } else {
             let walker = Walker::new(
                 &self.conn,
@@ -441,7 +496,7 @@ impl LinuxEngine {
             if !walker.into_gaps().is_empty() {
                 return None;
             }
-            Arc::new(raw)
+            (Arc::new(raw), next_read())
         };
         Some(Arc::new(CachedWindow {
             bookmark,
@@ -449,6 +504,8 @@ impl LinuxEngine {
             raw,
             origin: cached.origin,
             gaps: Vec::new(),
+            mark: mark.map(str::to_string),
+            read,
         }))
     }
 
@@ -459,6 +516,7 @@ impl LinuxEngine {
         index: usize,
         options: ReadOptions,
         bookmark: u64,
+        mark: Option<String>,
     ) -> Result<CachedWindow> {
         let window = &entry.info.windows[index];
         let obj = entry.windows[index].clone();
@@ -490,6 +548,8 @@ impl LinuxEngine {
             raw: Arc::new(raw),
             origin,
             gaps: walker.into_gaps(),
+            mark,
+            read: next_read(),
         })
     }
 }
@@ -603,6 +663,10 @@ impl Engine for LinuxEngine {
 
     async fn launch(&self, app: &str) -> Result<Launched> {
         LinuxEngine::launch(self, app).await
+    }
+
+    fn add_witness(&self, pid: u32, witness: Arc<dyn ChangeWitness>) {
+        LinuxEngine::add_witness(self, pid, witness);
     }
 
     fn app_environment(&self) -> Vec<(String, String)> {

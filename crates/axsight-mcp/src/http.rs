@@ -130,8 +130,14 @@ pub async fn serve_http<E: Engine>(
     let readiness = Arc::new(Session::<E>::new().with_grounding(grounding));
     let token: Option<Arc<[u8]>> = http.token.map(|t| Arc::from(t.into_bytes()));
     eprintln!("axsight: serving MCP on http://{bound}/mcp");
+    let stop = crate::stop_asked();
+    tokio::pin!(stop);
     loop {
-        let (stream, _) = listener.accept().await?;
+        let (stream, _) = tokio::select! {
+            accepted = listener.accept() => accepted?,
+            // Returning drops every session, and with them what they started.
+            () = &mut stop => return Ok(()),
+        };
         let mcp = mcp.clone();
         let token = token.clone();
         let readiness = readiness.clone();

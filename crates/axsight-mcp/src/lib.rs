@@ -64,12 +64,38 @@ pub async fn serve_stdio<E: axsight_core::Engine>(
     let server = options.server::<E>(grounding);
     let (read, write) = rmcp::transport::stdio_pipes();
     let guard = line_guard::LineGuard::new(read, write, server.supported_protocol_versions());
-    let service = match server.serve(guard).await {
-        Ok(service) => service,
-        // The client went before it began a session: nothing went wrong here.
-        Err(ServerInitializeError::ConnectionClosed(_)) => return Ok(()),
-        Err(error) => return Err(error.into()),
+    let serving = async {
+        let service = match server.serve(guard).await {
+            Ok(service) => service,
+            // The client went before it began a session: nothing went wrong here.
+            Err(ServerInitializeError::ConnectionClosed(_)) => return Ok(()),
+            Err(error) => return Err(error.into()),
+        };
+        service.waiting().await?;
+        Ok(())
     };
-    service.waiting().await?;
-    Ok(())
+    tokio::select! {
+        served = serving => served,
+        () = stop_asked() => Ok(()),
+    }
+}
+
+/// Resolves when the process is asked to stop (SIGTERM, as an orchestrator or
+/// a client's `terminate` sends, or SIGINT). Serving then returns instead of
+/// dying with the signal, so that what the sessions hold is let go on the way
+/// out: the browsers they started are ended with their profiles, not orphaned.
+async fn stop_asked() {
+    use tokio::signal::unix::{signal, SignalKind};
+    let (Ok(mut terminate), Ok(mut interrupt)) = (
+        signal(SignalKind::terminate()),
+        signal(SignalKind::interrupt()),
+    ) else {
+        // No signal handling: serve until the transport ends.
+        return std::future::pending().await;
+    };
+    tokio::select! {
+        _ = terminate.recv() => {}
+        _ = interrupt.recv() => {}
+    }
+    tracing::info!("asked to stop: ending the sessions");
 }

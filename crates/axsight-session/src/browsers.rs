@@ -4,10 +4,12 @@
 //! to (`--browser-url`). It finds which browser and which tab a window of the
 //! accessibility tree shows.
 
-use std::sync::Arc;
+use std::future::Future;
+use std::pin::Pin;
+use std::sync::{Arc, Weak};
 
 use axsight_browser::{is_chromium, Browser, BrowserError, Page};
-use axsight_core::{visible_box, Role, Tree, WindowSnapshot};
+use axsight_core::{visible_box, ChangeWitness, Engine, Role, Tree, WindowSnapshot};
 
 use crate::ToolError;
 
@@ -36,19 +38,23 @@ impl Browsers {
         }
     }
 
-    /// Starts `program` (a Chromium, an Electron app or Firefox) with `args` in the
-    /// desktop's environment `env`, seeing into its pages from now on.
-    pub async fn launch(
+    /// Starts `program` (a Chromium, an Electron app or Firefox) with `args` in
+    /// `engine`'s desktop, seeing into its pages from now on; the browser vouches
+    /// to the engine for its windows (see [`PageWitness`]).
+    pub async fn launch<E: Engine>(
         &self,
         program: &std::path::Path,
         args: &[String],
         url: Option<&str>,
-        env: &[(String, String)],
+        engine: &E,
     ) -> Result<Arc<Browser>, ToolError> {
-        let browser = Browser::launch(program, args, url, env)
+        let browser = Browser::launch(program, args, url, &engine.app_environment())
             .await
             .map_err(browser_error)?;
         let browser = Arc::new(browser);
+        if let Some(pid) = browser.pid() {
+            engine.add_witness(pid, Arc::new(PageWitness(Arc::downgrade(&browser))));
+        }
         self.open.lock().await.push(browser.clone());
         Ok(browser)
     }
@@ -102,6 +108,17 @@ impl Browsers {
             }
         }
         Ok(None)
+    }
+}
+
+/// A browser's pages, witnessing what its accessibility tree does not announce
+/// (zoom, tab swaps, layout moves): see [`Browser::change_mark`]. Weak, so that a
+/// browser the session let go still ends.
+struct PageWitness(Weak<Browser>);
+
+impl ChangeWitness for PageWitness {
+    fn mark(&self) -> Pin<Box<dyn Future<Output = Option<String>> + Send + '_>> {
+        Box::pin(async move { self.0.upgrade()?.change_mark().await })
     }
 }
 
@@ -190,6 +207,7 @@ mod tests {
             title: "Page - Chromium".into(),
             tree,
             gaps: Vec::new(),
+            read: None,
         }
     }
 

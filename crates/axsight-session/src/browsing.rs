@@ -268,9 +268,7 @@ impl<E: Engine> Session<E> {
                 )
             })?,
         };
-        self.browsers
-            .launch(&path, &[], Some(url), &engine.app_environment())
-            .await
+        self.browsers.launch(&path, &[], Some(url), engine).await
     }
 
     /// Waits until a window of `browser` shows the page titled `title` in

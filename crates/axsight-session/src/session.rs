@@ -94,6 +94,9 @@ pub struct Session<E: Engine> {
     /// For every element read so far: what identified it when last seen, to find
     /// it again when its handle goes stale.
     pub(crate) fingerprints: Mutex<HashMap<ElementId, Fingerprint>>,
+    /// The read ([`WindowSnapshot::read`]) last remembered of each window: the
+    /// same read again needs no remembering (it is a warm read's main cost).
+    remembered: Mutex<HashMap<ElementId, u64>>,
     /// Who held the clipboard just after keys copied out of a password field:
     /// while they still do, the clipboard's text is never shown.
     pub(crate) secret_clipboard: Mutex<Option<u32>>,
@@ -117,6 +120,7 @@ impl<E: Engine> Default for Session<E> {
             spotted: Mutex::default(),
             window_of: Mutex::default(),
             fingerprints: Mutex::default(),
+            remembered: Mutex::default(),
             secret_clipboard: Mutex::default(),
             calls: std::sync::atomic::AtomicU64::new(0),
             detector: Arc::default(),
@@ -305,6 +309,11 @@ impl<E: Engine> Session<E> {
         if gone.is_empty() {
             return;
         }
+        // What is let go is remembered afresh on the next read.
+        self.remembered
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .clear();
         self.fingerprints
             .lock()
             .unwrap_or_else(|e| e.into_inner())
@@ -359,14 +368,22 @@ impl<E: Engine> Session<E> {
         };
         let options = self.read_options(request.include_invisible, json);
         let engine = self.engine().await?;
-        let snapshot = engine.window_tree(&query, options).await.map_err(|error| {
-            match (&from, error.kind()) {
-                (Some((handle, _, _)), FailureKind::WindowGone) => ToolError::StaleHandle {
-                    handle: handle.to_string(),
-                    why: "its window was closed".into(),
-                },
-                _ => ToolError::engine(error),
+        // An app named alone: its other windows are listed too, while the
+        // window is read (a cold read otherwise lists the apps twice in a row).
+        let lists_others = request.app.is_some() && request.window.is_none() && from.is_none();
+        let listing = async {
+            match lists_others && !json {
+                true => Some(engine.applications().await),
+                false => None,
             }
+        };
+        let (snapshot, listing) = tokio::join!(engine.window_tree(&query, options), listing);
+        let snapshot = snapshot.map_err(|error| match (&from, error.kind()) {
+            (Some((handle, _, _)), FailureKind::WindowGone) => ToolError::StaleHandle {
+                handle: handle.to_string(),
+                why: "its window was closed".into(),
+            },
+            _ => ToolError::engine(error),
         })?;
         self.remember(&snapshot);
         let top = match (&from, &selector) {
@@ -421,8 +438,9 @@ impl<E: Engine> Session<E> {
         };
         let mut text = self.tree_text(&snapshot, top, Some(&options));
         // An app named alone: its other windows, so the agent can ask for them.
-        if request.app.is_some() && request.window.is_none() && from.is_none() {
-            text.push_str(&self.other_windows(&engine, &snapshot).await?);
+        if let Some(apps) = listing {
+            let apps = apps.map_err(ToolError::engine)?;
+            text.push_str(&self.other_windows(&apps, &snapshot));
         }
         let tree = &snapshot.tree;
         if request.include_dom {
@@ -649,12 +667,11 @@ impl<E: Engine> Session<E> {
     /// Notes which window each element of a snapshot belongs to.
     /// The windows of `snapshot`'s app other than its own, one line each with a
     /// handle that `from` takes; empty when it has no others.
-    async fn other_windows(
+    fn other_windows(
         &self,
-        engine: &E,
+        apps: &[axsight_core::Application],
         snapshot: &WindowSnapshot,
-    ) -> Result<String, ToolError> {
-        let apps = engine.applications().await.map_err(ToolError::engine)?;
+    ) -> String {
         let shown = snapshot.window_id();
         let others: Vec<&axsight_core::Window> = apps
             .iter()
@@ -663,7 +680,7 @@ impl<E: Engine> Session<E> {
             .filter(|window| window.id != shown)
             .collect();
         if others.is_empty() {
-            return Ok(String::new());
+            return String::new();
         }
         let mut text = String::from("other windows of this app (get_window_tree from: HANDLE):\n");
         let mut registry = self.registry.lock().unwrap_or_else(|e| e.into_inner());
@@ -680,12 +697,18 @@ impl<E: Engine> Session<E> {
                 format_element(&handle.to_string(), &element, false)
             ));
         }
-        Ok(text)
+        text
     }
 
     pub(crate) fn remember(&self, snapshot: &WindowSnapshot) {
         let tree = &snapshot.tree;
         let window = snapshot.window_id();
+        if let Some(read) = snapshot.read {
+            let mut remembered = self.remembered.lock().unwrap_or_else(|e| e.into_inner());
+            if remembered.insert(window.clone(), read) == Some(read) {
+                return;
+            }
+        }
         let mut windows = self.window_of.lock().unwrap_or_else(|e| e.into_inner());
         for id in tree.ids() {
             windows.insert(tree.element(id).id.clone(), window.clone());

@@ -314,7 +314,7 @@ impl<E: Engine> Session<E> {
         };
         let browser = self
             .browsers
-            .launch(&path, &words[1..], None, &engine.app_environment())
+            .launch(&path, &words[1..], None, engine)
             .await?;
         Ok(Some(Launched {
             pid: browser.pid().unwrap_or_default(),

@@ -63,6 +63,27 @@ pub async fn tree(apps: &[String], runs: usize) -> anyhow::Result<()> {
             rendered.text.len() as f64 / rendered.printed.max(1) as f64,
         );
     }
+    // What the server answers get_window_tree with when nothing changed: the
+    // engine's warm read, remembered by the session and printed.
+    let session = crate::commands::Session::watching();
+    for app in apps {
+        let request = axsight_session::TreeRequest {
+            app: Some(app.clone()),
+            ..axsight_session::TreeRequest::default()
+        };
+        let mut times = Vec::with_capacity(runs + 1);
+        for _ in 0..=runs.max(1) {
+            let start = Instant::now();
+            session.window_tree(&request, false).await?;
+            times.push(start.elapsed().as_secs_f64() * 1000.0);
+        }
+        times.remove(0); // the first read walks
+        println!(
+            "{app}: session warm {:.2} ms (median of {})",
+            median(times),
+            runs.max(1)
+        );
+    }
     Ok(())
 }
 
@@ -407,6 +428,54 @@ pub async fn browser(url: &str, browser: &str, other: &str, runs: usize) -> anyh
             serde_json::json!({ "what": what, "runs": runs, "p50_ms": round(median(times)), "bytes": bytes })
         );
     }
+    // The baseline, in the same run: the same reads with the browser's
+    // witness let go, so that each walks the window whole (the rule for a
+    // Chromium that axsight cannot reach over DevTools).
+    let request = TreeRequest {
+        window: Some(window.clone()),
+        ..TreeRequest::default()
+    };
+    let mut vouched = Vec::with_capacity(runs);
+    let mut whole = Vec::with_capacity(runs);
+    let engine = session.engine().await?;
+    let pid = engine
+        .applications()
+        .await?
+        .into_iter()
+        .find(|app| app.windows.iter().any(|w| w.title == window))
+        .and_then(|app| app.pid)
+        .ok_or_else(|| anyhow::anyhow!("no process shows {window:?}"))?;
+    let witness = engine.take_witness(pid);
+    for with_witness in [true, false] {
+        match (with_witness, &witness) {
+            (true, Some(witness)) => engine.add_witness(pid, witness.clone()),
+            _ => drop(engine.take_witness(pid)),
+        }
+        let times = if with_witness {
+            &mut vouched
+        } else {
+            &mut whole
+        };
+        for _ in 0..runs {
+            let start = Instant::now();
+            session.window_tree(&request, false).await?;
+            times.push(start.elapsed().as_secs_f64() * 1000.0);
+        }
+    }
+    if let Some(witness) = witness {
+        engine.add_witness(pid, witness);
+    }
+    let (vouched, whole) = (median(vouched), median(whole));
+    println!(
+        "{}",
+        serde_json::json!({
+            "what": "get_window_tree, unchanged page: vouched by DevTools vs read whole",
+            "runs": runs,
+            "vouched_p50_ms": round(vouched),
+            "whole_p50_ms": round(whole),
+            "whole_over_vouched": round(whole / vouched.max(0.001)),
+        })
+    );
     let mut times = Vec::with_capacity(runs);
     for run in 0..runs {
         let to = if run % 2 == 0 { other } else { url };

@@ -252,3 +252,118 @@ async fn a_page_is_read_from_the_dom_and_clicked_by_d_and_u_handles() {
     assert!(back.starts_with("went back to"), "{back}");
     assert!(back.contains("[Document] axsight web fixture"), "{back}");
 }
+
+/// The ticker page's tick, and how long ago it ticked (ms).
+async fn ticked(page: &axsight_browser::Page) -> (u64, f64) {
+    let now = page
+        .evaluate("[tick, performance.now() - tickAt]")
+        .await
+        .unwrap();
+    (now[0].as_u64().unwrap(), now[1].as_f64().unwrap())
+}
+
+/// The tick and the mover's offset from the anchor, as one tree read shows them.
+fn tick_and_offset(tree: &str) -> (u64, i32) {
+    let tick = tree
+        .lines()
+        .find_map(|l| l.split("Tick ").nth(1))
+        .and_then(|rest| rest.split(|c: char| !c.is_ascii_digit()).next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("no tick in:\n{tree}"));
+    let (_, anchor) = handle_and_box(tree, "[Button] Anchor (");
+    let (_, mover) = handle_and_box(tree, "[Button] Mover (");
+    (tick, mover[0] - anchor[0])
+}
+
+#[tokio::test]
+async fn a_page_that_changes_itself_and_a_tab_swap_are_never_read_stale() {
+    let _turn = crate::turn().await;
+    let base = crate::web_fixtures::serve_web_fixtures();
+    let session = Session::watching();
+    let opened = session
+        .navigate(&navigate(&format!("{base}/ticker.html")))
+        .await
+        .unwrap();
+    assert!(opened.contains("[Button] Mover"), "{opened}");
+    let browser = our_browser().await;
+    let ticker = browser.pages().await.unwrap()[0].target.clone();
+    let page = browser.page(&ticker).await.unwrap();
+    let read = |window: Option<&'static str>| {
+        let session = &session;
+        async move {
+            let request = TreeRequest {
+                app: Some("chrom".into()),
+                window: window.map(str::to_string),
+                ..TreeRequest::default()
+            };
+            match session.window_tree(&request, false).await.unwrap() {
+                TreeOutput::Text(text) => text,
+                TreeOutput::Json(_) => panic!("text was asked for"),
+            }
+        }
+    };
+
+    // Reads back to back for several ticks (those more than `CHANGE_QUIET`
+    // after a tick are answered from memory): each shows the page as it was at least when the read
+    // began, and its tick and its mover's box agree.
+    let mut ticks_seen = std::collections::BTreeSet::new();
+    let until = std::time::Instant::now() + Duration::from_secs(6);
+    while std::time::Instant::now() < until {
+        let (before, still_ms) = ticked(&page).await;
+        let tree = read(Some("Ticker")).await;
+        let (after, _) = ticked(&page).await;
+        let (tick, offset) = tick_and_offset(&tree);
+        // Chromium hands a tick to its accessibility tree a little after the
+        // page made it, and a read that a tick fell into may hold some of each;
+        // a read the page was still for (the kind answered from memory) shows
+        // the page as it is, whole.
+        let still = still_ms > axsight_browser::CHANGE_QUIET.as_millis() as f64;
+        if still && before == after {
+            assert_eq!(tick, before, "the page said {before}:\n{tree}");
+            assert_eq!(offset, (tick % 10) as i32 * 20, "tick {tick}:\n{tree}");
+            ticks_seen.insert(tick);
+        }
+    }
+    assert!(
+        ticks_seen.len() >= 4,
+        "still reads of ticks: {ticks_seen:?}"
+    );
+
+    // A tab swap sends no accessibility event: the window's tree follows it.
+    let opened = session
+        .navigate(&NavigateRequest {
+            new_tab: true,
+            ..navigate(&format!("{base}/second.html"))
+        })
+        .await
+        .unwrap();
+    assert!(opened.contains("[Document] Second page"), "{opened}");
+    let second = browser
+        .pages()
+        .await
+        .unwrap()
+        .into_iter()
+        .find(|p| p.title == "Second page")
+        .expect("the new tab")
+        .target;
+    for (target, shows, hides) in [
+        (&ticker, "[Button] Mover", "[Button] Back home"),
+        (&second, "[Button] Back home", "[Button] Mover"),
+    ] {
+        browser.activate(target).await.unwrap();
+        let shown = support::wait_until(Duration::from_secs(10), || async {
+            let tree = read(None).await;
+            tree.contains(shows).then_some(tree)
+        })
+        .await
+        .unwrap_or_else(|| panic!("the tab with {shows} did not show"));
+        assert!(!shown.contains(hides), "{shown}");
+        // Read on past the pages' quiet time (`CHANGE_QUIET`), so that later
+        // reads are answered from memory: still the shown tab.
+        let until = std::time::Instant::now() + axsight_browser::CHANGE_QUIET * 3;
+        while std::time::Instant::now() < until {
+            let again = read(None).await;
+            assert!(again.contains(shows) && !again.contains(hides), "{again}");
+        }
+    }
+}

@@ -91,6 +91,25 @@ pub fn class_role(name: &str, reported: Role) -> Option<Role> {
     (refines && named != reported).then_some(named)
 }
 
+/// Whether `name` is the word GTK 4.8 names every element of `role` with when
+/// the app names none: each notebook tab is "Tab" and its strip "Tab list"
+/// (the tab's words are in its label child). Such a name says only the role.
+///
+/// ```
+/// use axsight_core::Role;
+/// use axsight_linux::is_gtk4_role_placeholder;
+/// assert!(is_gtk4_role_placeholder("Tab", Role::TabItem));
+/// assert!(is_gtk4_role_placeholder("Tab list", Role::Tab));
+/// assert!(!is_gtk4_role_placeholder("Tab", Role::Button));
+/// assert!(!is_gtk4_role_placeholder("Page 1", Role::TabItem));
+/// ```
+pub fn is_gtk4_role_placeholder(name: &str, role: Role) -> bool {
+    matches!(
+        (role, name),
+        (Role::TabItem, "Tab") | (Role::Tab, "Tab list")
+    )
+}
+
 fn is_class_name(name: &str) -> bool {
     name.strip_prefix("Gtk").is_some_and(|rest| {
         rest.starts_with(|c: char| c.is_ascii_uppercase())
@@ -241,6 +260,10 @@ fn element_of(raw: &RawNode, quirks: Quirks, origin: (i32, i32)) -> Element {
     let secret = raw.secret || raw_role == "password text";
     // Window titles are the app's own text, not widget labels with mnemonics.
     let labels = quirks.gtk4 && !matches!(role, Role::Window | Role::Dialog | Role::Alert);
+    let name = match quirks.gtk4 && is_gtk4_role_placeholder(raw.name.trim(), role) {
+        true => String::new(),
+        false => clean_name(&raw.name, labels),
+    };
     Element {
         id: raw
             .id
@@ -249,7 +272,7 @@ fn element_of(raw: &RawNode, quirks: Quirks, origin: (i32, i32)) -> Element {
             .unwrap_or_else(|| ElementId(String::new())),
         role,
         raw_role: raw_role.to_string(),
-        name: clean_name(&raw.name, labels),
+        name,
         description: clean_name(&raw.description, false),
         accessible_id: raw.accessible_id.clone(),
         value: if secret { None } else { raw.value.clone() },
@@ -392,6 +415,40 @@ mod tests {
         assert_eq!(switch.raw_role, "check box");
         assert_eq!(role_name(130), "switch");
         assert_eq!(Role::from_atspi_name(role_name(130)), Role::Switch);
+    }
+
+    #[test]
+    fn gtk4_tab_placeholders_are_dropped_and_named_tabs_kept() {
+        assert_eq!(
+            (role_name(37), role_name(38)),
+            ("page tab", "page tab list")
+        );
+        let tabs = || {
+            node(
+                23,
+                "Demo",
+                vec![node(
+                    38,
+                    "Tab list",
+                    vec![node(37, "Tab", vec![]), node(37, "Page 2", vec![])],
+                )],
+            )
+        };
+        let names = |quirks| {
+            printed(&build_tree(&tabs(), quirks, (0, 0)))
+                .into_iter()
+                .map(|(_, name)| name)
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(
+            names(Quirks::of_toolkit("GTK", "4.8.3")),
+            ["Demo", "", "", "Page 2"]
+        );
+        // Only GTK4 names its tabs so: elsewhere "Tab" is an app's own word.
+        assert_eq!(
+            names(Quirks::of_toolkit("GTK", "3.24.38")),
+            ["Demo", "Tab list", "Tab", "Page 2"]
+        );
     }
 
     #[test]

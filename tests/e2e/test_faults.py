@@ -233,6 +233,11 @@ def test_the_x_server_gone_is_a_clear_error_and_a_new_one_is_used(desktop, tmp_p
             gone = await c.call("capture_screenshot", {})
             print(f"with the X server gone: {text_of(gone)}")
             assert gone.is_error, text_of(gone)
+            # Asked again while no X server runs: the server connects afresh
+            # and finds none, and must try again on the next call rather than
+            # keep a connection without a display.
+            still = await c.call("capture_screenshot", {})
+            assert still.is_error, text_of(still)
             restarted.append(subprocess.Popen(
                 ["Xvfb", display, "-screen", "0", "1024x768x24", "-nolisten", "tcp"],
                 stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))

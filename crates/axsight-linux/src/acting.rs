@@ -216,8 +216,10 @@ impl LinuxEngine {
             }
             Err(_) => return Err(Error::NotAnswering),
         }
-        if let Some(x11) = self.x11.clone() {
-            x11::off_thread(ALIVE_DEADLINE, move || lock(&x11).round_trip()).await?;
+        match self.x11.clone() {
+            Some(x11) => x11::off_thread(ALIVE_DEADLINE, move || lock(&x11).round_trip()).await?,
+            None if self.discovery().display.is_some() => return Err(self.no_display()),
+            None => {}
         }
         Ok(())
     }
@@ -346,6 +348,14 @@ impl LinuxEngine {
 impl LinuxEngine {
     /// Why there is no X11 connection, for the calls that need one.
     fn no_display(&self) -> Error {
+        // A display was named but could not be opened when connecting (its X
+        // server was down, or starting): a lost connection, which makes the
+        // session connect afresh on the next call.
+        if let Some(display) = &self.discovery().display {
+            return Error::DisplayLost(format!(
+                "display {display} could not be opened when axsight connected"
+            ));
+        }
         let detail = match &self.discovery().display_problem {
             Some(problem) => format!("axsight has no X11 connection, which real input and window control need: {problem}"),
             None => "axsight has no X11 connection, which real input and window control need".into(),

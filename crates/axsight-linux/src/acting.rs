@@ -200,21 +200,14 @@ impl LinuxEngine {
     pub async fn check_alive(&self) -> Result<()> {
         use crate::dbus;
         let registry = dbus::ObjRef::new(dbus::REGISTRY, dbus::ROOT_PATH);
-        let ping = dbus::call::<_, ()>(
-            &self.conn,
-            &registry,
-            "org.freedesktop.DBus.Peer",
-            "Ping",
-            (),
-        );
-        match tokio::time::timeout(ALIVE_DEADLINE, ping).await {
-            Ok(Ok(())) => {}
-            Ok(Err(source)) => {
+        match dbus::ping_within(&self.conn, &registry, ALIVE_DEADLINE).await {
+            Ok(()) => {}
+            Err(Some(source)) => {
                 return Err(Error::BusLost {
                     source: Box::new(source),
                 })
             }
-            Err(_) => return Err(Error::NotAnswering),
+            Err(None) => return Err(Error::NotAnswering),
         }
         match self.x11.clone() {
             Some(x11) => x11::off_thread(ALIVE_DEADLINE, move || lock(&x11).round_trip()).await?,

@@ -103,8 +103,22 @@ pub async fn ping(conn: &Connection, obj: &ObjRef) {
 /// daemon's or an app's main loop answers it alone, before any accessibility
 /// call).
 pub async fn answers_ping(conn: &Connection, obj: &ObjRef, within: Duration) -> bool {
+    ping_within(conn, obj, within).await.is_ok()
+}
+
+/// The peer of `obj`'s answer to `Peer.Ping` within `within`: the call's
+/// error if it failed (a bus gone), `None` if no answer came in time.
+pub async fn ping_within(
+    conn: &Connection,
+    obj: &ObjRef,
+    within: Duration,
+) -> std::result::Result<(), Option<zbus::Error>> {
     let ping = call::<_, ()>(conn, obj, "org.freedesktop.DBus.Peer", "Ping", ());
-    matches!(tokio::time::timeout(within, ping).await, Ok(Ok(())))
+    match tokio::time::timeout(within, ping).await {
+        Ok(Ok(())) => Ok(()),
+        Ok(Err(error)) => Err(Some(error)),
+        Err(_) => Err(None),
+    }
 }
 
 /// How long [`ping`] waits for its answer.

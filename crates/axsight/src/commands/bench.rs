@@ -91,17 +91,12 @@ pub async fn tree(apps: &[String], runs: usize) -> anyhow::Result<()> {
 /// server answers `click_element`. Prints one JSON line per way of clicking (the
 /// pointer, and the accessible action), with the p50 and the diffs' size.
 pub async fn act(app: &str, button: &str, runs: usize) -> anyhow::Result<()> {
-    use axsight_session::{ActOptions, ClickOptions, Target};
+    use axsight_session::{ActOptions, ClickOptions};
     let session = crate::commands::Session::watching();
     for background in [false, true] {
         let mut times = Vec::with_capacity(runs);
         let mut sizes = Vec::with_capacity(runs);
-        // Names may change with every click ("Count 1", "Count 2"): match a part.
-        let target = Target::Selector {
-            selector: format!("role:Button && text:{}", quote_whole(button)),
-            app: Some(app.to_string()),
-            window: None,
-        };
+        let target = button_in(app, None, button);
         let click = ClickOptions {
             count: 1,
             background,
@@ -145,16 +140,12 @@ pub async fn act(app: &str, button: &str, runs: usize) -> anyhow::Result<()> {
 /// button alone, which the input layer must space by the double-click time.
 /// One JSON line: each kind's p50 per sequence, and their ratio.
 pub async fn clicks(app: &str, buttons: &[String], runs: usize) -> anyhow::Result<()> {
-    use axsight_session::{ActOptions, ClickOptions, Target};
+    use axsight_session::{ActOptions, ClickOptions};
     if buttons.len() < 2 {
         anyhow::bail!("name at least two buttons to click in turn (--buttons 1,2)");
     }
     let session = crate::commands::Session::watching();
-    let target = |button: &String| Target::Selector {
-        selector: format!("role:Button && text:{}", quote_whole(button)),
-        app: Some(app.to_string()),
-        window: None,
-    };
+    let target = |button: &str| button_in(app, None, button);
     let click = ClickOptions {
         count: 1,
         ..ClickOptions::default()
@@ -209,11 +200,7 @@ pub async fn settle(
 ) -> anyhow::Result<()> {
     use axsight_session::{ActOptions, ClickOptions, Target};
     let session = crate::commands::Session::watching();
-    let target = |button: &str| Target::Selector {
-        selector: format!("role:Button && text:{}", quote_whole(button)),
-        app: Some(app.to_string()),
-        window: window.map(str::to_string),
-    };
+    let target = |button: &str| button_in(app, window, button);
     let click = ClickOptions::default();
     let options = ActOptions::default();
     let mut times = Vec::with_capacity(runs);
@@ -255,6 +242,16 @@ pub async fn settle(
     });
     println!("{line}");
     Ok(())
+}
+
+/// The first button in `app` (and `window`) whose name holds `button`: a part,
+/// since names may change with each click ("Count 1", "Count 2").
+fn button_in(app: &str, window: Option<&str>, button: &str) -> axsight_session::Target {
+    axsight_session::Target::Selector {
+        selector: format!("role:Button && text:{}", quote_whole(button)),
+        app: Some(app.to_string()),
+        window: window.map(str::to_string),
+    }
 }
 
 /// Time between timed clicks (see [`act`]).

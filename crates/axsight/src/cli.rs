@@ -288,8 +288,13 @@ pub enum BenchCommand {
         #[arg(long)]
         app: String,
         /// The button's name, or part of it.
-        #[arg(long)]
-        button: String,
+        #[arg(long, required_unless_present = "fields", conflicts_with = "fields")]
+        button: Option<String>,
+        /// Instead of a button, text fields to click into in turn, by name
+        /// (comma-separated, at least two, so that each click moves the focus):
+        /// an action whose only effect is a focus move.
+        #[arg(long, value_delimiter = ',')]
+        fields: Vec<String>,
         /// Window title (substring), where the app has several.
         #[arg(long)]
         window: Option<String>,

@@ -200,11 +200,15 @@ pub async fn run(command: Command, flags: GroundingFlags) -> anyhow::Result<Exit
                 BenchCommand::Settle {
                     app,
                     button,
+                    fields,
                     window,
                     runs,
                     undo,
                 },
-        } => bench::settle(&app, window.as_deref(), &button, undo.as_deref(), runs).await?,
+        } => {
+            let targets = bench::SettleTargets::new(button, fields)?;
+            bench::settle(&app, window.as_deref(), &targets, undo.as_deref(), runs).await?
+        }
         Command::Bench {
             what:
                 BenchCommand::Browser {

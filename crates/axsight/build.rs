@@ -59,14 +59,17 @@ fn from_git(crate_dir: &Path) -> Option<Commit> {
         return None;
     }
     // HEAD moves on checkout and, when detached, on commit; a branch's ref moves
-    // on commit, as a loose file or in packed-refs (watching the ref's directory
-    // also sees a loose ref appear or go).
+    // on commit, as a loose file or in packed-refs. A packed ref's directory is
+    // watched instead of its file, to see the loose file appear (a detached HEAD
+    // names no ref: HEAD alone is watched then).
     let mut watched = vec![Path::new(git_dir).join("HEAD")];
     watched.push(Path::new(common_dir).join("packed-refs"));
-    // A detached HEAD names no ref ("HEAD"): HEAD alone is watched then.
     if head_ref.starts_with("refs/") {
-        if let Some(dir) = Path::new(common_dir).join(head_ref).parent() {
-            watched.push(dir.to_path_buf());
+        let loose = Path::new(common_dir).join(head_ref);
+        match (loose.exists(), loose.parent()) {
+            (true, _) => watched.push(loose),
+            (false, Some(dir)) => watched.push(dir.to_path_buf()),
+            (false, None) => {}
         }
     }
     for path in watched.iter().filter(|path| path.exists()) {

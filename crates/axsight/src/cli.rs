@@ -4,7 +4,7 @@ use clap::{Parser, Subcommand};
 
 /// See and operate the Linux desktop through its accessibility tree.
 #[derive(Debug, Parser)]
-#[command(name = "axsight", version, about)]
+#[command(name = "axsight", version = crate::version::VERSION)]
 pub struct Cli {
     /// More logging on stderr (-v info, -vv debug); AXSIGHT_LOG overrides.
     #[arg(short, long, global = true, action = clap::ArgAction::Count)]
@@ -202,7 +202,7 @@ pub enum Command {
     },
     /// Check the display, the buses and accessibility, and say how to fix what is wrong.
     Doctor,
-    /// Serve MCP over stdio.
+    /// Serve MCP over stdio, or over streamable HTTP with --http.
     Serve {
         /// Offer only the reading tools: nothing on the desktop can be changed.
         #[arg(long)]
@@ -225,6 +225,19 @@ pub enum Command {
         /// A browser origin allowed to call the HTTP endpoint (repeatable).
         #[arg(long, value_name = "ORIGIN", requires = "http")]
         allowed_origin: Vec<String>,
+    },
+    /// Print a shell's completion script on stdout, e.g. `axsight completions bash >
+    /// ~/.local/share/bash-completion/completions/axsight`.
+    Completions {
+        /// The shell to complete for.
+        shell: clap_complete::Shell,
+    },
+    /// Print the manual page (roff) on stdout, e.g. `axsight man | man -l -`.
+    Man {
+        /// Write axsight.1 and a page for each command (axsight-serve.1, ...) into
+        /// DIR instead, and print their paths.
+        #[arg(long, value_name = "DIR")]
+        dir: Option<std::path::PathBuf>,
     },
     /// Measure tree reads (see `axsight bench tree --help`).
     Bench {

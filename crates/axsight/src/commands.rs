@@ -3,7 +3,9 @@
 
 mod acting;
 mod bench;
+mod completions;
 mod doctor;
+mod man;
 mod shot;
 
 use anyhow::Context as _;
@@ -130,6 +132,8 @@ pub async fn run(command: Command, flags: GroundingFlags) -> anyhow::Result<Exit
             return shot::run(&session, &file, shot).await;
         }
         Command::Doctor => return doctor::run().await,
+        Command::Completions { shell } => return Ok(completions::print(shell)),
+        Command::Man { dir } => return man::run(dir.as_deref()),
         Command::Serve {
             read_only,
             audit_log,

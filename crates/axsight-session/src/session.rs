@@ -368,6 +368,7 @@ impl<E: Engine> Session<E> {
         };
         let options = self.read_options(request.include_invisible, json);
         let engine = self.engine().await?;
+        self.browsers.attach_for_reads(engine.as_ref()).await;
         // An app named alone: its other windows are listed too, by the listing
         // that finds the window (two listings at once would ping every app twice).
         let lists_others = request.app.is_some() && request.window.is_none() && from.is_none();

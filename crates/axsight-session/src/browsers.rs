@@ -36,6 +36,9 @@ pub(crate) struct Browsers {
 /// attached yet (each try costs a connection attempt).
 const READ_ATTACH_EVERY: std::time::Duration = std::time::Duration::from_secs(5);
 
+/// How long a tree read waits for such an attach.
+const READ_ATTACH_DEADLINE: std::time::Duration = std::time::Duration::from_millis(300);
+
 impl Browsers {
     pub fn new(setup: BrowserSetup) -> Browsers {
         Browsers {
@@ -67,8 +70,14 @@ impl Browsers {
         if self.open.lock().await.iter().any(|b| b.pid().is_none()) {
             return;
         }
-        if let Err(error) = self.live(engine).await {
-            tracing::debug!(%error, "the configured browser could not be attached to for a read");
+        // A read waits for this only briefly: an endpoint that does not answer
+        // must not hold up the tree.
+        match tokio::time::timeout(READ_ATTACH_DEADLINE, self.live(engine)).await {
+            Ok(Ok(_)) => {}
+            Ok(Err(error)) => {
+                tracing::debug!(%error, "the configured browser could not be attached to for a read")
+            }
+            Err(_) => tracing::debug!("the configured browser did not answer in time for a read"),
         }
     }
 

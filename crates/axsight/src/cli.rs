@@ -226,6 +226,9 @@ pub enum Command {
         #[arg(long, value_name = "ORIGIN", requires = "http")]
         allowed_origin: Vec<String>,
     },
+    /// Print the tool reference (docs/tools.md) made from the server's schemas and EXAMPLES.
+    #[command(hide = true)]
+    ToolsReference { examples: std::path::PathBuf },
     /// Measure tree reads (see `axsight bench tree --help`).
     Bench {
         #[command(subcommand)]

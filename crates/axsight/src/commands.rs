@@ -130,6 +130,14 @@ pub async fn run(command: Command, flags: GroundingFlags) -> anyhow::Result<Exit
             return shot::run(&session, &file, shot).await;
         }
         Command::Doctor => return doctor::run().await,
+        Command::ToolsReference { examples } => {
+            let examples = std::fs::read_to_string(&examples)
+                .with_context(|| format!("cannot read {}", examples.display()))?;
+            print!(
+                "{}",
+                axsight_mcp::AxsightServer::<LinuxEngine>::new().tools_reference(&examples)?
+            );
+        }
         Command::Serve {
             read_only,
             audit_log,

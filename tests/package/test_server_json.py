@@ -72,6 +72,24 @@ def test_versions_names_and_description_agree_with_the_packages(entry):
     assert {p["transport"]["type"] for p in entry["packages"]} == {"stdio", "streamable-http"}
 
 
+def test_the_readmes_registration_runs_what_the_stdio_entry_names(entry):
+    """The JSON registration in the PyPI README starts the server as server.json's
+    stdio package says a client should: `uvx axsight serve`."""
+    stdio = next(p for p in entry["packages"] if p["transport"]["type"] == "stdio")
+    expected = [stdio["identifier"], *command_line(stdio, {})]
+    readme = (REPO / "python" / "README.md").read_text()
+    configs = [json.loads(line) for line in readme.splitlines() if '"mcpServers"' in line]
+    assert configs, "python/README.md shows no mcpServers registration"
+    for config in configs:
+        server = config["mcpServers"]["axsight"]
+        assert server["command"] == stdio["runtimeHint"] and server["args"] == expected, server
+    vscode = re.search(r"code --add-mcp '(.+)'", readme)
+    assert vscode, "python/README.md shows no VS Code registration"
+    server = json.loads(vscode[1])
+    assert server["command"] == stdio["runtimeHint"] and server["args"] == expected, server
+    assert f"claude mcp add axsight -- {stdio['runtimeHint']} {' '.join(expected)}" in readme
+
+
 def test_only_variables_axsight_reads_are_named(entry):
     assert AXSIGHT_BIN.exists(), f"{AXSIGHT_BIN} is missing: run cargo build -p axsight"
     helped = subprocess.run([str(AXSIGHT_BIN), "serve", "--help"], capture_output=True,

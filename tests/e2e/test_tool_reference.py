@@ -33,6 +33,8 @@ TOOLS_MD = REPO / "docs" / "tools.md"
 TITLE = "axsight reference"
 SMALL = "axsight reference small"
 BLESS = os.environ.get("AXSIGHT_BLESS") == "1"
+pytestmark = pytest.mark.skipif(
+    TRANSPORT != "stdio", reason="the examples are recorded over stdio; their answers do not depend on it")
 # Browsers start and pages load within this; the other calls take their default.
 SESSION_DEADLINE_S = 240
 
@@ -103,8 +105,6 @@ def reference_desktop(desktop, tmp_path, monkeypatch):
 
 
 def test_every_example_still_answers_as_recorded(reference_desktop):
-    if TRANSPORT != "stdio":
-        pytest.skip("the examples are recorded over stdio; their answers do not depend on it")
     examples = json.loads(EXAMPLES.read_text())
     answers = []
 

@@ -9,6 +9,11 @@ pointer | accessible-action, p50_ms, answer_tokens_p50), "dogtail" lines
 p50_ms), and "typical" lines (one axsight click's answer, shown as is). Per target
 and way of clicking, the table sets dogtail's p50 beside axsight's as a ratio
 (dogtail / axsight: above 1 means axsight is faster). Tokens are bytes / 4.
+
+With --before, "before" lines (the older binary's `bench act`) add a column each
+way. "settle" lines (`axsight bench settle`: p50 and how many answers equalled the
+slow reference's) and "field-click" lines (the settle time clicks into a text field
+gave, after and before) are printed in tables of their own.
 """
 import json
 import sys
@@ -34,8 +39,9 @@ def main():
     runs = {line["runs"] for line in lines if "runs" in line}
     print(f"One action with its settled diff, p50 of {'/'.join(map(str, sorted(runs)))} runs "
           f"(ratio = dogtail / axsight)\n")
+    with_before = any(line["tool"] == "before" for line in lines)
     header = ("target", "way", "axsight", "tokens", "dogtail default", "ratio",
-              "dogtail zero-delays", "ratio")
+              "dogtail zero-delays", "ratio") + (("before", "before / now") if with_before else ())
     rows = []
     for target in targets:
         for mode, via, way in WAYS:
@@ -49,13 +55,30 @@ def main():
                     row += ["-", "-"]
                 else:
                     row += [f"{dt['p50_ms']:.0f} ms", f"{dt['p50_ms'] / ax['p50_ms']:.2f}x"]
+            if with_before:
+                old = find(target, "before", mode=mode)
+                row += ["-", "-"] if old is None else \
+                    [f"{old['p50_ms']:.0f} ms", f"{old['p50_ms'] / ax['p50_ms']:.2f}x"]
             rows.append(row)
-    widths = [max(len(str(r[i])) for r in [header, *rows]) for i in range(len(header))]
-    for i, row in enumerate([header, *rows]):
-        print("  ".join(str(cell).ljust(w) if j < 2 else str(cell).rjust(w)
-                        for j, (cell, w) in enumerate(zip(row, widths))).rstrip())
-        if i == 0:
-            print("  ".join("-" * w for w in widths))
+    print_table(header, rows)
+
+    settles = [line for line in lines if line["tool"] == "settle"]
+    if settles:
+        print("\nEach answer against a slow reference (the same click's diff 1 s later), "
+              "bench settle:\n")
+        print_table(("target", "answer p50", "equal to the reference"),
+                    [[s["target"], f"{s['p50_ms']:.0f} ms",
+                      f"{s['agreed_with_reference']} of {s['runs']}"] for s in settles])
+    fields = {line["binary"]: line for line in lines if line["tool"] == "field-click"}
+    if fields:
+        print("\nA click into a text field (only the focus moves): the settle time its "
+              "answer gives, p50 (axsight click):\n")
+        after, before = fields.get("after"), fields.get("before")
+        print_table(("now", "before", "before / now"),
+                    [[f"{after['p50_ms']:.0f} ms" if after else "-",
+                      f"{before['p50_ms']:.0f} ms" if before else "-",
+                      f"{before['p50_ms'] / after['p50_ms']:.2f}x" if after and before
+                      else "-"]])
 
     print("\ntokens: p50 of axsight's answer (first line and diff), bytes / 4. "
           "dogtail: Node.click() for pointer, doActionNamed('click') for the accessible "
@@ -69,6 +92,16 @@ def main():
                   f"~{len(text.encode()) / 4:.0f} tokens):")
             print("\n".join("    " + line for line in text.splitlines()))
     return 0
+
+
+def print_table(header, rows):
+    """Columns padded to their widest cell; the first two left-aligned."""
+    widths = [max(len(str(r[i])) for r in [header, *rows]) for i in range(len(header))]
+    for i, row in enumerate([header, *rows]):
+        print("  ".join(str(cell).ljust(w) if j < 2 else str(cell).rjust(w)
+                        for j, (cell, w) in enumerate(zip(row, widths))).rstrip())
+        if i == 0:
+            print("  ".join("-" * w for w in widths))
 
 
 if __name__ == "__main__":

@@ -3,6 +3,7 @@
 
     scripts/bench_ocr.py [--out DIR] [--no-capture] [--quick] [--missed] [--lines DIR]
     scripts/bench_ocr.py --candidates [--out DIR] [--no-capture] [--rounds N] [--nice]
+                         [--only KEY,KEY] [--json FILE]
 
 Needs tesseract-ocr, tesseract-ocr-eng and python3-pil (Debian), and Debian's
 python3 (/usr/bin/python3). A full run takes about 10 minutes on two cores.
@@ -48,6 +49,9 @@ median of 3 runs per window, after a warm-up run, as wall and as CPU time (all
 threads); each candidate runs --rounds times (2), in alternating order, and its
 best round is kept. The load average is printed: on a shared machine wall time is
 the one that moves; --nice runs the candidates ahead of other work.
+
+--only keeps the candidates named (cli, page, ppocr, lines1, lines2: the rows in
+that order); --json also writes the table's figures to FILE (scripts/bench-waits).
 
 --lines DIR scores lines made elsewhere instead (DIR/NAME.lines.tsv with
 `x y width height confidence text` per line, screen pixels), e.g. by ocr.rs itself.
@@ -346,6 +350,12 @@ def candidates(args, names, truths):
         ("PP-OCRv4 detector + Tesseract per line, 2 readers (used)", "lines2",
          lambda out: run([str(example), str(args.out), str(out), "--threads", "2"], out)),
     ]
+    if args.only:
+        keep = args.only.split(",")
+        unknown = set(keep) - {key for _, key, _ in rows}
+        if unknown:
+            sys.exit(f"bench_ocr.py: --only: no candidate {', '.join(sorted(unknown))}")
+        rows = [row for row in rows if row[1] in keep]
     if args.nice:
         PREFIX[:] = ["nice", "-n", "-20"]
     print(f"load average before: {open('/proc/loadavg').read().split()[:3]}, "
@@ -361,12 +371,18 @@ def candidates(args, names, truths):
     print("| candidate | text | all | wall ms / window | widget factory's, wall | "
           "CPU ms / window |")
     print("|---|---|---|---|---|---|")
+    figures = {}
     for label, key, _ in rows:
         wall, cpu, factory = best[key]
         total, _ = score_dir(truths, names, args.out / f"candidate-{key}")
         print(f"| {label} | {pct(total['text']).strip()} | {pct(total['all']).strip()} | "
               f"{wall:.0f} | {factory:.0f} | {cpu:.0f} |", flush=True)
+        figures[key] = {"label": label, "text": total["text"], "all": total["all"],
+                        "wall_ms": wall, "factory_wall_ms": factory, "cpu_ms": cpu}
     print(f"load average after: {open('/proc/loadavg').read().split()[:3]}")
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump({"windows": names, "candidates": figures}, f, indent=1)
 
 
 def pct(pair):
@@ -384,6 +400,8 @@ def main():
                         help="compare the OCR candidates in one table")
     parser.add_argument("--rounds", type=int, default=2,
                         help="--candidates: runs of each, the best kept")
+    parser.add_argument("--only", help="--candidates: only these (comma-separated keys)")
+    parser.add_argument("--json", type=Path, help="--candidates: also write the figures here")
     parser.add_argument("--nice", action="store_true",
                         help="--candidates: run them under nice -n -20 (root), ahead of "
                         "other work on a shared machine")

@@ -379,6 +379,15 @@ def cmd_report(args):
          ", ".join(f"{float(bench[a]['session']):.2f} ms" for a in apps),
          max(float(bench[a]["session"]) for a in apps) <= GOAL13_WARM_MS),
     ]
+    if args.json:
+        figures = {
+            "apps": apps, "widget_factory": wf, "runs": runs, "cold_ms": cold,
+            "pyatspi_walk_ms": {a: walks[a]["median_ms"] for a in apps},
+            "bench": bench, "before_bench": old_bench, "tools_list_bytes": tools_bytes,
+            "tools": tools_count, "load": [load_start, load_end],
+        }
+        with open(args.json, "w") as f:
+            json.dump(figures, f, indent=1)
     print()
     goal_width = max(width, *(len(goal) + 2 for goal, _, _ in goals))
     print(f"{'goal (KB = 1024 bytes)':<{goal_width}}{'met?':<9}measured")
@@ -394,6 +403,8 @@ def main():
     report.add_argument("--runs", type=int, default=15)
     report.add_argument("--app", action="append", required=True)
     report.add_argument("--before", help="an older axsight binary to time beside --bin")
+    report.add_argument("--json", help="also write the figures to this file, as one JSON "
+                        "object (scripts/bench-waits reads it)")
     walk_p = sub.add_parser("pyatspi-walk", help="median of in-process pyatspi walks, as JSON")
     walk_p.add_argument("--app", required=True)
     walk_p.add_argument("--runs", type=int, default=15)

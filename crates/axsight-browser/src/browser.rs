@@ -46,6 +46,8 @@ pub struct Browser {
     connection: Connection,
     protocol: Protocol,
     process: Option<Started>,
+    /// The process of a browser attached to on this machine, as it says.
+    attached_pid: Option<u32>,
     /// Sessions of the pages attached so far, by target id (DevTools only).
     sessions: Mutex<HashMap<String, String>>,
 }
@@ -147,6 +149,7 @@ impl Browser {
             connection,
             protocol,
             process: Some(started),
+            attached_pid: None,
             sessions: Mutex::default(),
         })
     }
@@ -156,10 +159,16 @@ impl Browser {
     pub async fn attach(url: &str) -> Result<Browser, BrowserError> {
         let endpoint = endpoint_from_url(url, CALL_DEADLINE).await?;
         let connection = Connection::connect(&endpoint, CALL_DEADLINE).await?;
+        // A process id means something only on this machine.
+        let attached_pid = match on_loopback(&endpoint) {
+            true => browser_process(&connection).await,
+            false => None,
+        };
         Ok(Browser {
             connection,
             protocol: Protocol::DevTools,
             process: None,
+            attached_pid,
             sessions: Mutex::default(),
         })
     }
@@ -167,6 +176,13 @@ impl Browser {
     /// The browser's process, when axsight started it.
     pub fn pid(&self) -> Option<u32> {
         self.process.as_ref().map(|p| p.child.id())
+    }
+
+    /// The browser's process, whether axsight started it or attached to it on
+    /// this machine (then as the browser tells, `SystemInfo.getProcessInfo`);
+    /// `None` for a browser elsewhere or one that does not say.
+    pub fn process_id(&self) -> Option<u32> {
+        self.pid().or(self.attached_pid)
     }
 
     /// The protocol the browser is spoken to in.
@@ -378,5 +394,66 @@ impl Browser {
             target: target.to_string(),
             protocol: PageTarget::DevTools { session },
         })
+    }
+}
+
+/// Whether a DevTools endpoint (`ws://HOST:PORT/…`) is on this machine.
+fn on_loopback(endpoint: &str) -> bool {
+    let authority = endpoint
+        .split_once("://")
+        .map_or(endpoint, |(_, rest)| rest)
+        .split('/')
+        .next()
+        .unwrap_or_default();
+    let host = match authority.strip_prefix('[') {
+        Some(bracketed) => bracketed.split(']').next().unwrap_or_default(),
+        None => authority
+            .rsplit_once(':')
+            .map_or(authority, |(host, _)| host),
+    };
+    host.eq_ignore_ascii_case("localhost")
+        || host
+            .parse::<std::net::IpAddr>()
+            .is_ok_and(|ip| ip.is_loopback())
+}
+
+/// The id of the browser process a DevTools connection reaches, as the browser
+/// tells it; `None` where it does not (older browsers, Electron builds without
+/// the domain).
+async fn browser_process(connection: &Connection) -> Option<u32> {
+    let info = connection
+        .call("SystemInfo.getProcessInfo", json!({}), None, CALL_DEADLINE)
+        .await
+        .ok()?;
+    info.get("processInfo")?
+        .as_array()?
+        .iter()
+        .find(|process| process.get("type").and_then(|t| t.as_str()) == Some("browser"))?
+        .get("id")?
+        .as_u64()
+        .and_then(|id| u32::try_from(id).ok())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::on_loopback;
+
+    #[test]
+    fn only_endpoints_on_this_machine_are_on_loopback() {
+        for here in [
+            "ws://127.0.0.1:9222/devtools/browser/x",
+            "ws://localhost:9222/devtools/browser/x",
+            "ws://[::1]:9222/devtools/browser/x",
+            "ws://127.0.0.2:1/",
+        ] {
+            assert!(on_loopback(here), "{here}");
+        }
+        for elsewhere in [
+            "ws://10.0.0.5:9222/devtools/browser/x",
+            "ws://example.org:9222/devtools/browser/x",
+            "ws://[2001:db8::1]:9222/",
+        ] {
+            assert!(!on_loopback(elsewhere), "{elsewhere}");
+        }
     }
 }

@@ -497,13 +497,30 @@ fn attributes(element: &Element, mark_hidden: bool) -> Vec<String> {
             out.push(format!("value: {}", quote(value)));
         }
     }
-    if !element.description.is_empty() && element.description != element.name {
+    if !element.description.is_empty()
+        && element.description != element.name
+        && !restates_value(&element.description, element.value.as_deref())
+    {
         out.push(format!("desc: {}", quote(&element.description)));
     }
     if let Some(b) = element.bounds {
         out.push(format!("[{},{},{},{}]", b.x, b.y, b.width, b.height));
     }
     out
+}
+
+/// Whether a description only says the value again, as text or as the same number
+/// (GTK3's vertical scale describes itself as `50.0` while its value is `50`).
+fn restates_value(description: &str, value: Option<&str>) -> bool {
+    let Some(value) = value else { return false };
+    let description = description.trim();
+    if description == value.trim() {
+        return true;
+    }
+    match (description.parse::<f64>(), value.trim().parse::<f64>()) {
+        (Ok(a), Ok(b)) => a == b,
+        _ => false,
+    }
 }
 
 #[cfg(test)]

@@ -156,6 +156,15 @@ pub trait Engine: Send + Sync + Sized + 'static {
         options: ReadOptions,
     ) -> impl Future<Output = Result<WindowSnapshot, Self::Error>> + Send;
 
+    /// [`Engine::window_tree`], with the applications as the same read listed
+    /// them: one listing serves both, where asking for the two at once would
+    /// list twice.
+    fn window_tree_listed(
+        &self,
+        query: &WindowQuery,
+        options: ReadOptions,
+    ) -> impl Future<Output = Result<(WindowSnapshot, Vec<Application>), Self::Error>> + Send;
+
     /// The trees of every window of the apps `app` names (all apps when `None`).
     fn window_trees(
         &self,

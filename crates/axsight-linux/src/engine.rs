@@ -64,6 +64,12 @@ fn next_read() -> u64 {
 /// and one without them answer different questions.
 type WindowKey = (ElementId, bool);
 
+/// A window's extents asked ahead of its read (see [`LinuxEngine::early_extents`]).
+struct EarlyExtents {
+    obj: dbus::ObjRef,
+    extents: zbus::Result<(i32, i32, i32, i32)>,
+}
+
 /// The Linux engine: one connection to the accessibility bus, and X11 for geometry.
 pub struct LinuxEngine {
     pub(crate) conn: Connection,
@@ -173,9 +179,47 @@ impl LinuxEngine {
         query: &WindowQuery,
         options: ReadOptions,
     ) -> Result<WindowSnapshot> {
-        let entries = self.app_entries().await?;
+        Ok(self.read_listed(query, options).await?.0)
+    }
+
+    /// Reads the tree of the window `query` names, and lists the applications
+    /// with the same listing.
+    pub async fn window_tree_listed(
+        &self,
+        query: &WindowQuery,
+        options: ReadOptions,
+    ) -> Result<(WindowSnapshot, Vec<Application>)> {
+        let (snapshot, entries) = self.read_listed(query, options).await?;
+        Ok((snapshot, entries.into_iter().map(|e| e.info).collect()))
+    }
+
+    async fn read_listed(
+        &self,
+        query: &WindowQuery,
+        options: ReadOptions,
+    ) -> Result<(WindowSnapshot, Vec<AppEntry>)> {
+        // The window the last listing picks has its extents asked alongside the
+        // listing's pings: a warm read then waits for one round trip, not two.
+        let (entries, early) = futures_util::join!(self.app_entries(), self.early_extents(query));
+        let entries = entries?;
         let (entry, index) = pick_window(&entries, query)?;
-        self.read_window(entry, index, options).await
+        let snapshot = self.read_window(entry, index, options, early).await?;
+        Ok((snapshot, entries))
+    }
+
+    /// The extents of the window that the last listing picks for `query`, with
+    /// the window asked; `None` when not watching or nothing was listed yet.
+    /// [`LinuxEngine::refreshed`] uses them if the listing still picks that window.
+    async fn early_extents(&self, query: &WindowQuery) -> Option<EarlyExtents> {
+        self.watch.as_ref()?;
+        let (obj, coords) = {
+            let last = lock(&self.listing);
+            let (_, entries) = last.as_ref()?;
+            let (entry, index) = pick_window(entries, query).ok()?;
+            (entry.windows[index].clone(), entry.quirks.extent_coords())
+        };
+        let extents = dbus::call(&self.conn, &obj, dbus::COMPONENT, "GetExtents", (coords,)).await;
+        Some(EarlyExtents { obj, extents })
     }
 
     /// Reads the trees of every window of the apps `app` names (all apps when `None`),
@@ -192,7 +236,7 @@ impl LinuxEngine {
         };
         let reads = chosen
             .into_iter()
-            .flat_map(|e| (0..e.windows.len()).map(move |i| self.read_window(e, i, options)));
+            .flat_map(|e| (0..e.windows.len()).map(move |i| self.read_window(e, i, options, None)));
         let mut snapshots = Vec::new();
         for result in join_all(reads).await {
             match result {
@@ -316,6 +360,7 @@ impl LinuxEngine {
         entry: &AppEntry,
         index: usize,
         options: ReadOptions,
+        early: Option<EarlyExtents>,
     ) -> Result<WindowSnapshot> {
         let window = &entry.info.windows[index];
         // An app that just did not answer is pinged before it is read again: a
@@ -348,7 +393,7 @@ impl LinuxEngine {
             // sees from here on makes the next mark differ.
             let mark = self.witness_mark(entry).await;
             let read = match self
-                .refreshed(entry, index, options, bookmark, mark.as_deref())
+                .refreshed(entry, index, options, bookmark, mark.as_deref(), early)
                 .await
             {
                 Some(read) => read,
@@ -429,6 +474,7 @@ impl LinuxEngine {
         options: ReadOptions,
         bookmark: u64,
         mark: Option<&str>,
+        early: Option<EarlyExtents>,
     ) -> Option<Arc<CachedWindow>> {
         let watch = self.watch.as_ref()?;
         let window = &entry.info.windows[index];
@@ -444,17 +490,14 @@ impl LinuxEngine {
             return None;
         }
         // One call to the app: its reply comes after every event the app sent before
-        // it, so once the recorder has run the log holds them all.
+        // it, so once the recorder has run the log holds them all. Asked already
+        // while the apps were listed, where that picked this window.
         let coords = entry.quirks.extent_coords();
-        let extents = match dbus::call::<_, (i32, i32, i32, i32)>(
-            &self.conn,
-            obj,
-            dbus::COMPONENT,
-            "GetExtents",
-            (coords,),
-        )
-        .await
-        {
+        let asked = match early {
+            Some(early) if &early.obj == obj => early.extents,
+            _ => dbus::call(&self.conn, obj, dbus::COMPONENT, "GetExtents", (coords,)).await,
+        };
+        let extents = match asked {
             Ok(extents) => Some(extents),
             // Not answering: noted, so that the read ends here instead of
             // waiting out every call of a walk (see `read_window`).
@@ -595,6 +638,14 @@ impl Engine for LinuxEngine {
         options: ReadOptions,
     ) -> Result<WindowSnapshot> {
         LinuxEngine::window_tree(self, query, options).await
+    }
+
+    async fn window_tree_listed(
+        &self,
+        query: &WindowQuery,
+        options: ReadOptions,
+    ) -> Result<(WindowSnapshot, Vec<Application>)> {
+        LinuxEngine::window_tree_listed(self, query, options).await
     }
 
     async fn window_trees(

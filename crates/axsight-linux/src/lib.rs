@@ -29,5 +29,5 @@ pub use engine::{LinuxEngine, READ_DEADLINE};
 // that use this engine directly.
 pub use axsight_core::{ReadOptions, WindowQuery};
 pub use error::{Error, Result};
-pub use normalize::{class_role, clean_name, is_gtk4_role_placeholder};
+pub use normalize::{class_role, clean_name, is_gtk4_role_placeholder, is_stock_description};
 pub use walk::{MAX_CHILDREN, MAX_DEPTH, MAX_ELEMENTS};

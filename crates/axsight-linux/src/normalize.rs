@@ -110,6 +110,22 @@ pub fn is_gtk4_role_placeholder(name: &str, role: Role) -> bool {
     )
 }
 
+/// Whether a description is the toolkit's stock text for every widget of its kind,
+/// which tells nothing about this one: GTK3 describes each spinner as "Provides
+/// visual indication of progress" (English only: a translated desktop's text stays).
+///
+/// ```
+/// use axsight_linux::is_stock_description;
+/// assert!(is_stock_description("animation", "Provides visual indication of progress"));
+/// assert!(!is_stock_description("animation", "Loading mail"));
+/// ```
+pub fn is_stock_description(raw_role: &str, description: &str) -> bool {
+    matches!(
+        (raw_role, description),
+        ("animation", "Provides visual indication of progress")
+    )
+}
+
 fn is_class_name(name: &str) -> bool {
     name.strip_prefix("Gtk").is_some_and(|rest| {
         rest.starts_with(|c: char| c.is_ascii_uppercase())
@@ -273,7 +289,10 @@ fn element_of(raw: &RawNode, quirks: Quirks, origin: (i32, i32)) -> Element {
         role,
         raw_role: raw_role.to_string(),
         name,
-        description: clean_name(&raw.description, false),
+        description: match is_stock_description(raw_role, raw.description.trim()) {
+            true => String::new(),
+            false => clean_name(&raw.description, false),
+        },
         accessible_id: raw.accessible_id.clone(),
         value: if secret { None } else { raw.value.clone() },
         states,

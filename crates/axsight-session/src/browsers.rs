@@ -28,13 +28,56 @@ pub struct BrowserSetup {
 pub(crate) struct Browsers {
     pub setup: BrowserSetup,
     open: tokio::sync::Mutex<Vec<Arc<Browser>>>,
+    /// When a read last tried to attach to the configured browser.
+    read_attach_tried: std::sync::Mutex<Option<std::time::Instant>>,
 }
+
+/// How often tree reads try to attach to a configured browser that is not
+/// attached yet (each try costs a connection attempt).
+const READ_ATTACH_EVERY: std::time::Duration = std::time::Duration::from_secs(5);
+
+/// How long a tree read waits for such an attach.
+const READ_ATTACH_DEADLINE: std::time::Duration = std::time::Duration::from_millis(300);
 
 impl Browsers {
     pub fn new(setup: BrowserSetup) -> Browsers {
         Browsers {
             setup,
             open: tokio::sync::Mutex::default(),
+            read_attach_tried: std::sync::Mutex::default(),
+        }
+    }
+
+    /// Attaches to the configured browser for a tree read, so that its windows
+    /// are vouched for (and read from memory while nothing changed) without a
+    /// browser tool having been called first; tried at most every
+    /// [`READ_ATTACH_EVERY`] while it is not attached. Failing is not an error:
+    /// the window is then read whole.
+    pub async fn attach_for_reads<E: Engine>(&self, engine: &E) {
+        if self.setup.attach_url.is_none() {
+            return;
+        }
+        {
+            let mut tried = self
+                .read_attach_tried
+                .lock()
+                .unwrap_or_else(|e| e.into_inner());
+            if tried.is_some_and(|at| at.elapsed() < READ_ATTACH_EVERY) {
+                return;
+            }
+            *tried = Some(std::time::Instant::now());
+        }
+        if self.open.lock().await.iter().any(|b| b.pid().is_none()) {
+            return;
+        }
+        // A read waits for this only briefly: an endpoint that does not answer
+        // must not hold up the tree.
+        match tokio::time::timeout(READ_ATTACH_DEADLINE, self.live(engine)).await {
+            Ok(Ok(_)) => {}
+            Ok(Err(error)) => {
+                tracing::debug!(%error, "the configured browser could not be attached to for a read")
+            }
+            Err(_) => tracing::debug!("the configured browser did not answer in time for a read"),
         }
     }
 
@@ -60,8 +103,10 @@ impl Browsers {
     }
 
     /// The browsers that still answer, attaching to the configured endpoint
-    /// on first use (a failed attach is tried again next time).
-    pub async fn live(&self) -> Result<Vec<Arc<Browser>>, ToolError> {
+    /// on first use (a failed attach is tried again next time). A browser
+    /// attached to on this machine vouches to `engine` for its windows, as one
+    /// axsight started does.
+    pub async fn live<E: Engine>(&self, engine: &E) -> Result<Vec<Arc<Browser>>, ToolError> {
         let mut open = self.open.lock().await;
         let mut alive = Vec::with_capacity(open.len());
         for browser in open.drain(..) {
@@ -72,8 +117,11 @@ impl Browsers {
         *open = alive;
         if let Some(url) = &self.setup.attach_url {
             if !open.iter().any(|b| b.pid().is_none()) {
-                let attached = Browser::attach(url).await.map_err(browser_error)?;
-                open.push(Arc::new(attached));
+                let attached = Arc::new(Browser::attach(url).await.map_err(browser_error)?);
+                if let Some(pid) = attached.process_id() {
+                    engine.add_witness(pid, Arc::new(PageWitness(Arc::downgrade(&attached))));
+                }
+                open.push(attached);
             }
         }
         Ok(open.clone())
@@ -83,11 +131,12 @@ impl Browsers {
     /// started by its process, else an attached one; the tab whose title the
     /// window's title starts with (windows are titled "PAGE - Chromium",
     /// "PAGE — Mozilla Firefox").
-    pub async fn page_of(
+    pub async fn page_of<E: Engine>(
         &self,
         snapshot: &WindowSnapshot,
+        engine: &E,
     ) -> Result<Option<(Arc<Browser>, Page)>, ToolError> {
-        let browsers = self.live().await?;
+        let browsers = self.live(engine).await?;
         let mut candidates: Vec<&Arc<Browser>> = browsers
             .iter()
             .filter(|b| b.pid().is_some() && b.pid() == snapshot.pid)

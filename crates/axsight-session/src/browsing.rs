@@ -178,7 +178,7 @@ impl<E: Engine> Session<E> {
             let snapshot = self
                 .named_window(engine, request.app.as_deref(), request.window.as_deref())
                 .await?;
-            if let Some((browser, page)) = self.browsers.page_of(&snapshot).await? {
+            if let Some((browser, page)) = self.browsers.page_of(&snapshot, engine).await? {
                 return Ok(Driven::Protocol(browser, page));
             }
             let (title, app) = (snapshot.title.clone(), snapshot.app.clone());
@@ -190,7 +190,7 @@ impl<E: Engine> Session<E> {
                 ))),
             };
         }
-        for browser in self.browsers.live().await? {
+        for browser in self.browsers.live(engine).await? {
             if let Some(shown) = self.front_page(engine, &browser).await? {
                 return Ok(Driven::Protocol(browser, shown));
             }
@@ -232,7 +232,7 @@ impl<E: Engine> Session<E> {
             else {
                 continue;
             };
-            if let Some((_, page)) = self.browsers.page_of(&snapshot).await? {
+            if let Some((_, page)) = self.browsers.page_of(&snapshot, engine).await? {
                 return Ok(Some(page));
             }
         }

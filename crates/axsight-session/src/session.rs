@@ -368,16 +368,17 @@ impl<E: Engine> Session<E> {
         };
         let options = self.read_options(request.include_invisible, json);
         let engine = self.engine().await?;
-        // An app named alone: its other windows are listed too, while the
-        // window is read (a cold read otherwise lists the apps twice in a row).
+        self.browsers.attach_for_reads(engine.as_ref()).await;
+        // An app named alone: its other windows are listed too, by the listing
+        // that finds the window (two listings at once would ping every app twice).
         let lists_others = request.app.is_some() && request.window.is_none() && from.is_none();
-        let listing = async {
-            match lists_others && !json {
-                true => Some(engine.applications().await),
-                false => None,
-            }
+        let (snapshot, listing) = match lists_others && !json {
+            true => match engine.window_tree_listed(&query, options).await {
+                Ok((snapshot, apps)) => (Ok(snapshot), Some(apps)),
+                Err(error) => (Err(error), None),
+            },
+            false => (engine.window_tree(&query, options).await, None),
         };
-        let (snapshot, listing) = tokio::join!(engine.window_tree(&query, options), listing);
         let snapshot = snapshot.map_err(|error| match (&from, error.kind()) {
             (Some((handle, _, _)), FailureKind::WindowGone) => ToolError::StaleHandle {
                 handle: handle.to_string(),
@@ -439,7 +440,6 @@ impl<E: Engine> Session<E> {
         let mut text = self.tree_text(&snapshot, top, Some(&options));
         // An app named alone: its other windows, so the agent can ask for them.
         if let Some(apps) = listing {
-            let apps = apps.map_err(ToolError::engine)?;
             text.push_str(&self.other_windows(&apps, &snapshot));
         }
         let tree = &snapshot.tree;

@@ -4,10 +4,11 @@
 //! window (median of 3 runs after one warm-up run, which loads the models): wall
 //! time, and the CPU time of the whole process (all its threads) meanwhile.
 //!
-//!     cargo run --release -p axsight-vision --example ocr_lines -- DIR OUT [--page] [--threads N] [--scale S]
+//!     cargo run --release -p axsight-vision --example ocr_lines -- DIR OUT [--page] [--threads N] [--scale S] [--upscale N]
 //!
 //! `--page`: without the text detector (Tesseract's own layout analysis);
-//! `--scale`: the detector's (`OcrOptions::detector_scale`).
+//! `--scale`: the detector's (`OcrOptions::detector_scale`); `--upscale`: the
+//! line crops' magnification (`OcrOptions::upscale`).
 
 use std::path::PathBuf;
 use std::time::Instant;
@@ -18,7 +19,9 @@ use axsight_vision::{read_text, OcrOptions};
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let [dir, out, ..] = &args[..] else {
-        return Err("usage: ocr_lines DIR OUT [--page] [--threads N] [--scale S]".into());
+        return Err(
+            "usage: ocr_lines DIR OUT [--page] [--threads N] [--scale S] [--upscale N]".into(),
+        );
     };
     let (dir, out) = (PathBuf::from(dir), PathBuf::from(out));
     std::fs::create_dir_all(&out)?;
@@ -31,6 +34,9 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     }
     if let Some(at) = args.iter().position(|a| a == "--threads") {
         options.threads = args.get(at + 1).ok_or("--threads needs N")?.parse()?;
+    }
+    if let Some(at) = args.iter().position(|a| a == "--upscale") {
+        options.upscale = args.get(at + 1).ok_or("--upscale needs N")?.parse()?;
     }
     let mut names: Vec<PathBuf> = std::fs::read_dir(&dir)?
         .filter_map(|e| e.ok().map(|e| e.path()))

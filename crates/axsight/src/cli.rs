@@ -4,7 +4,7 @@ use clap::{Parser, Subcommand};
 
 /// See and operate the Linux desktop through its accessibility tree.
 #[derive(Debug, Parser)]
-#[command(name = "axsight", version, about)]
+#[command(name = "axsight", version = crate::version::VERSION)]
 pub struct Cli {
     /// More logging on stderr (-v info, -vv debug); AXSIGHT_LOG overrides.
     #[arg(short, long, global = true, action = clap::ArgAction::Count)]
@@ -202,7 +202,7 @@ pub enum Command {
     },
     /// Check the display, the buses and accessibility, and say how to fix what is wrong.
     Doctor,
-    /// Serve MCP over stdio.
+    /// Serve MCP over stdio, or over streamable HTTP with --http.
     Serve {
         /// Offer only the reading tools: nothing on the desktop can be changed.
         #[arg(long)]
@@ -225,6 +225,19 @@ pub enum Command {
         /// A browser origin allowed to call the HTTP endpoint (repeatable).
         #[arg(long, value_name = "ORIGIN", requires = "http")]
         allowed_origin: Vec<String>,
+    },
+    /// Print a shell's completion script on stdout, e.g. `axsight completions bash >
+    /// ~/.local/share/bash-completion/completions/axsight`.
+    Completions {
+        /// The shell to complete for.
+        shell: clap_complete::Shell,
+    },
+    /// Print the manual page (roff) on stdout, e.g. `axsight man | man -l -`.
+    Man {
+        /// Write axsight.1 and a page for each command (axsight-serve.1, ...) into
+        /// DIR instead, and print their paths.
+        #[arg(long, value_name = "DIR")]
+        dir: Option<std::path::PathBuf>,
     },
     /// Print the tool reference (docs/tools.md) made from the server's schemas and EXAMPLES.
     #[command(hide = true)]
@@ -291,8 +304,13 @@ pub enum BenchCommand {
         #[arg(long)]
         app: String,
         /// The button's name, or part of it.
-        #[arg(long)]
-        button: String,
+        #[arg(long, required_unless_present = "fields", conflicts_with = "fields")]
+        button: Option<String>,
+        /// Instead of a button, text fields to click into in turn, by name
+        /// (comma-separated, at least two, so that each click moves the focus):
+        /// an action whose only effect is a focus move.
+        #[arg(long, value_delimiter = ',')]
+        fields: Vec<String>,
         /// Window title (substring), where the app has several.
         #[arg(long)]
         window: Option<String>,

@@ -3,7 +3,9 @@
 
 mod acting;
 mod bench;
+mod completions;
 mod doctor;
+mod man;
 mod shot;
 
 use anyhow::Context as _;
@@ -130,6 +132,8 @@ pub async fn run(command: Command, flags: GroundingFlags) -> anyhow::Result<Exit
             return shot::run(&session, &file, shot).await;
         }
         Command::Doctor => return doctor::run().await,
+        Command::Completions { shell } => return Ok(completions::print(shell)),
+        Command::Man { dir } => return man::run(dir.as_deref()),
         Command::ToolsReference { examples } => {
             let examples = std::fs::read_to_string(&examples)
                 .with_context(|| format!("cannot read {}", examples.display()))?;
@@ -208,11 +212,15 @@ pub async fn run(command: Command, flags: GroundingFlags) -> anyhow::Result<Exit
                 BenchCommand::Settle {
                     app,
                     button,
+                    fields,
                     window,
                     runs,
                     undo,
                 },
-        } => bench::settle(&app, window.as_deref(), &button, undo.as_deref(), runs).await?,
+        } => {
+            let targets = bench::SettleTargets::new(button, fields)?;
+            bench::settle(&app, window.as_deref(), &targets, undo.as_deref(), runs).await?
+        }
         Command::Bench {
             what:
                 BenchCommand::Browser {

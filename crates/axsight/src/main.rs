@@ -5,6 +5,7 @@
 mod allocator;
 mod cli;
 mod commands;
+mod version;
 
 use clap::Parser;
 

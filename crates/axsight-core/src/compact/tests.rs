@@ -497,3 +497,28 @@ fn a_label_beside_the_field_it_names_folds_into_the_field() {
     assert_eq!(registry.resolve("#u5".parse().unwrap()).unwrap().id.0, "pl");
     assert_eq!(printed_below(&tree, tree.root()), 6);
 }
+
+#[test]
+fn a_description_that_restates_the_value_is_not_printed() {
+    let mut tree = Tree::new(shown("w", Role::Window, "Scales"));
+    let described = |id: &str, value: &str, description: &str| {
+        let mut slider = shown(id, Role::Slider, "");
+        slider.value = Some(value.into());
+        slider.description = description.into();
+        slider
+    };
+    tree.push(tree.root(), described("same-number", "50", "50.0"));
+    tree.push(tree.root(), described("same-text", "low", "low"));
+    tree.push(tree.root(), described("other-number", "50", "50.5"));
+    tree.push(tree.root(), described("words", "50", "Volume"));
+    let out = render(
+        &tree,
+        tree.root(),
+        &mut HandleRegistry::new(),
+        &CompactOptions::default(),
+    );
+    assert!(!out.text.contains("desc: \"50.0\""), "{}", out.text);
+    assert!(!out.text.contains("desc: \"low\""), "{}", out.text);
+    assert!(out.text.contains("desc: \"50.5\""), "{}", out.text);
+    assert!(out.text.contains("desc: \"Volume\""), "{}", out.text);
+}

@@ -62,7 +62,8 @@ impl<E: Engine> Session<E> {
     /// Reads the page the window shows and prints the `dom` section; one line
     /// saying why when axsight has no protocol connection to its browser.
     pub(crate) async fn dom_section(&self, snapshot: &WindowSnapshot) -> Result<String, ToolError> {
-        let Some((_, page)) = self.browsers.page_of(snapshot).await? else {
+        let engine = self.engine().await?;
+        let Some((_, page)) = self.browsers.page_of(snapshot, engine.as_ref()).await? else {
             return Ok(format!(
                 "- dom: none ({})\n",
                 self.why_no_page(snapshot).await?
@@ -140,7 +141,7 @@ impl<E: Engine> Session<E> {
             .await?;
         let (_, page) = self
             .browsers
-            .page_of(&snapshot)
+            .page_of(&snapshot, engine)
             .await?
             .filter(|(_, page)| page.target_id() == record.target)
             .ok_or_else(|| stale("its tab is no longer the one its window shows"))?;

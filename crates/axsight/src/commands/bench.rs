@@ -194,13 +194,12 @@ const REFERENCE_WAIT: std::time::Duration = std::time::Duration::from_millis(100
 pub async fn settle(
     app: &str,
     window: Option<&str>,
-    button: &str,
+    targets: &SettleTargets,
     undo: Option<&str>,
     runs: usize,
 ) -> anyhow::Result<()> {
     use axsight_session::{ActOptions, ClickOptions, Target};
     let session = crate::commands::Session::watching();
-    let target = |button: &str| button_in(app, window, button);
     let click = ClickOptions::default();
     let options = ActOptions::default();
     let mut times = Vec::with_capacity(runs);
@@ -208,7 +207,12 @@ pub async fn settle(
     for run in 0..runs.max(1) {
         tokio::time::sleep(AGENT_PAUSE).await;
         let both = session
-            .click_against_reference(&target(button), &click, &options, REFERENCE_WAIT)
+            .click_against_reference(
+                &targets.nth(app, window, run),
+                &click,
+                &options,
+                REFERENCE_WAIT,
+            )
             .await?;
         times.push(both.fast_took.as_secs_f64() * 1000.0);
         if both.agree() {
@@ -233,7 +237,7 @@ pub async fn settle(
     }
     let line = serde_json::json!({
         "tool": "axsight",
-        "button": button,
+        "target": targets.describe(),
         "runs": runs.max(1),
         "p50_ms": (median(times) * 10.0).round() / 10.0,
         "agreed_with_reference": agreed,
@@ -242,6 +246,52 @@ pub async fn settle(
     });
     println!("{line}");
     Ok(())
+}
+
+/// What `bench settle` clicks: one button each run, or text fields in turn.
+#[derive(Debug)]
+pub enum SettleTargets {
+    /// The first button whose name holds this text, clicked every run.
+    Button(String),
+    /// Text fields by whole name, clicked in turn, so that each click moves the focus.
+    Fields(Vec<String>),
+}
+
+impl SettleTargets {
+    /// The targets the command line names: a button, or at least two fields.
+    pub fn new(button: Option<String>, fields: Vec<String>) -> anyhow::Result<SettleTargets> {
+        match (button, fields.len()) {
+            (Some(button), 0) => Ok(SettleTargets::Button(button)),
+            (None, n) if n >= 2 => Ok(SettleTargets::Fields(fields)),
+            (None, _) => anyhow::bail!(
+                "--fields wants at least two names, so that each click moves the focus"
+            ),
+            (Some(_), _) => anyhow::bail!("give --button or --fields, not both"),
+        }
+    }
+
+    /// The target of run `run`.
+    fn nth(&self, app: &str, window: Option<&str>, run: usize) -> axsight_session::Target {
+        match self {
+            SettleTargets::Button(button) => button_in(app, window, button),
+            SettleTargets::Fields(fields) => axsight_session::Target::Selector {
+                selector: format!(
+                    "role:Edit && name:{}",
+                    quote_whole(&fields[run % fields.len()])
+                ),
+                app: Some(app.to_string()),
+                window: window.map(str::to_string),
+            },
+        }
+    }
+
+    /// How the JSON line names what was clicked.
+    fn describe(&self) -> String {
+        match self {
+            SettleTargets::Button(button) => format!("button {button:?}"),
+            SettleTargets::Fields(fields) => format!("fields {}", fields.join(", ")),
+        }
+    }
 }
 
 /// The first button in `app` (and `window`) whose name holds `button`: a part,

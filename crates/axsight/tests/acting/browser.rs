@@ -275,6 +275,43 @@ fn tick_and_offset(tree: &str) -> (u64, i32) {
     (tick, mover[0] - anchor[0])
 }
 
+/// Reads the ticker window back to back for `how_long` (those more than
+/// `CHANGE_QUIET` after a tick are answered from memory): each read the page
+/// was still for shows the page as it was when the read began, its tick and its
+/// mover's box agreeing; at least `ticks` different ticks are seen so.
+async fn reads_follow_the_ticker<F, R>(
+    read: &F,
+    page: &axsight_browser::Page,
+    how_long: Duration,
+    ticks: usize,
+) where
+    F: Fn(Option<&'static str>) -> R,
+    R: std::future::Future<Output = String>,
+{
+    let mut ticks_seen = std::collections::BTreeSet::new();
+    let until = std::time::Instant::now() + how_long;
+    while std::time::Instant::now() < until {
+        let (before, still_ms) = ticked(page).await;
+        let tree = read(Some("Ticker")).await;
+        let (after, _) = ticked(page).await;
+        let (tick, offset) = tick_and_offset(&tree);
+        // Chromium hands a tick to its accessibility tree a little after the
+        // page made it, and a read that a tick fell into may hold some of each;
+        // a read the page was still for (the kind answered from memory) shows
+        // the page as it is, whole.
+        let still = still_ms > axsight_browser::CHANGE_QUIET.as_millis() as f64;
+        if still && before == after {
+            assert_eq!(tick, before, "the page said {before}:\n{tree}");
+            assert_eq!(offset, (tick % 10) as i32 * 20, "tick {tick}:\n{tree}");
+            ticks_seen.insert(tick);
+        }
+    }
+    assert!(
+        ticks_seen.len() >= ticks,
+        "still reads of ticks: {ticks_seen:?}"
+    );
+}
+
 #[tokio::test]
 async fn a_page_that_changes_itself_and_a_tab_swap_are_never_read_stale() {
     let _turn = crate::turn().await;
@@ -303,31 +340,7 @@ async fn a_page_that_changes_itself_and_a_tab_swap_are_never_read_stale() {
         }
     };
 
-    // Reads back to back for several ticks (those more than `CHANGE_QUIET`
-    // after a tick are answered from memory): each shows the page as it was at least when the read
-    // began, and its tick and its mover's box agree.
-    let mut ticks_seen = std::collections::BTreeSet::new();
-    let until = std::time::Instant::now() + Duration::from_secs(6);
-    while std::time::Instant::now() < until {
-        let (before, still_ms) = ticked(&page).await;
-        let tree = read(Some("Ticker")).await;
-        let (after, _) = ticked(&page).await;
-        let (tick, offset) = tick_and_offset(&tree);
-        // Chromium hands a tick to its accessibility tree a little after the
-        // page made it, and a read that a tick fell into may hold some of each;
-        // a read the page was still for (the kind answered from memory) shows
-        // the page as it is, whole.
-        let still = still_ms > axsight_browser::CHANGE_QUIET.as_millis() as f64;
-        if still && before == after {
-            assert_eq!(tick, before, "the page said {before}:\n{tree}");
-            assert_eq!(offset, (tick % 10) as i32 * 20, "tick {tick}:\n{tree}");
-            ticks_seen.insert(tick);
-        }
-    }
-    assert!(
-        ticks_seen.len() >= 4,
-        "still reads of ticks: {ticks_seen:?}"
-    );
+    reads_follow_the_ticker(&read, &page, Duration::from_secs(6), 4).await;
 
     // A tab swap sends no accessibility event: the window's tree follows it.
     let opened = session
@@ -366,4 +379,94 @@ async fn a_page_that_changes_itself_and_a_tab_swap_are_never_read_stale() {
             assert!(again.contains(shows) && !again.contains(hides), "{again}");
         }
     }
+}
+
+/// A Chromium that someone else started with a DevTools port, attached to
+/// through `--browser-url`: a tree read attaches to it, it vouches for its
+/// window as one axsight started does, and the reads stay true to a page that
+/// changes itself.
+#[tokio::test]
+async fn an_attached_chromium_vouches_for_its_window_and_is_never_read_stale() {
+    let _turn = crate::turn().await;
+    let base = crate::web_fixtures::serve_web_fixtures();
+    let profile = std::env::temp_dir().join(format!("axsight-attached-{}", std::process::id()));
+    let chromium = axsight_browser::find_chromium().expect("Chromium is installed");
+    let child = std::process::Command::new(chromium)
+        .args(axsight_browser::chromium_flags())
+        .args(axsight_browser::accessibility_flags(&profile))
+        .arg(format!("{base}/ticker.html"))
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .expect("Chromium starts");
+    // Ends the browser and its profile however the test ends.
+    struct Started(std::process::Child, std::path::PathBuf);
+    impl Drop for Started {
+        fn drop(&mut self) {
+            let _ = self.0.kill();
+            let _ = self.0.wait();
+            let _ = std::fs::remove_dir_all(&self.1);
+        }
+    }
+    let started = Started(child, profile.clone());
+    let pid = started.0.id();
+    let port_file = profile.join("DevToolsActivePort");
+    let port = support::wait_until(Duration::from_secs(20), || async {
+        let text = std::fs::read_to_string(&port_file).ok()?;
+        let mut lines = text.lines();
+        Some((lines.next()?.to_string(), lines.next()?.to_string()))
+    })
+    .await
+    .expect("Chromium wrote its DevTools port");
+    let session = Session::watching().with_grounding(axsight_session::Grounding {
+        browser: axsight_session::BrowserSetup {
+            attach_url: Some(format!("http://127.0.0.1:{}", port.0)),
+            ..axsight_session::BrowserSetup::default()
+        },
+        ..axsight_session::Grounding::default()
+    });
+    let read = |window: Option<&'static str>| {
+        let session = &session;
+        async move {
+            let request = TreeRequest {
+                app: Some("chrom".into()),
+                window: window.map(str::to_string),
+                ..TreeRequest::default()
+            };
+            match session.window_tree(&request, false).await {
+                Ok(TreeOutput::Text(text)) => text,
+                other => panic!("no tree: {other:?}"),
+            }
+        }
+    };
+    support::wait_until(LOAD, || async {
+        let request = TreeRequest {
+            app: Some("chrom".into()),
+            window: Some("Ticker".into()),
+            ..TreeRequest::default()
+        };
+        match session.window_tree(&request, false).await {
+            Ok(TreeOutput::Text(text)) if text.contains("[Button] Mover") => Some(()),
+            _ => None,
+        }
+    })
+    .await
+    .expect("the ticker page in Chromium's tree");
+    let engine = session.engine().await.unwrap();
+    let witness = engine
+        .take_witness(pid)
+        .expect("the attached browser vouches for its window");
+    engine.add_witness(pid, witness);
+
+    let page_port = format!("ws://127.0.0.1:{}{}", port.0, port.1);
+    let browser = Browser::attach(&page_port).await.unwrap();
+    assert_eq!(
+        browser.process_id(),
+        Some(pid),
+        "the browser names its process"
+    );
+    let ticker = browser.pages().await.unwrap()[0].target.clone();
+    let page = browser.page(&ticker).await.unwrap();
+    reads_follow_the_ticker(&read, &page, Duration::from_secs(5), 3).await;
+    drop(started);
 }

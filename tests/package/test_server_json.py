@@ -17,16 +17,15 @@ import subprocess
 import tempfile
 import time
 import tomllib
-from pathlib import Path
 
 import jsonschema
 import pytest
 
-REPO = Path(__file__).resolve().parents[2]
+from conftest import AXSIGHT_BIN, REPO
+
 SERVER_JSON = REPO / "server.json"
 SCHEMA = REPO / "tests" / "package" / "data" / "server.schema.json"
 SCHEMA_SHA256 = "3fba09590c99f61735d234822279f4223fab9e300c0a81e81c91ab62a4114de0"
-AXSIGHT_BIN = Path(os.environ.get("AXSIGHT_BIN") or REPO / "target" / "debug" / "axsight")
 # The registry's limit (the schema's maxLength), said again so that a failure says it.
 DESCRIPTION_MAX = 100
 

@@ -19,7 +19,8 @@ from pathlib import Path
 
 import pytest
 
-REPO = Path(__file__).resolve().parents[2]
+from conftest import REPO
+
 # Libraries a manylinux wheel may link without shipping them (PEP 600's policies
 # for x86_64 list these and a few graphics ones axsight does not use).
 MANYLINUX_LIBRARIES = {"libc.so.6", "libm.so.6", "libgcc_s.so.1", "ld-linux-x86-64.so.2",
@@ -64,12 +65,15 @@ def test_the_wheel_is_a_manylinux_wheel_of_the_crate(wheel, tmp_path):
     assert glibc, f"not a manylinux x86_64 wheel: {tag[1]}"
     with zipfile.ZipFile(wheel) as archive:
         metadata = archive.read(f"axsight-{version}.dist-info/METADATA").decode()
+        names = archive.namelist()
         binary = tmp_path / "axsight"
         binary.write_bytes(archive.read(f"axsight-{version}.data/scripts/axsight"))
     for line in ("Name: axsight", f"Version: {version}", "License-Expression: MIT OR Apache-2.0",
                  "Project-URL: Repository, https://github.com/axsight/axsight",
                  "mcp-name: io.github.axsight/axsight"):
         assert line in metadata, f"{line!r} is not in the wheel's METADATA"
+    for licence in ("LICENSE-MIT", "LICENSE-APACHE"):
+        assert f"axsight-{version}.dist-info/licenses/{licence}" in names, names
     # The tag holds: no glibc symbol newer than it names, no library it lacks.
     symbols = run(["objdump", "-T", binary]).stdout
     newest = max(tuple(map(int, v.split("."))) for v in re.findall(r"GLIBC_(\d+\.\d+)", symbols))
@@ -85,9 +89,7 @@ def test_pip_puts_a_working_axsight_in_a_fresh_venv(venv):
     assert f"Version: {crate_version()}" in shown, shown
 
 
-def test_the_mcp_end_to_end_tests_pass_through_the_installed_binary(venv):
-    if not os.environ.get("AT_SPI_BUS_ADDRESS"):
-        pytest.skip("no desktop: run under scripts/with-desktop")
+def test_the_mcp_end_to_end_tests_pass_through_the_installed_binary(venv, desktop):
     # Over stdio, as a client that runs the installed command does.
     env = {k: v for k, v in os.environ.items() if k != "AXSIGHT_E2E_TRANSPORT"}
     env["AXSIGHT_BIN"] = str(venv / "bin" / "axsight")

@@ -15,12 +15,14 @@ mod audit;
 mod http;
 mod line_guard;
 mod params;
+mod reference;
 mod schema;
 mod sequence;
 mod server;
 
 pub use audit::{AuditLog, DEFAULT_MAX_BYTES as AUDIT_MAX_BYTES};
 pub use http::{new_token, serve_http, HttpOptions};
+pub use reference::{ReferenceError, REGENERATE as REGENERATE_TOOLS_REFERENCE};
 pub use server::{AxsightServer, INSTRUCTIONS};
 
 use axsight_session::Grounding;

@@ -79,11 +79,7 @@ impl<E: Engine> AxsightServer<E> {
 
     /// A server whose detector and vision endpoint are `grounding`'s.
     pub fn with_grounding(grounding: Grounding) -> AxsightServer<E> {
-        let mut tool_router = Self::tool_router()
-            + Self::acting_router()
-            + Self::grounding_router()
-            + Self::browsing_router()
-            + Self::sequence_router();
+        let mut tool_router = Self::routes();
         // The check reads the schemas with their unions and aliases; clients get
         // them compact and portable.
         let arguments = ToolArguments::new(
@@ -102,6 +98,37 @@ impl<E: Engine> AxsightServer<E> {
             arguments: Arc::new(arguments),
             audit: None,
         }
+    }
+
+    /// Every tool's route, its schema as schemars wrote it.
+    fn routes() -> ToolRouter<Self> {
+        Self::tool_router()
+            + Self::acting_router()
+            + Self::grounding_router()
+            + Self::browsing_router()
+            + Self::sequence_router()
+    }
+
+    /// The tool reference (docs/tools.md) for the tools this server lists, with
+    /// the examples of `examples_json` (docs/tool-examples.json).
+    pub fn tools_reference(
+        &self,
+        examples_json: &str,
+    ) -> Result<String, crate::reference::ReferenceError> {
+        let schemars = Self::routes();
+        let tools: Vec<crate::reference::ListedTool> = self
+            .tool_router
+            .list_all()
+            .into_iter()
+            .map(|tool| crate::reference::ListedTool {
+                schemars: schemars
+                    .get(&tool.name)
+                    .map(|raw| raw.input_schema.as_ref().clone())
+                    .unwrap_or_default(),
+                listed: serde_json::to_value(&tool).unwrap_or_default(),
+            })
+            .collect();
+        crate::reference::render(&tools, examples_json)
     }
 
     /// Calls a tool with its arguments checked against its schema first: the one

@@ -239,6 +239,9 @@ pub enum Command {
         #[arg(long, value_name = "DIR")]
         dir: Option<std::path::PathBuf>,
     },
+    /// Print the tool reference (docs/tools.md) made from the server's schemas and EXAMPLES.
+    #[command(hide = true)]
+    ToolsReference { examples: std::path::PathBuf },
     /// Measure tree reads (see `axsight bench tree --help`).
     Bench {
         #[command(subcommand)]

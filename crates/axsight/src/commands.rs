@@ -134,6 +134,14 @@ pub async fn run(command: Command, flags: GroundingFlags) -> anyhow::Result<Exit
         Command::Doctor => return doctor::run().await,
         Command::Completions { shell } => return Ok(completions::print(shell)),
         Command::Man { dir } => return man::run(dir.as_deref()),
+        Command::ToolsReference { examples } => {
+            let examples = std::fs::read_to_string(&examples)
+                .with_context(|| format!("cannot read {}", examples.display()))?;
+            print!(
+                "{}",
+                axsight_mcp::AxsightServer::<LinuxEngine>::new().tools_reference(&examples)?
+            );
+        }
         Command::Serve {
             read_only,
             audit_log,

@@ -11,18 +11,14 @@ fails, saying so, rather than replace a package it did not install. The tests ru
 in file order; the last one removes the package (a fixture removes it too when a
 test before fails).
 """
-import asyncio
 import os
 import re
 import subprocess
 from pathlib import Path
 
-import anyio
 import pytest
-from mcp import ClientSession, StdioServerParameters
-from mcp.client.stdio import stdio_client
 
-from conftest import AXSIGHT_BIN, REPO, e2e
+from conftest import AXSIGHT_BIN, REPO, doctor_finds_the_desktop, serves_the_fixture_over_mcp
 
 INSTALLED_BIN = Path("/usr/bin/axsight")
 # Where Debian's man, bash-completion, zsh and fish look.
@@ -39,7 +35,6 @@ EXPECTED_FILES = [
 ]
 # apt waits this long for another apt or dpkg to let go of its lock, then fails.
 APT_LOCK_TIMEOUT_S = 120
-DESKTOP_VARS = ("DISPLAY", "DBUS_SESSION_BUS_ADDRESS", "AT_SPI_BUS_ADDRESS", "XDG_RUNTIME_DIR")
 
 
 def package_status():
@@ -157,41 +152,11 @@ def test_the_shells_complete_from_the_installed_scripts(installed, tmp_path):
 
 
 def test_the_installed_doctor_finds_the_desktop(installed, fixture_app):
-    out = subprocess.run([str(INSTALLED_BIN), "doctor"], capture_output=True, text=True,
-                         timeout=60)
-    assert out.returncode == 0, f"{out.stdout}\n{out.stderr}"
-    assert re.search(r"^ok +accessibility bus: ", out.stdout, re.M), out.stdout
-    match = re.search(r"^ok +applications: (\d+) on the bus", out.stdout, re.M)
-    assert match and int(match.group(1)) >= 1, out.stdout
+    doctor_finds_the_desktop(INSTALLED_BIN)
 
 
 def test_the_installed_server_answers_an_mcp_client(installed, fixture_app):
-    params = StdioServerParameters(
-        command=str(INSTALLED_BIN), args=["serve"],
-        env={name: os.environ[name] for name in DESKTOP_VARS if os.environ.get(name)})
-    answers = {}
-
-    async def session():
-        with anyio.fail_after(60):
-            async with stdio_client(params) as (read, write):
-                async with ClientSession(read, write) as client:
-                    init = await client.initialize()
-                    answers["server"] = init.server_info.name
-                    answers["tools"] = {tool.name for tool in (await client.list_tools()).tools}
-                    result = await client.call_tool(
-                        "get_window_tree", {"app": "axsight-fixture", "window": fixture_app.title},
-                        read_timeout_seconds=30)
-                    answers["error"] = result.is_error
-                    answers["tree"] = "".join(b.text for b in result.content if b.type == "text")
-
-    asyncio.run(session())
-    assert answers["server"] == "axsight"
-    assert {"get_window_tree", "click_element", "get_applications"} <= answers["tools"]
-    tree = answers["tree"]
-    assert not answers["error"], tree
-    assert tree.startswith("app: axsight-fixture (pid "), tree
-    assert "[CheckBox] Remember me" in tree, tree
-    assert e2e.SECRET not in tree
+    serves_the_fixture_over_mcp(INSTALLED_BIN, fixture_app)
 
 
 def test_removing_the_package_takes_every_file_away(installed):

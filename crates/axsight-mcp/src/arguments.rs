@@ -18,7 +18,7 @@ use serde_json::{Map, Value};
 
 use shape::{Fields, Shape};
 
-pub use shape::ALIASES_KEY;
+pub use shape::{names_at, ALIASES_KEY};
 #[cfg(test)]
 pub use shape::{DEFAULT_MAX_CHARS, DEFAULT_MAX_ITEMS};
 #[cfg(test)]

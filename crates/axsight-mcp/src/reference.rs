@@ -304,15 +304,7 @@ fn argument_rows(schema: &Value, schemars: &Map<String, Value>, prefix: &str) ->
     for (name, property) in properties {
         let aliases = raw_properties
             .and_then(|raw| raw.get(name))
-            .and_then(|raw| raw.get(crate::arguments::ALIASES_KEY))
-            .and_then(Value::as_array)
-            .map(|names| {
-                names
-                    .iter()
-                    .filter_map(Value::as_str)
-                    .map(str::to_string)
-                    .collect()
-            })
+            .map(|raw| crate::arguments::names_at(raw, crate::arguments::ALIASES_KEY))
             .unwrap_or_default();
         rows.push(Row {
             name: format!("{prefix}{name}"),

@@ -10,6 +10,21 @@ use serde_json::{Map, Value};
 /// call `app` `process`). Only the check reads it; published schemas drop it.
 pub const ALIASES_KEY: &str = "x-aliases";
 
+/// The strings of the array at `key` in a schema node (`required`, an
+/// argument's aliases); none when it is missing or not an array.
+pub fn names_at(node: &Value, key: &str) -> Vec<String> {
+    node.get(key)
+        .and_then(Value::as_array)
+        .map(|names| {
+            names
+                .iter()
+                .filter_map(Value::as_str)
+                .map(str::to_string)
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
 /// Text an argument takes at most, unless its schema's `maxLength` says: enough
 /// for any selector, key list, title or handle, and small enough that an error
 /// quoting one stays short.
@@ -203,34 +218,14 @@ fn fields(node: &Map<String, Value>, defs: &Value, depth: usize) -> Fields {
         .iter()
         .map(|(name, property)| Field {
             name: name.clone(),
-            aliases: property
-                .get(ALIASES_KEY)
-                .and_then(Value::as_array)
-                .map(|names| {
-                    names
-                        .iter()
-                        .filter_map(Value::as_str)
-                        .map(str::to_string)
-                        .collect()
-                })
-                .unwrap_or_default(),
+            aliases: names_at(property, ALIASES_KEY),
             about: description(property, defs),
             shape: shape_of(property, defs, depth + 1),
         })
         .collect();
     Fields {
         fields,
-        required: node
-            .get("required")
-            .and_then(Value::as_array)
-            .map(|names| {
-                names
-                    .iter()
-                    .filter_map(Value::as_str)
-                    .map(str::to_string)
-                    .collect()
-            })
-            .unwrap_or_default(),
+        required: names_at(node, "required"),
         open: node.get("additionalProperties") == Some(&Value::Bool(true)),
     }
 }

@@ -22,7 +22,7 @@ use rmcp::model::JsonObject;
 use serde_json::{Map, Number, Value};
 
 use super::AxsightServer;
-use crate::arguments::{ALIASES_KEY, DEFAULT_MAX_CHARS, DEFAULT_MAX_ITEMS, QUOTE_CHARS};
+use crate::arguments::{names_at, ALIASES_KEY, DEFAULT_MAX_CHARS, DEFAULT_MAX_ITEMS, QUOTE_CHARS};
 use crate::params::*;
 use axsight_session::ToolError;
 
@@ -376,19 +376,6 @@ impl Schema {
             })
             .boxed()
     }
-}
-
-fn names_at(node: &Value, key: &str) -> Vec<String> {
-    node.get(key)
-        .and_then(Value::as_array)
-        .map(|names| {
-            names
-                .iter()
-                .filter_map(Value::as_str)
-                .map(str::to_string)
-                .collect()
-        })
-        .unwrap_or_default()
 }
 
 fn count(node: &Value, key: &str) -> Option<usize> {

@@ -253,6 +253,27 @@ async fn a_page_is_read_from_the_dom_and_clicked_by_d_and_u_handles() {
     assert!(back.contains("[Document] axsight web fixture"), "{back}");
 }
 
+/// A tree read of a Chromium window (the one titled `window`, or its app's).
+fn chromium_request(window: Option<&str>) -> TreeRequest {
+    TreeRequest {
+        app: Some("chrom".into()),
+        window: window.map(str::to_string),
+        ..TreeRequest::default()
+    }
+}
+
+/// The text of [`chromium_request`]'s read.
+async fn chromium_tree(session: &Session, window: Option<&str>) -> String {
+    match session
+        .window_tree(&chromium_request(window), false)
+        .await
+        .unwrap()
+    {
+        TreeOutput::Text(text) => text,
+        TreeOutput::Json(_) => panic!("text was asked for"),
+    }
+}
+
 /// The ticker page's tick, and how long ago it ticked (ms).
 async fn ticked(page: &axsight_browser::Page) -> (u64, f64) {
     let now = page
@@ -325,20 +346,7 @@ async fn a_page_that_changes_itself_and_a_tab_swap_are_never_read_stale() {
     let browser = our_browser().await;
     let ticker = browser.pages().await.unwrap()[0].target.clone();
     let page = browser.page(&ticker).await.unwrap();
-    let read = |window: Option<&'static str>| {
-        let session = &session;
-        async move {
-            let request = TreeRequest {
-                app: Some("chrom".into()),
-                window: window.map(str::to_string),
-                ..TreeRequest::default()
-            };
-            match session.window_tree(&request, false).await.unwrap() {
-                TreeOutput::Text(text) => text,
-                TreeOutput::Json(_) => panic!("text was asked for"),
-            }
-        }
-    };
+    let read = |window: Option<&'static str>| chromium_tree(&session, window);
 
     reads_follow_the_ticker(&read, &page, Duration::from_secs(6), 4).await;
 
@@ -425,26 +433,9 @@ async fn an_attached_chromium_vouches_for_its_window_and_is_never_read_stale() {
         },
         ..axsight_session::Grounding::default()
     });
-    let read = |window: Option<&'static str>| {
-        let session = &session;
-        async move {
-            let request = TreeRequest {
-                app: Some("chrom".into()),
-                window: window.map(str::to_string),
-                ..TreeRequest::default()
-            };
-            match session.window_tree(&request, false).await {
-                Ok(TreeOutput::Text(text)) => text,
-                other => panic!("no tree: {other:?}"),
-            }
-        }
-    };
+    let read = |window: Option<&'static str>| chromium_tree(&session, window);
     support::wait_until(LOAD, || async {
-        let request = TreeRequest {
-            app: Some("chrom".into()),
-            window: Some("Ticker".into()),
-            ..TreeRequest::default()
-        };
+        let request = chromium_request(Some("Ticker"));
         match session.window_tree(&request, false).await {
             Ok(TreeOutput::Text(text)) if text.contains("[Button] Mover") => Some(()),
             _ => None,

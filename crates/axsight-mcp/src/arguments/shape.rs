@@ -13,7 +13,12 @@ pub const ALIASES_KEY: &str = "x-aliases";
 /// The strings of the array at `key` in a schema node (`required`, an
 /// argument's aliases); none when it is missing or not an array.
 pub fn names_at(node: &Value, key: &str) -> Vec<String> {
-    node.get(key)
+    strings_of(node.get(key))
+}
+
+/// The strings of a JSON array; none when it is missing or not an array.
+fn strings_of(array: Option<&Value>) -> Vec<String> {
+    array
         .and_then(Value::as_array)
         .map(|names| {
             names
@@ -225,7 +230,7 @@ fn fields(node: &Map<String, Value>, defs: &Value, depth: usize) -> Fields {
         .collect();
     Fields {
         fields,
-        required: names_at(node, "required"),
+        required: strings_of(node.get("required")),
         open: node.get("additionalProperties") == Some(&Value::Bool(true)),
     }
 }

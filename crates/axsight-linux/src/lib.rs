@@ -10,6 +10,7 @@ mod acting;
 mod apps;
 mod cache;
 mod dbus;
+mod desktop_session;
 pub mod discover;
 mod engine;
 mod error;
@@ -24,6 +25,7 @@ mod states;
 mod walk;
 mod x11;
 
+pub use desktop_session::{Compositor, DesktopSession};
 pub use engine::{LinuxEngine, READ_DEADLINE};
 // The query types live in core, where the Engine trait is; re-exported for callers
 // that use this engine directly.

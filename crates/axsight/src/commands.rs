@@ -1,6 +1,7 @@
 //! What each command does. Reading goes through the same [`Session`] the MCP server
 //! uses, so `axsight tree` prints exactly what an agent sees.
 
+use crate::stdout::{out, outln};
 mod acting;
 mod bench;
 mod completions;
@@ -28,9 +29,9 @@ pub async fn run(command: Command, flags: GroundingFlags) -> anyhow::Result<Exit
         Command::Apps { json } => {
             if json {
                 let apps = session.engine().await?.applications().await?;
-                println!("{}", serde_json::to_string_pretty(&apps)?);
+                outln!("{}", serde_json::to_string_pretty(&apps)?);
             } else {
-                print!("{}", session.applications().await?);
+                out!("{}", session.applications().await?);
             }
         }
         Command::Tree {
@@ -58,8 +59,8 @@ pub async fn run(command: Command, flags: GroundingFlags) -> anyhow::Result<Exit
                 ..TreeRequest::default()
             };
             match session.window_tree(&request, json).await? {
-                TreeOutput::Text(text) => print!("{text}"),
-                TreeOutput::Json(value) => println!("{}", serde_json::to_string_pretty(&value)?),
+                TreeOutput::Text(text) => out!("{text}"),
+                TreeOutput::Json(value) => outln!("{}", serde_json::to_string_pretty(&value)?),
             }
         }
         Command::Find {
@@ -71,7 +72,7 @@ pub async fn run(command: Command, flags: GroundingFlags) -> anyhow::Result<Exit
                 .find(&selector, app.as_deref(), window.as_deref(), usize::MAX)
                 .await?;
             for item in &found {
-                println!("{}  ({} / {})", item.line, item.app, item.window);
+                outln!("{}  ({} / {})", item.line, item.app, item.window);
             }
             if total == 0 {
                 eprintln!("no element matches `{selector}`");
@@ -137,7 +138,7 @@ pub async fn run(command: Command, flags: GroundingFlags) -> anyhow::Result<Exit
         Command::ToolsReference { examples } => {
             let examples = std::fs::read_to_string(&examples)
                 .with_context(|| format!("cannot read {}", examples.display()))?;
-            print!(
+            out!(
                 "{}",
                 axsight_mcp::AxsightServer::<LinuxEngine>::new().tools_reference(&examples)?
             );

@@ -5,6 +5,7 @@
 mod allocator;
 mod cli;
 mod commands;
+mod stdout;
 mod version;
 
 use clap::Parser;

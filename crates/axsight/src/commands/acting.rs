@@ -5,6 +5,7 @@
 //! one: so a handle target first reads the window the way `axsight tree` does,
 //! which numbers its elements the same way while the window is unchanged.
 
+use crate::stdout::out;
 use std::process::ExitCode;
 use std::time::Duration;
 
@@ -58,7 +59,7 @@ async fn number_handles(session: &Session, target: &Target, scope: &Scope) -> an
 fn print(result: Result<String, axsight_session::ToolError>) -> anyhow::Result<ExitCode> {
     match result {
         Ok(text) => {
-            print!("{text}");
+            out!("{text}");
             Ok(ExitCode::SUCCESS)
         }
         Err(error) => {

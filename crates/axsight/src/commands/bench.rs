@@ -2,6 +2,7 @@
 //! them, with the compact text's size per element. `scripts/bench-tree` runs it
 //! beside cold (fresh-process) reads and a pyatspi walk on the same desktop.
 
+use crate::stdout::outln;
 use std::time::Instant;
 
 use axsight_core::{quote_whole, render, CompactOptions, HandleRegistry};
@@ -55,7 +56,7 @@ pub async fn tree(apps: &[String], runs: usize) -> anyhow::Result<()> {
             &mut HandleRegistry::new(),
             &CompactOptions::default(),
         );
-        println!(
+        outln!(
             "{app}: walk {walk:.2} ms, warm {warm:.2} ms (median of {runs}); {} elements read, {} printed, {} bytes of text ({:.1} bytes/element)",
             snapshot.tree.len(),
             rendered.printed,
@@ -78,7 +79,7 @@ pub async fn tree(apps: &[String], runs: usize) -> anyhow::Result<()> {
             times.push(start.elapsed().as_secs_f64() * 1000.0);
         }
         times.remove(0); // the first read walks
-        println!(
+        outln!(
             "{app}: session warm {:.2} ms (median of {})",
             median(times),
             runs.max(1)
@@ -130,7 +131,7 @@ pub async fn act(app: &str, button: &str, runs: usize) -> anyhow::Result<()> {
             "answer_tokens_p50": median(sizes.iter().map(|&s| s as f64 / 4.0).collect()),
             "samples_ms": samples,
         });
-        println!("{line}");
+        outln!("{line}");
     }
     Ok(())
 }
@@ -180,7 +181,7 @@ pub async fn clicks(app: &str, buttons: &[String], runs: usize) -> anyhow::Resul
         "per_click_one_button_ms": (same / buttons.len() as f64 * 10.0).round() / 10.0,
         "ratio_one_button_to_different": (same / different.max(0.001) * 100.0).round() / 100.0,
     });
-    println!("{line}");
+    outln!("{line}");
     Ok(())
 }
 
@@ -244,7 +245,7 @@ pub async fn settle(
         "reference_wait_ms": REFERENCE_WAIT.as_millis() as u64,
         "first_disagreement": first_disagreement,
     });
-    println!("{line}");
+    outln!("{line}");
     Ok(())
 }
 
@@ -340,7 +341,7 @@ pub async fn sources(
                 "ms": (start.elapsed().as_secs_f64() * 10000.0).round() / 10.0,
                 "peak_rss_mb": peak_rss_mb(),
             });
-            println!("{line}");
+            outln!("{line}");
             Some(detector)
         }
         None => None,
@@ -402,7 +403,7 @@ fn report(area: &str, what: &str, capture: &axsight_core::Capture, times: Vec<f6
         "p50_ms": (median(times) * 10.0).round() / 10.0,
         "peak_rss_mb": peak_rss_mb(),
     });
-    println!("{line}");
+    outln!("{line}");
 }
 
 /// The process's peak resident memory (VmHWM), in MB. OCR runs as a child process
@@ -444,7 +445,7 @@ pub async fn browser(url: &str, browser: &str, other: &str, runs: usize) -> anyh
         .and_then(|rest| rest.split('\'').next())
         .ok_or_else(|| anyhow::anyhow!("no window in: {opened}"))?
         .to_string();
-    println!(
+    outln!(
         "{}",
         serde_json::json!({ "what": "start browser to settled tree", "ms": round(started_ms) })
     );
@@ -470,7 +471,7 @@ pub async fn browser(url: &str, browser: &str, other: &str, runs: usize) -> anyh
         } else {
             "get_window_tree"
         };
-        println!(
+        outln!(
             "{}",
             serde_json::json!({ "what": what, "runs": runs, "p50_ms": round(median(times)), "bytes": bytes })
         );
@@ -513,7 +514,7 @@ pub async fn browser(url: &str, browser: &str, other: &str, runs: usize) -> anyh
         engine.add_witness(pid, witness);
     }
     let (vouched, whole) = (median(vouched), median(whole));
-    println!(
+    outln!(
         "{}",
         serde_json::json!({
             "what": "get_window_tree, unchanged page: vouched by DevTools vs read whole",
@@ -530,7 +531,7 @@ pub async fn browser(url: &str, browser: &str, other: &str, runs: usize) -> anyh
         session.navigate(&navigate(to)).await?;
         times.push(start.elapsed().as_secs_f64() * 1000.0);
     }
-    println!(
+    outln!(
         "{}",
         serde_json::json!({ "what": "navigate_browser to settled tree", "runs": runs, "p50_ms": round(median(times)) })
     );

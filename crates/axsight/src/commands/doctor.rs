@@ -1,25 +1,40 @@
 //! `axsight doctor`: checks each thing axsight needs and says how to fix what fails.
 //! Exits non-zero when a check that reading depends on fails; `warn` lines do not.
 
+use crate::stdout::outln;
 use std::process::ExitCode;
 
 use axsight_linux::discover;
-use axsight_linux::LinuxEngine;
+use axsight_linux::{DesktopSession, LinuxEngine};
 
 fn ok(what: &str, detail: &str) {
-    println!("ok    {what}: {detail}");
+    outln!("ok    {what}: {detail}");
 }
 
 fn warn(what: &str, detail: &str) {
-    println!("warn  {what}: {detail}");
+    outln!("warn  {what}: {detail}");
 }
 
 fn bad(what: &str, detail: &str) {
-    println!("FAIL  {what}: {detail}");
+    outln!("FAIL  {what}: {detail}");
 }
 
 pub async fn run() -> anyhow::Result<ExitCode> {
     let mut healthy = true;
+    let session = DesktopSession::current();
+    match session.limits() {
+        None => ok(
+            "desktop session",
+            &format!(
+                "{}: input through XTest, screenshots through X11, window places from X",
+                session.describe()
+            ),
+        ),
+        Some(limits) => warn(
+            "desktop session",
+            &format!("{}: {limits}", session.describe()),
+        ),
+    }
     match discover::find_display() {
         Ok(display) => ok("X display", &display),
         Err(error) => {
@@ -76,7 +91,7 @@ pub async fn run() -> anyhow::Result<ExitCode> {
                     &format!("{} on the bus, {windows} windows", apps.len()),
                 );
                 if apps.is_empty() {
-                    println!("      no app is on the bus: apps started with NO_AT_BRIDGE=1 (GTK3) or GTK_A11Y=none (GTK4) hide themselves");
+                    outln!("      no app is on the bus: apps started with NO_AT_BRIDGE=1 (GTK3) or GTK_A11Y=none (GTK4) hide themselves");
                 }
             }
             Err(error) => {

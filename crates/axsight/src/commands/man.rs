@@ -3,6 +3,7 @@
 //! command (axsight-serve(1), axsight-bench-tree(1), ...) written into a directory,
 //! as the Debian package ships them.
 
+use crate::stdout::outln;
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -32,7 +33,7 @@ pub fn run(dir: Option<&Path>) -> anyhow::Result<ExitCode> {
             write_pages(&command, dir, &mut written)
                 .with_context(|| format!("cannot write the pages into {}", dir.display()))?;
             for page in written {
-                println!("{}", page.display());
+                outln!("{}", page.display());
             }
         }
     }

@@ -1,6 +1,7 @@
 //! `axsight shot`: the `capture_screenshot` tool on the command line, written to a
 //! file, with the caption (and how to map pixels back) on stdout.
 
+use crate::stdout::outln;
 use std::path::Path;
 use std::process::ExitCode;
 
@@ -67,7 +68,7 @@ pub async fn run(session: &Session, file: &Path, shot: Shot) -> anyhow::Result<E
     match session.screenshot(&request).await {
         Ok(shot) => {
             std::fs::write(file, &shot.picture.bytes)?;
-            println!(
+            outln!(
                 "{} ({} bytes) -> {}",
                 shot.caption,
                 shot.picture.bytes.len(),

@@ -104,3 +104,24 @@ async fn click_type_and_key_print_what_changed() {
     let error = String::from_utf8_lossy(&refused.stderr);
     assert!(error.contains("no element matches"), "{error}");
 }
+
+/// `axsight tree | head -0`: the reader is gone before a byte is written; the
+/// command ends quietly with success, not with a panic (as `println!` would).
+#[tokio::test]
+async fn a_reader_that_went_away_ends_the_command_quietly() {
+    let _turn = crate::turn().await;
+    let engine = LinuxEngine::connect().await.unwrap();
+    let title = support::title("cli closed pipe");
+    let _app = support::fixture(&engine, &title).await;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_axsight"))
+        .args(["tree", "--window", &title])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("axsight runs");
+    drop(child.stdout.take());
+    let out = child.wait_with_output().expect("axsight ends");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{:?}: {stderr}", out.status);
+    assert!(!stderr.contains("panicked"), "{stderr}");
+}

@@ -30,13 +30,16 @@ def poll(predicate, timeout=5.0, interval=0.05):
 
 
 class PrivateDesktop:
-    """A desktop of its own (scripts/with-desktop, with openbox when wm=True) beside
-    the suite's, for a test that needs what the suite's desktop lacks; it lives
-    until close()."""
+    """A desktop of its own (scripts/with-desktop, with openbox when wm=True, or the
+    Wayland compositor WAYLAND, with the apps APPS) beside the suite's, for a test
+    that needs what the suite's desktop lacks; it lives until close()."""
 
-    def __init__(self, wm, tmp_path):
+    def __init__(self, wm, tmp_path, wayland=None, apps=()):
         env_file = tmp_path / "desktop.env"
         flags = ["--wm"] if wm else []
+        flags += ["--wayland", wayland] if wayland else []
+        for app in apps:
+            flags += ["--app", app]
         # The command writes its environment, then waits for its stdin to close.
         self.proc = subprocess.Popen(
             [str(REPO / "scripts" / "with-desktop"), "-q", *flags, "--",

@@ -1,0 +1,130 @@
+"""scripts/with-desktop --wayland sway|gnome: the compositor runs headless, the fixture
+runs natively on Wayland and joins the accessibility bus, and everything goes away
+at the end. These check the test bed, not axsight itself (issue 15 builds the
+Wayland backends on it)."""
+import json
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from conftest import FIXTURE_APP, PrivateDesktop, poll
+
+COMPOSITORS = {"sway": "sway", "gnome": "gnome-shell"}
+
+# Run by Debian's python3 inside the private desktop (pyatspi binds to the bus of
+# the process that imports it, so the check cannot run in this one): the fixture's
+# pid and its frame's box.
+FIXTURE_FACTS = """
+import json, pyatspi
+app = next(a for a in pyatspi.Registry.getDesktop(0) if a and a.name == "axsight-fixture")
+e = app[0].queryComponent().getExtents(pyatspi.DESKTOP_COORDS)
+print(json.dumps({"pid": app.get_process_id(), "frame": [e.x, e.y, e.width, e.height]}))
+"""
+
+
+# mutter ends a RemoteDesktop session when the connection that made it closes, so
+# the calls run in one process.
+REMOTE_DESKTOP_SESSION = """
+from gi.repository import Gio
+RD = "org.gnome.Mutter.RemoteDesktop"
+bus = Gio.bus_get_sync(Gio.BusType.SESSION)
+def call(path, iface, method):
+    return bus.call_sync(RD, path, iface, method, None, None, 0, 5000, None)
+session = call("/org/gnome/Mutter/RemoteDesktop", RD, "CreateSession").unpack()[0]
+call(session, RD + ".Session", "Start")
+call(session, RD + ".Session", "Stop")
+print(session)
+"""
+
+
+def start(kind, tmp_path):
+    if not shutil.which(COMPOSITORS[kind]):
+        pytest.skip(f"{COMPOSITORS[kind]} is not installed (scripts/install-deps)")
+    return PrivateDesktop(wm=False, tmp_path=tmp_path, wayland=kind,
+                          apps=[f"/usr/bin/python3 {FIXTURE_APP}"])
+
+
+def run(env, *argv):
+    return subprocess.run(argv, env=env, capture_output=True, text=True, timeout=20,
+                          check=True).stdout
+
+
+def fixture_facts(env):
+    return json.loads(run(env, "/usr/bin/python3", "-c", FIXTURE_FACTS))
+
+
+def sway_window(env, pid):
+    todo = [json.loads(run(env, "swaymsg", "-r", "-t", "get_tree"))]
+    while todo:
+        node = todo.pop()
+        if node.get("pid") == pid:
+            return node
+        todo += node.get("nodes", []) + node.get("floating_nodes", [])
+    return None
+
+
+def owned(env, name):
+    out = run(env, "gdbus", "call", "--session", "--dest", "org.freedesktop.DBus",
+              "--object-path", "/org/freedesktop/DBus",
+              "--method", "org.freedesktop.DBus.NameHasOwner", name)
+    return "true" in out
+
+
+def gone_after_close(private, paths):
+    private.close()
+    assert private.proc.returncode == 0, private.proc.stderr.read().decode()
+    return poll(lambda: not any(Path(p).exists() for p in paths), timeout=5)
+
+
+@pytest.mark.parametrize("kind", ["sway", "gnome"])
+def test_the_fixture_runs_natively_on_wayland(kind, tmp_path):
+    private = start(kind, tmp_path)
+    try:
+        env = private.env
+        assert "DISPLAY" not in env
+        assert env["XDG_SESSION_TYPE"] == "wayland"
+        assert env["GDK_BACKEND"] == "wayland" and env["QT_QPA_PLATFORM"] == "wayland"
+        socket = Path(env["XDG_RUNTIME_DIR"]) / env["WAYLAND_DISPLAY"]
+        assert socket.is_socket()
+        facts = fixture_facts(env)
+        assert facts["pid"] == int(env["AXSIGHT_APP_PIDS"])
+        # A Wayland client does not know where its window is: its frame is at 0,0.
+        assert facts["frame"][:2] == [0, 0]
+    finally:
+        private.close()
+
+
+def test_sway_lists_the_fixture_and_goes_away(tmp_path):
+    private = start("sway", tmp_path)
+    env = private.env
+    try:
+        assert env["XDG_CURRENT_DESKTOP"] == "sway"
+        assert Path(env["SWAYSOCK"]).is_socket()
+        pid = int(env["AXSIGHT_APP_PIDS"])
+        window = sway_window(env, pid)  # wait-for-app waited for sway to map it
+        assert window is not None and window["app_id"] == "axsight-fixture"
+        assert window["shell"] == "xdg_shell"  # native, not Xwayland
+        # The frame AT-SPI reports is the surface sway places (the fixture has no
+        # client-side decoration under sway, which draws the title bar itself).
+        frame = fixture_facts(env)["frame"]
+        assert frame[2:] == [window["window_rect"]["width"], window["window_rect"]["height"]]
+    finally:
+        # The runtime dirs (ours and sway's own) go with the desktop.
+        assert gone_after_close(private, [env["XDG_RUNTIME_DIR"], Path(env["SWAYSOCK"]).parent])
+
+
+def test_gnome_shell_offers_remote_desktop_with_pipewire(tmp_path):
+    private = start("gnome", tmp_path)
+    env = private.env
+    try:
+        assert env["XDG_CURRENT_DESKTOP"] == "GNOME"
+        for name in ("org.gnome.Shell.Screenshot", "org.gnome.Mutter.RemoteDesktop",
+                     "org.gnome.Mutter.ScreenCast"):
+            assert owned(env, name), name
+        # A RemoteDesktop session starts only when mutter reaches PipeWire.
+        session = run(env, "/usr/bin/python3", "-c", REMOTE_DESKTOP_SESSION)
+        assert session.startswith("/org/gnome/Mutter/RemoteDesktop/Session/")
+    finally:
+        assert gone_after_close(private, [env["XDG_RUNTIME_DIR"]])

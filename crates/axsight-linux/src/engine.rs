@@ -200,7 +200,8 @@ impl LinuxEngine {
     ) -> Result<(WindowSnapshot, Vec<AppEntry>)> {
         // The window the last listing picks has its extents asked alongside the
         // listing's pings: a warm read then waits for one round trip, not two.
-        let (entries, early) = futures_util::join!(self.app_entries(), self.early_extents(query));
+        let (entries, early) =
+            futures_util::join!(self.app_entries(), self.early_extents(query, options));
         let entries = entries?;
         let (entry, index) = pick_window(&entries, query)?;
         let snapshot = self.read_window(entry, index, options, early).await?;
@@ -208,14 +209,32 @@ impl LinuxEngine {
     }
 
     /// The extents of the window that the last listing picks for `query`, with
-    /// the window asked; `None` when not watching or nothing was listed yet.
-    /// [`LinuxEngine::refreshed`] uses them if the listing still picks that window.
-    async fn early_extents(&self, query: &WindowQuery) -> Option<EarlyExtents> {
+    /// the window asked; `None` when not watching, nothing was listed yet, or
+    /// the window has no read to refresh (none kept, or its app misses events
+    /// and nothing vouches for it: it is read whole). [`LinuxEngine::refreshed`]
+    /// uses them if the listing still picks that window.
+    async fn early_extents(
+        &self,
+        query: &WindowQuery,
+        options: ReadOptions,
+    ) -> Option<EarlyExtents> {
         self.watch.as_ref()?;
         let (obj, coords) = {
             let last = lock(&self.listing);
             let (_, entries) = last.as_ref()?;
             let (entry, index) = pick_window(entries, query).ok()?;
+            let key = (
+                entry.info.windows[index].id.clone(),
+                options.include_invisible,
+            );
+            let vouched = !entry.quirks.misses_events
+                || entry
+                    .info
+                    .pid
+                    .is_some_and(|pid| lock(&self.witnesses).contains_key(&pid));
+            if !vouched || !lock(&self.windows).contains_key(&key) {
+                return None;
+            }
             (entry.windows[index].clone(), entry.quirks.extent_coords())
         };
         let extents = dbus::call(&self.conn, &obj, dbus::COMPONENT, "GetExtents", (coords,)).await;

@@ -67,7 +67,7 @@ impl Browsers {
             }
             *tried = Some(std::time::Instant::now());
         }
-        if self.open.lock().await.iter().any(|b| b.pid().is_none()) {
+        if holds_attached(&self.open.lock().await) {
             return;
         }
         // A read waits for this only briefly: an endpoint that does not answer
@@ -116,7 +116,7 @@ impl Browsers {
         }
         *open = alive;
         if let Some(url) = &self.setup.attach_url {
-            if !open.iter().any(|b| b.pid().is_none()) {
+            if !holds_attached(&open) {
                 let attached = Arc::new(Browser::attach(url).await.map_err(browser_error)?);
                 if let Some(pid) = attached.process_id() {
                     engine.add_witness(pid, Arc::new(PageWitness(Arc::downgrade(&attached))));
@@ -158,6 +158,11 @@ impl Browsers {
         }
         Ok(None)
     }
+}
+
+/// Whether `open` holds a browser attached to (one axsight did not start).
+fn holds_attached(open: &[Arc<Browser>]) -> bool {
+    open.iter().any(|b| b.pid().is_none())
 }
 
 /// A browser's pages, witnessing what its accessibility tree does not announce

@@ -18,6 +18,9 @@ use crate::{Error, Result};
 
 /// How long the display gets to show a placement.
 const PLACE_DEADLINE: Duration = Duration::from_secs(2);
+/// How long a window's bounds must hold still after a maximize or restore for
+/// the window manager to be done with it: openbox's steps come within a few ms.
+const STEADY: Duration = Duration::from_millis(60);
 /// `_NET_WM_STATE` actions.
 const STATE_REMOVE: u32 = 0;
 const STATE_ADD: u32 = 1;
@@ -92,9 +95,12 @@ impl X11 {
                     return Ok(Some(before));
                 }
                 // A window manager may set the state before it configures the
-                // window (openbox does): the new bounds are what was asked for.
+                // window (openbox does), and may configure it in steps (openbox
+                // restores the position, then the size): the answer is the
+                // bounds once they have changed and hold still.
                 let done = if on { "maximized" } else { "restored" };
-                self.await_bounds(window, done, move |b| *b != before)
+                self.await_bounds(window, done, move |b| *b != before)?;
+                self.await_steady(window).map(Some)
             }
             Placement::Maximize(true) => {
                 let screen = self.screen_bounds()?;
@@ -222,6 +228,25 @@ impl X11 {
                 )));
             }
             std::thread::sleep(Duration::from_millis(10));
+        }
+    }
+
+    /// Polls the window's bounds until they have held still for [`STEADY`],
+    /// within the deadline; the bounds then, or the last seen at the deadline
+    /// (a window manager that keeps moving a window has placed it all the same).
+    fn await_steady(&self, window: Window) -> Result<Bounds> {
+        let deadline = Instant::now() + PLACE_DEADLINE;
+        let mut last = self.client_bounds(window)?;
+        let mut since = Instant::now();
+        loop {
+            std::thread::sleep(Duration::from_millis(10));
+            let now = self.client_bounds(window)?;
+            if now != last {
+                (last, since) = (now, Instant::now());
+            }
+            if since.elapsed() >= STEADY || Instant::now() >= deadline {
+                return Ok(now);
+            }
         }
     }
 

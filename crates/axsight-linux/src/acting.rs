@@ -1,9 +1,10 @@
 //! The acting half of [`LinuxEngine`]: accessible operations, real input through
-//! XTest, window activation and closing, launching, and waiting for the UI to settle.
+//! the screen (XTest, or a Wayland compositor's virtual devices), window
+//! activation and closing, launching, and waiting for the UI to settle.
 //!
-//! Everything here is held to a deadline: X11 work runs off the runtime (see
-//! [`x11::off_thread`]), D-Bus calls carry their own timeouts, and an action that
-//! does not answer is reported, not waited for.
+//! Everything here is held to a deadline: screen work runs off the runtime (see
+//! [`screen::off_thread`]), D-Bus calls carry their own timeouts, and an action
+//! that does not answer is reported, not waited for.
 
 use std::time::Duration;
 
@@ -15,7 +16,8 @@ use axsight_core::{
 use crate::apps::AppEntry;
 use crate::dbus::ObjRef;
 use crate::engine::{lock, LinuxEngine};
-use crate::{launch, operate, x11, Error, Result};
+use crate::screen::{self, matching::Wanted, WindowId};
+use crate::{launch, operate, Error, Result};
 
 /// The longest one piece of input may take to send (a long text is many events).
 const INPUT_DEADLINE: Duration = Duration::from_secs(10);
@@ -85,9 +87,19 @@ impl LinuxEngine {
         }
     }
 
-    /// Sends pointer or keyboard input through XTest.
+    /// Sends pointer or keyboard input through the screen.
+    ///
+    /// The first input through devices the screen made itself waits until
+    /// the apps have run their main loops since: a toolkit starts listening
+    /// to a new pointer or keyboard when its loop reads that the seat has one.
     pub async fn send_input(&self, input: &Input) -> Result<()> {
-        let x11 = self.x11.clone().ok_or_else(|| self.no_display())?;
+        let screen = self.screen.clone().ok_or_else(|| self.no_display())?;
+        if self
+            .devices_unconfirmed
+            .swap(false, std::sync::atomic::Ordering::Relaxed)
+        {
+            self.await_main_loops().await;
+        }
         let input = input.clone();
         // A long text takes longer: GTK reads a key in 2-3 ms, and each round of
         // keys bound to spare keycodes waits for the app to have read them.
@@ -95,46 +107,72 @@ impl LinuxEngine {
             Input::Text(text) => INPUT_DEADLINE + PER_CHARACTER * text.chars().count() as u32,
             _ => INPUT_DEADLINE,
         };
-        x11::off_thread(deadline, move || lock(&x11).send_input(&input)).await
+        screen::off_thread(deadline, move || lock(&screen).send_input(&input)).await
+    }
+
+    /// Waits (within [`ALIVE_DEADLINE`]) for each listed app to answer an
+    /// accessibility call, which its main loop answers: its loop has then run
+    /// since the call was sent. A ping would not do: GDBus answers pings on a
+    /// thread of its own.
+    async fn await_main_loops(&self) {
+        let listed = lock(&self.listing).as_ref().map(|(_, e)| e.clone());
+        let entries = match listed {
+            Some(entries) => entries,
+            None => self.app_entries().await.unwrap_or_default(),
+        };
+        let calls = entries.iter().map(|entry| {
+            let role = crate::dbus::call::<_, u32>(
+                &self.conn,
+                &entry.root,
+                crate::dbus::ACCESSIBLE,
+                "GetRole",
+                (),
+            );
+            tokio::time::timeout(ALIVE_DEADLINE, role)
+        });
+        futures_util::future::join_all(calls).await;
     }
 
     /// Whether pointer input at `point` lands in `window`.
     pub async fn input_reaches(&self, window: &ElementId, point: Point) -> Result<bool> {
-        let Some(xid) = self.x_window(window).await? else {
+        let Some(shown) = self.display_window(window).await? else {
             return Ok(false);
         };
-        let x11 = self.x11.clone().ok_or_else(|| self.no_display())?;
-        x11::off_thread(WINDOW_DEADLINE, move || {
-            lock(&x11).reaches(xid, point.x, point.y)
+        let screen = self.screen.clone().ok_or_else(|| self.no_display())?;
+        screen::off_thread(WINDOW_DEADLINE, move || {
+            lock(&screen).reaches(shown, point.x, point.y)
         })
         .await
     }
 
     /// Raises `window` and gives it the keyboard focus.
     pub async fn activate_window(&self, window: &ElementId) -> Result<()> {
-        let xid = self.x_window(window).await?.ok_or(Error::WindowGone)?;
-        let x11 = self.x11.clone().ok_or_else(|| self.no_display())?;
-        x11::off_thread(WINDOW_DEADLINE, move || lock(&x11).activate(xid)).await
+        let shown = self
+            .display_window(window)
+            .await?
+            .ok_or(Error::WindowGone)?;
+        let screen = self.screen.clone().ok_or_else(|| self.no_display())?;
+        screen::off_thread(WINDOW_DEADLINE, move || lock(&screen).activate(shown)).await
     }
 
     /// The screen's pixels in `region`, or the whole screen.
     pub async fn capture(&self, region: Option<Bounds>) -> Result<Capture> {
-        let x11 = self.x11.clone().ok_or_else(|| self.no_display())?;
-        x11::off_thread(CAPTURE_DEADLINE, move || lock(&x11).capture(region)).await
+        let screen = self.screen.clone().ok_or_else(|| self.no_display())?;
+        screen::off_thread(CAPTURE_DEADLINE, move || lock(&screen).capture(region)).await
     }
 
     /// The windows process `pid` shows on the display, with their titles.
     pub async fn screen_windows(&self, pid: u32) -> Result<Vec<(String, Bounds)>> {
-        let x11 = self.x11.clone().ok_or_else(|| self.no_display())?;
-        x11::off_thread(WINDOW_DEADLINE, move || lock(&x11).windows_of_pid(pid)).await
+        let screen = self.screen.clone().ok_or_else(|| self.no_display())?;
+        screen::off_thread(WINDOW_DEADLINE, move || lock(&screen).windows_of_pid(pid)).await
     }
 
-    /// Asks the window titled `title` to close through the display alone.
+    /// Asks the window titled `title` to close through the screen alone.
     /// Only a window of a listed app that does not answer a ping is closed: any
     /// other window can be closed the usual way, and a title alone must never
     /// close another app's window.
     pub async fn close_window_titled(&self, title: &str) -> Result<bool> {
-        let x11 = self.x11.clone().ok_or_else(|| self.no_display())?;
+        let screen = self.screen.clone().ok_or_else(|| self.no_display())?;
         let listed = lock(&self.listing).as_ref().map(|(_, e)| e.clone());
         let entries = match listed {
             Some(entries) => entries,
@@ -145,12 +183,12 @@ impl LinuxEngine {
             if self.answers_ping(&entry.root).await {
                 continue;
             }
-            let x11 = x11.clone();
+            let screen = screen.clone();
             let title = title.to_string();
-            let closed = x11::off_thread(WINDOW_DEADLINE, move || {
-                let mut x11 = lock(&x11);
-                match x11.toplevel_of(Some(pid), &title, None)? {
-                    Some(window) => x11.close(window).map(|()| true),
+            let closed = screen::off_thread(WINDOW_DEADLINE, move || {
+                let mut screen = lock(&screen);
+                match screen.toplevel_of(Some(pid), &title)? {
+                    Some(window) => screen.close(window).map(|()| true),
                     None => Ok(false),
                 }
             })
@@ -164,32 +202,38 @@ impl LinuxEngine {
 
     /// Raises and focuses the window under `point`.
     pub async fn activate_window_at(&self, point: Point) -> Result<()> {
-        let x11 = self.x11.clone().ok_or_else(|| self.no_display())?;
-        x11::off_thread(WINDOW_DEADLINE, move || {
-            lock(&x11).activate_at(point.x, point.y)
+        let screen = self.screen.clone().ok_or_else(|| self.no_display())?;
+        screen::off_thread(WINDOW_DEADLINE, move || {
+            lock(&screen).activate_at(point.x, point.y)
         })
         .await
     }
 
     /// Asks `window` to close, as its close button would.
     pub async fn close_window(&self, window: &ElementId) -> Result<()> {
-        let xid = self.x_window(window).await?.ok_or(Error::WindowGone)?;
-        let x11 = self.x11.clone().ok_or_else(|| self.no_display())?;
-        x11::off_thread(WINDOW_DEADLINE, move || lock(&x11).close(xid)).await
+        let shown = self
+            .display_window(window)
+            .await?
+            .ok_or(Error::WindowGone)?;
+        let screen = self.screen.clone().ok_or_else(|| self.no_display())?;
+        screen::off_thread(WINDOW_DEADLINE, move || lock(&screen).close(shown)).await
     }
 
-    /// Moves, resizes, maximizes or minimizes the window (see [`X11::place`]).
+    /// Moves, resizes, maximizes or minimizes the window (see [`screen::Screen::place`]).
     pub async fn place_window(
         &self,
         window: &ElementId,
         placement: Placement,
     ) -> Result<Option<Bounds>> {
-        let xid = self.x_window(window).await?.ok_or(Error::WindowGone)?;
-        let x11 = self.x11.clone().ok_or_else(|| self.no_display())?;
-        // The display gets its own deadline to show the placement; this one
+        let shown = self
+            .display_window(window)
+            .await?
+            .ok_or(Error::WindowGone)?;
+        let screen = self.screen.clone().ok_or_else(|| self.no_display())?;
+        // The screen gets its own deadline to show the placement; this one
         // bounds the whole call.
-        x11::off_thread(PLACE_CALL_DEADLINE, move || {
-            lock(&x11).place(xid, placement)
+        screen::off_thread(PLACE_CALL_DEADLINE, move || {
+            lock(&screen).place(shown, placement)
         })
         .await
     }
@@ -209,8 +253,10 @@ impl LinuxEngine {
             }
             Err(None) => return Err(Error::NotAnswering),
         }
-        match self.x11.clone() {
-            Some(x11) => x11::off_thread(ALIVE_DEADLINE, move || lock(&x11).round_trip()).await?,
+        match self.screen.clone() {
+            Some(screen) => {
+                screen::off_thread(ALIVE_DEADLINE, move || lock(&screen).round_trip()).await?
+            }
             None if self.discovery().display.is_some() => return Err(self.no_display()),
             None => {}
         }
@@ -220,7 +266,7 @@ impl LinuxEngine {
     /// The clipboard's text and who holds it; `None` when it holds no text.
     pub async fn clipboard_text(&self) -> Result<Option<ClipboardText>> {
         let clipboard = self.clipboard.clone().ok_or_else(|| self.no_display())?;
-        let text = x11::off_thread(CLIPBOARD_DEADLINE, move || clipboard.read()).await?;
+        let text = screen::off_thread(CLIPBOARD_DEADLINE, move || clipboard.read()).await?;
         Ok(text.map(|t| ClipboardText {
             text: t.text,
             owner: t.owner,
@@ -230,13 +276,13 @@ impl LinuxEngine {
     /// Holds `text` on the clipboard until another client copies something.
     pub async fn set_clipboard_text(&self, text: String) -> Result<()> {
         let clipboard = self.clipboard.clone().ok_or_else(|| self.no_display())?;
-        x11::off_thread(CLIPBOARD_DEADLINE, move || clipboard.hold(text)).await
+        screen::off_thread(CLIPBOARD_DEADLINE, move || clipboard.hold(text)).await
     }
 
     /// Who holds the clipboard now (an X window), if anyone.
     pub async fn clipboard_owner(&self) -> Result<Option<u32>> {
         let clipboard = self.clipboard.clone().ok_or_else(|| self.no_display())?;
-        x11::off_thread(CLIPBOARD_DEADLINE, move || clipboard.owner()).await
+        screen::off_thread(CLIPBOARD_DEADLINE, move || clipboard.owner()).await
     }
 
     /// Starts an application (see [`launch`]).
@@ -304,17 +350,17 @@ impl LinuxEngine {
         }
     }
 
-    /// The X window that shows the accessible window `window`, found by its app's
-    /// pid, its title and size, and kept apart from its app's other windows' (see
-    /// [`x11::X11::toplevel_for`]).
+    /// The display window that shows the accessible window `window`, found by
+    /// its app's pid, its title and size, and kept apart from its app's other
+    /// windows' (see [`screen::matching::Matches::find`]).
     ///
     /// The last listing is asked first, without a call to any app: a stopped app
     /// elsewhere on the bus must not slow every click.
-    async fn x_window(&self, window: &ElementId) -> Result<Option<u32>> {
+    async fn display_window(&self, window: &ElementId) -> Result<Option<WindowId>> {
         let find = |entries: &[AppEntry]| {
             entries.iter().find_map(|entry| {
                 let found = entry.info.windows.iter().find(|w| &w.id == window)?;
-                let wanted = x11::Wanted {
+                let wanted = Wanted {
                     title: found.title.clone(),
                     size: found.bounds.map(|b| (b.width, b.height)),
                     pid: entry.info.pid,
@@ -329,18 +375,26 @@ impl LinuxEngine {
             Some(known) => known,
             None => find(&self.app_entries().await?).ok_or(Error::WindowGone)?,
         };
-        let x11 = self.x11.clone().ok_or_else(|| self.no_display())?;
+        let screen = self.screen.clone().ok_or_else(|| self.no_display())?;
         let id = window.clone();
-        x11::off_thread(WINDOW_DEADLINE, move || {
-            lock(&x11).toplevel_for(&id, &siblings, &wanted)
+        screen::off_thread(WINDOW_DEADLINE, move || {
+            lock(&screen).toplevel_for(&id, &siblings, &wanted)
         })
         .await
     }
 }
 
 impl LinuxEngine {
-    /// Why there is no X11 connection, for the calls that need one.
+    /// Why there is no screen, for the calls that need one.
     fn no_display(&self) -> Error {
+        if let crate::DesktopSession::Wayland { .. } = crate::DesktopSession::current() {
+            return Error::NoScreen {
+                detail: self
+                    .screen_problem
+                    .clone()
+                    .unwrap_or_else(|| "no backend answered".into()),
+            };
+        }
         // A display was named but could not be opened when connecting (its X
         // server was down, or starting): a lost connection, which makes the
         // session connect afresh on the next call.

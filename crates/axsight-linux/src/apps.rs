@@ -135,20 +135,21 @@ impl LinuxEngine {
                 refs.push(obj);
             }
         }
-        // GTK4 extents are window-relative: each window gets its X window's origin.
-        // One after the other, in the app's order: windows that look alike (same
-        // title and size) are then matched to X windows in creation order.
+        // Window-relative extents (GTK4's, and every app's on Wayland): each
+        // window gets its display window's origin. One after the other, in the
+        // app's order: windows that look alike (same title and size) are then
+        // matched to display windows in creation order.
         let ids: Vec<ElementId> = kept.iter().map(|w| w.id.clone()).collect();
-        if quirks.gtk4 {
+        if self.window_relative(quirks) {
             for window in &mut kept {
                 let (dx, dy) = self.window_origin(pid, window, &ids).await;
                 window.bounds = window.bounds.map(|b| b.offset(dx, dy));
             }
         }
-        // A window without extents (Java's frames answer -1s) is where its X
-        // window is.
+        // A window without extents (Java's frames answer -1s) is where its
+        // display window is.
         for window in kept.iter_mut().filter(|w| w.bounds.is_none()) {
-            window.bounds = self.x_window_bounds(pid, window, &ids).await;
+            window.bounds = self.display_window_bounds(pid, window, &ids).await;
         }
         Ok(AppEntry {
             root: app.clone(),

@@ -19,6 +19,19 @@ pub enum Compositor {
     Other(String),
 }
 
+impl Compositor {
+    /// Its name: `sway`, `GNOME`, `KDE`, or what the desktop calls itself.
+    pub fn name(&self) -> &str {
+        match self {
+            Compositor::Sway => "sway",
+            Compositor::Gnome => "GNOME",
+            Compositor::Kde => "KDE",
+            Compositor::Other(name) if name.is_empty() => "compositor not named",
+            Compositor::Other(name) => name,
+        }
+    }
+}
+
 /// The kind of graphical session.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum DesktopSession {
@@ -88,13 +101,7 @@ impl DesktopSession {
                 compositor,
                 xwayland,
             } => {
-                let name = match compositor {
-                    Compositor::Sway => "sway",
-                    Compositor::Gnome => "GNOME",
-                    Compositor::Kde => "KDE",
-                    Compositor::Other(name) if name.is_empty() => "compositor not named",
-                    Compositor::Other(name) => name,
-                };
+                let name = compositor.name();
                 match xwayland {
                     true => format!("Wayland ({name}) with XWayland"),
                     false => format!("Wayland ({name})"),

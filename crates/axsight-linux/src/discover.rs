@@ -11,7 +11,7 @@ use std::os::unix::fs::MetadataExt;
 use std::path::Path;
 
 use crate::dbus;
-use crate::x11::{self, X11};
+use crate::x11::X11;
 
 /// The longest reading the X root window may take.
 const X11_DEADLINE: std::time::Duration = std::time::Duration::from_secs(1);
@@ -128,7 +128,7 @@ pub async fn discover() -> Result<Discovery> {
     if found.is_none() {
         tried.push("AT_SPI_BUS_ADDRESS (unset)".to_string());
         match &display {
-            Some(display) => match x11::off_thread(X11_DEADLINE, {
+            Some(display) => match crate::screen::off_thread(X11_DEADLINE, {
                 let display = display.clone();
                 move || X11::connect(&display).and_then(|mut x| x.at_spi_bus())
             })

@@ -21,8 +21,9 @@ use crate::discover::{self, Discovery};
 use crate::events::{Change, Event, EventWatch};
 use crate::normalize::build_tree;
 use crate::refresh;
+use crate::screen::{self, matching::Wanted, SharedScreen};
 use crate::walk::{RawNode, Walker};
-use crate::x11::{self, X11};
+use crate::x11;
 use crate::{Error, Result};
 
 /// The longest one whole window read may take, whatever its calls do.
@@ -31,8 +32,8 @@ pub const READ_DEADLINE: Duration = Duration::from_secs(8);
 /// How long an app may take to answer a ping before it counts as stuck.
 pub(crate) const PING_DEADLINE: Duration = Duration::from_millis(300);
 
-/// The longest an X11 look-up may take.
-const X11_DEADLINE: Duration = Duration::from_secs(1);
+/// The longest a window look-up on the screen may take.
+const SCREEN_DEADLINE: Duration = Duration::from_secs(1);
 
 /// The longest connecting to the bus may take.
 const CONNECT_DEADLINE: Duration = Duration::from_secs(5);
@@ -70,11 +71,20 @@ struct EarlyExtents {
     extents: zbus::Result<(i32, i32, i32, i32)>,
 }
 
-/// The Linux engine: one connection to the accessibility bus, and X11 for geometry.
+/// The Linux engine: one connection to the accessibility bus, and the screen
+/// (X11 or a Wayland compositor) for geometry, input and pixels.
 pub struct LinuxEngine {
     pub(crate) conn: Connection,
     discovery: Discovery,
-    pub(crate) x11: Option<Arc<Mutex<X11>>>,
+    pub(crate) screen: Option<SharedScreen>,
+    /// Why there is no screen, when there is none.
+    pub(crate) screen_problem: Option<String>,
+    /// Every app's extents are relative to its window (Wayland), not only
+    /// GTK4's (X11): each window's origin is added.
+    every_window_relative: bool,
+    /// The screen's input devices are new, and no app has been seen to take
+    /// them in yet (see [`LinuxEngine::send_input`]).
+    pub(crate) devices_unconfirmed: std::sync::atomic::AtomicBool,
     /// With a watch, unchanged windows and app lists are served from memory, and
     /// actions wait for the UI to settle.
     pub(crate) watch: Option<EventWatch>,
@@ -103,22 +113,22 @@ impl LinuxEngine {
                 app: "the accessibility bus".into(),
                 ms: CONNECT_DEADLINE.as_millis() as u64,
             })??;
-        // X11 is connected to while the apps' caches wake: a cold read waits
-        // for both, not for one after the other.
-        let x11 = async {
-            match &discovery.display {
-                Some(display) => {
-                    let display = display.clone();
-                    x11::off_thread(X11_DEADLINE, move || X11::connect(&display))
-                        .await
-                        .map_err(|error| tracing::warn!(%error, "no X11 connection: GTK4 bounds stay window-relative"))
-                        .ok()
-                        .map(|x11| Arc::new(Mutex::new(x11)))
-                }
-                None => None,
+        // The screen is connected to while the apps' caches wake: a cold read
+        // waits for both, not for one after the other.
+        let session = crate::DesktopSession::current();
+        let screen = screen::connect(&session, discovery.display.as_deref());
+        let ((), (screen, screen_problem)) =
+            futures_util::join!(crate::cache::wake_app_caches(&conn), screen);
+        let (every_window_relative, new_devices) = match &screen {
+            Some(screen) => {
+                let screen = lock(screen);
+                (
+                    screen.extents_are_window_relative(),
+                    screen.made_input_devices(),
+                )
             }
+            None => (false, false),
         };
-        let ((), x11) = futures_util::join!(crate::cache::wake_app_caches(&conn), x11);
         tracing::debug!(bus = %discovery.a11y_bus, via = discovery.a11y_bus_source, "connected");
         let clipboard = discovery
             .display
@@ -127,7 +137,10 @@ impl LinuxEngine {
         Ok(LinuxEngine {
             conn,
             discovery,
-            x11,
+            screen,
+            screen_problem,
+            every_window_relative,
+            devices_unconfirmed: new_devices.into(),
             clipboard,
             watch: None,
             windows: Mutex::default(),
@@ -266,67 +279,86 @@ impl LinuxEngine {
         Ok(snapshots)
     }
 
-    /// Where the GTK4 window `window`'s content starts on screen; (0, 0) when X11
-    /// cannot say. `siblings` are the ids of its app's current windows: each is
-    /// matched to an X window of its own (see [`X11::toplevel_for`]).
-    /// X11 replies are waited for off the runtime, within [`X11_DEADLINE`]: a
-    /// stopped X server must not stall the runtime that also serves D-Bus.
+    /// Whether the windows of an app with `quirks` report extents relative to
+    /// themselves, so that their origin on screen must be added.
+    pub(crate) fn window_relative(&self, quirks: crate::quirks::Quirks) -> bool {
+        quirks.gtk4 || self.every_window_relative
+    }
+
+    /// The name of the screen in use (`X11`, `sway (wlroots)`), and why there
+    /// is none when there is none.
+    pub fn screen(&self) -> std::result::Result<&'static str, String> {
+        match &self.screen {
+            Some(screen) => Ok(lock(screen).name()),
+            None => Err(self
+                .screen_problem
+                .clone()
+                .unwrap_or_else(|| "no display server was found".into())),
+        }
+    }
+
+    /// Where the content of `window` (one whose extents are window-relative)
+    /// starts on screen; (0, 0) when the screen cannot say. `siblings` are the
+    /// ids of its app's current windows: each is matched to a display window of
+    /// its own (see [`screen::matching::Matches::find`]). Replies are waited
+    /// for off the runtime, within [`SCREEN_DEADLINE`]: a stopped display
+    /// server must not stall the runtime that also serves D-Bus.
     pub(crate) async fn window_origin(
         &self,
         pid: Option<u32>,
         window: &Window,
         siblings: &[ElementId],
     ) -> (i32, i32) {
-        let (Some(x11), Some(frame)) = (self.x11.clone(), window.bounds) else {
+        let (Some(screen), Some(frame)) = (self.screen.clone(), window.bounds) else {
             return (0, 0);
         };
-        let wanted = x11::Wanted {
+        let wanted = Wanted {
             title: window.title.clone(),
             size: Some((frame.width, frame.height)),
             pid,
         };
         let id = window.id.clone();
         let siblings = siblings.to_vec();
-        let lookup = x11::off_thread(X11_DEADLINE, move || {
-            lock(&x11).content_origin(&id, &siblings, &wanted)
+        let lookup = screen::off_thread(SCREEN_DEADLINE, move || {
+            lock(&screen).content_origin(&id, &siblings, &wanted)
         });
         let title = &window.title;
         match lookup.await {
             Ok(Some(origin)) => (origin.x, origin.y),
             Ok(None) => {
-                tracing::warn!("no X11 window for {title:?}: its bounds stay window-relative");
+                tracing::warn!("no display window for {title:?}: its bounds stay window-relative");
                 (0, 0)
             }
             Err(error) => {
-                tracing::warn!(%error, "no X11 origin for {title:?}: its bounds stay window-relative");
+                tracing::warn!(%error, "no origin for {title:?}: its bounds stay window-relative");
                 (0, 0)
             }
         }
     }
 
-    /// The screen bounds of `window`'s X window, for a window that reports no
-    /// extents of its own; `None` when no X window matches.
-    pub(crate) async fn x_window_bounds(
+    /// The screen bounds of `window`'s display window, for a window that
+    /// reports no extents of its own; `None` when no display window matches.
+    pub(crate) async fn display_window_bounds(
         &self,
         pid: Option<u32>,
         window: &Window,
         siblings: &[ElementId],
     ) -> Option<Bounds> {
-        let x11 = self.x11.clone()?;
-        let wanted = x11::Wanted {
+        let screen = self.screen.clone()?;
+        let wanted = Wanted {
             title: window.title.clone(),
             size: None,
             pid,
         };
         let id = window.id.clone();
         let siblings = siblings.to_vec();
-        let lookup = x11::off_thread(X11_DEADLINE, move || {
-            lock(&x11).window_bounds(&id, &siblings, &wanted)
+        let lookup = screen::off_thread(SCREEN_DEADLINE, move || {
+            lock(&screen).window_bounds(&id, &siblings, &wanted)
         });
         match lookup.await {
             Ok(bounds) => bounds,
             Err(error) => {
-                tracing::warn!(%error, title = %window.title, "no X11 bounds for a window without extents");
+                tracing::warn!(%error, title = %window.title, "no screen bounds for a window without extents");
                 None
             }
         }
@@ -531,7 +563,7 @@ impl LinuxEngine {
         if extents != cached.raw.extents {
             return None;
         }
-        if entry.quirks.gtk4
+        if self.window_relative(entry.quirks)
             && self
                 .window_origin(entry.info.pid, window, &entry.window_ids())
                 .await
@@ -596,7 +628,7 @@ impl LinuxEngine {
                 aborted.error,
             )
         })?;
-        let origin = match entry.quirks.gtk4 {
+        let origin = match self.window_relative(entry.quirks) {
             true => {
                 self.window_origin(entry.info.pid, window, &entry.window_ids())
                     .await
@@ -633,7 +665,7 @@ fn listing_unchanged(entries: &[AppEntry], events: Option<Vec<Event>>) -> bool {
 }
 
 /// Locks a mutex, taking the data even if a panic elsewhere poisoned it.
-pub(crate) fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+pub(crate) fn lock<T: ?Sized>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
     mutex.lock().unwrap_or_else(|e| e.into_inner())
 }
 

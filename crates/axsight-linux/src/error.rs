@@ -10,6 +10,12 @@ pub enum Error {
     NoDisplay { detail: String },
 
     #[error(
+        "axsight cannot reach this Wayland session's screen, which real input, screenshots \
+         and window control need ({detail}); run `axsight doctor`"
+    )]
+    NoScreen { detail: String },
+
+    #[error(
         "several X displays run ({displays}) and none is named: set DISPLAY to the one the \
          apps run on, or pass it to axsight (`axsight --display :1 serve`); MCP clients \
          that pass only a few variables need the latter, or DISPLAY in the server's env"
@@ -86,6 +92,13 @@ pub enum Error {
 
     #[error("X11 request failed: {0}")]
     X11(String),
+
+    /// The display server (X or a Wayland compositor) failed or did not answer.
+    #[error("{0}")]
+    Screen(String),
+
+    #[error("Wayland compositor request failed: {0}")]
+    Wayland(String),
 
     #[error(
         "the X display stopped answering ({0}); the next call connects again, and if that \

@@ -1,9 +1,11 @@
-//! The Linux engine of axsight: the AT-SPI2 accessibility tree over D-Bus, and the X11
-//! facts it needs (where the buses are, where GTK4 windows sit).
+//! The Linux engine of axsight: the AT-SPI2 accessibility tree over D-Bus, and the
+//! screen it is shown on: X11, or a Wayland compositor (sway), for where windows
+//! sit, real input and the screen's pixels.
 //!
 //! It finds the display and buses even from a stripped environment ([`discover`]),
 //! lists applications and windows, and reads a window's tree with pipelined D-Bus
-//! calls into an [`axsight_core::Tree`]. It owns every D-Bus and X11 detail; it does
+//! calls into an [`axsight_core::Tree`]. It owns every D-Bus, X11 and Wayland detail
+//! (the display servers behind one seam, `screen`); it does
 //! not format, match selectors or know about MCP.
 
 mod acting;
@@ -21,8 +23,11 @@ mod normalize;
 mod operate;
 mod quirks;
 mod refresh;
+mod screen;
 mod states;
+mod sway;
 mod walk;
+mod wayland;
 mod x11;
 
 pub use desktop_session::{Compositor, DesktopSession};

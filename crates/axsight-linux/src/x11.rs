@@ -7,8 +7,6 @@
 mod capture;
 mod clipboard;
 mod input;
-mod keysyms;
-mod matching;
 mod placement;
 mod shm;
 mod windows;
@@ -21,9 +19,10 @@ use x11rb::connection::Connection as _;
 use x11rb::protocol::xproto::{AtomEnum, ConnectionExt as _, Window};
 use x11rb::rust_connection::RustConnection;
 
+use crate::screen::matching::{Candidate, Matches, Wanted};
+use crate::screen::{WindowId, WindowOrigin};
 use crate::{Error, Result};
 pub use clipboard::Clipboard;
-pub use matching::{Candidate, Wanted};
 
 /// A connection to one X display.
 pub struct X11 {
@@ -31,9 +30,8 @@ pub struct X11 {
     root: Window,
     /// Atoms by name: interned once.
     atoms: HashMap<&'static str, u32>,
-    /// Toplevels matched to accessible windows (by their ids): a search walks
-    /// every window, a hit is checked with one request.
-    toplevels: HashMap<ElementId, Window>,
+    /// Toplevels matched to accessible windows.
+    toplevels: Matches,
     /// XTest availability and the keyboard map, for `send_input`.
     input: input::InputState,
     /// The MIT-SHM segment screen captures go through, where the display allows.
@@ -41,13 +39,6 @@ pub struct X11 {
     /// Windows the X server itself maximized (no window manager runs), with
     /// their bounds before.
     unmaximized: placement::Unmaximized,
-}
-
-/// A toplevel X window's content origin on screen.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct WindowOrigin {
-    pub x: i32,
-    pub y: i32,
 }
 
 impl X11 {
@@ -60,7 +51,7 @@ impl X11 {
             conn,
             root,
             atoms: HashMap::new(),
-            toplevels: HashMap::new(),
+            toplevels: Matches::default(),
             unmaximized: HashMap::new(),
             input: input::InputState::default(),
             shm: shm::Shm::default(),
@@ -191,32 +182,18 @@ impl X11 {
         siblings: &[ElementId],
         wanted: &Wanted,
     ) -> Result<Option<Window>> {
-        // The app's windows that closed free their X windows.
-        let bus = bus_of(id);
-        self.toplevels
-            .retain(|known, _| bus_of(known) != bus || known == id || siblings.contains(known));
-        if let Some(window) = self.toplevels.get(id).copied() {
-            let still_fits = match (self.size_of(window), wanted.size) {
-                (Some(have), Some(frame)) => matching::fits(have, frame),
-                (Some(_), None) => true,
-                (None, _) => false,
-            };
-            if still_fits {
-                return Ok(Some(window));
-            }
-            self.toplevels.remove(id);
-        }
-        let taken: Vec<Window> = self
-            .toplevels
-            .iter()
-            .filter(|(known, _)| bus_of(known) == bus)
-            .map(|(_, window)| *window)
-            .collect();
-        let found = matching::best(&self.candidates()?, wanted, &taken);
-        if let Some(window) = found {
-            self.toplevels.insert(id.clone(), window);
-        }
-        Ok(found)
+        let atoms = self.candidate_atoms()?;
+        // Taken out for the call, so that the look-ups may borrow the connection.
+        let mut toplevels = std::mem::take(&mut self.toplevels);
+        let found = toplevels.find(
+            id,
+            siblings,
+            wanted,
+            |window| self.size_of(u32::try_from(window).ok()?),
+            || self.candidates_with(atoms),
+        );
+        self.toplevels = toplevels;
+        Ok(found?.and_then(|window| u32::try_from(window).ok()))
     }
 
     /// A window's size; `None` when the request fails, which means it is gone.
@@ -261,9 +238,23 @@ impl X11 {
     /// reparenting window manager, their children, with what [`matching::best`]
     /// weighs. Windows destroyed while they are read are left out.
     fn candidates(&mut self) -> Result<Vec<Candidate>> {
-        let net_wm_name = self.atom("_NET_WM_NAME")?;
-        let utf8 = self.atom("UTF8_STRING")?;
-        let net_wm_pid = self.atom("_NET_WM_PID")?;
+        let atoms = self.candidate_atoms()?;
+        self.candidates_with(atoms)
+    }
+
+    /// `_NET_WM_NAME`, `UTF8_STRING` and `_NET_WM_PID`, which reading candidates needs.
+    fn candidate_atoms(&mut self) -> Result<(u32, u32, u32)> {
+        Ok((
+            self.atom("_NET_WM_NAME")?,
+            self.atom("UTF8_STRING")?,
+            self.atom("_NET_WM_PID")?,
+        ))
+    }
+
+    fn candidates_with(
+        &self,
+        (net_wm_name, utf8, net_wm_pid): (u32, u32, u32),
+    ) -> Result<Vec<Candidate>> {
         let mut windows = Vec::new();
         let top = self
             .conn
@@ -299,7 +290,7 @@ impl X11 {
                 .and_then(|c| c.reply().ok())
                 .is_some_and(|a| a.map_state == x11rb::protocol::xproto::MapState::VIEWABLE);
             candidates.push(Candidate {
-                window,
+                window: u64::from(window),
                 title,
                 size,
                 pid,
@@ -310,25 +301,94 @@ impl X11 {
     }
 }
 
-/// The bus name part of an element id (`:1.42` of `:1.42/org/a11y/...`): the app.
-fn bus_of(id: &ElementId) -> &str {
-    id.0.split_once('/').map_or(id.0.as_str(), |(bus, _)| bus)
+impl crate::screen::Screen for X11 {
+    fn name(&self) -> &'static str {
+        "X11"
+    }
+
+    fn extents_are_window_relative(&self) -> bool {
+        false
+    }
+
+    fn made_input_devices(&self) -> bool {
+        false // XTest speaks for the devices the server has
+    }
+
+    fn round_trip(&mut self) -> Result<()> {
+        X11::round_trip(self)
+    }
+
+    fn send_input(&mut self, input: &axsight_core::Input) -> Result<()> {
+        X11::send_input(self, input)
+    }
+
+    fn capture(&mut self, region: Option<Bounds>) -> Result<axsight_core::Capture> {
+        X11::capture(self, region)
+    }
+
+    fn toplevel_for(
+        &mut self,
+        id: &ElementId,
+        siblings: &[ElementId],
+        wanted: &Wanted,
+    ) -> Result<Option<WindowId>> {
+        Ok(X11::toplevel_for(self, id, siblings, wanted)?.map(WindowId::from))
+    }
+
+    fn toplevel_of(&mut self, pid: Option<u32>, title: &str) -> Result<Option<WindowId>> {
+        Ok(X11::toplevel_of(self, pid, title, None)?.map(WindowId::from))
+    }
+
+    fn content_origin(
+        &mut self,
+        id: &ElementId,
+        siblings: &[ElementId],
+        wanted: &Wanted,
+    ) -> Result<Option<WindowOrigin>> {
+        X11::content_origin(self, id, siblings, wanted)
+    }
+
+    fn window_bounds(
+        &mut self,
+        id: &ElementId,
+        siblings: &[ElementId],
+        wanted: &Wanted,
+    ) -> Result<Option<Bounds>> {
+        X11::window_bounds(self, id, siblings, wanted)
+    }
+
+    fn windows_of_pid(&mut self, pid: u32) -> Result<Vec<(String, Bounds)>> {
+        X11::windows_of_pid(self, pid)
+    }
+
+    fn reaches(&mut self, window: WindowId, x: i32, y: i32) -> Result<bool> {
+        X11::reaches(self, x_window(window)?, x, y)
+    }
+
+    fn activate(&mut self, window: WindowId) -> Result<()> {
+        X11::activate(self, x_window(window)?)
+    }
+
+    fn activate_at(&mut self, x: i32, y: i32) -> Result<()> {
+        X11::activate_at(self, x, y)
+    }
+
+    fn close(&mut self, window: WindowId) -> Result<()> {
+        X11::close(self, x_window(window)?)
+    }
+
+    fn place(
+        &mut self,
+        window: WindowId,
+        placement: axsight_core::Placement,
+    ) -> Result<Option<Bounds>> {
+        X11::place(self, x_window(window)?, placement)
+    }
 }
 
-/// Runs blocking X11 work on a blocking thread and waits `deadline` at most: an X
-/// server that accepts connections but never answers must not stall the caller.
-pub async fn off_thread<T: Send + 'static>(
-    deadline: std::time::Duration,
-    work: impl FnOnce() -> Result<T> + Send + 'static,
-) -> Result<T> {
-    match tokio::time::timeout(deadline, tokio::task::spawn_blocking(work)).await {
-        Ok(Ok(result)) => result,
-        Ok(Err(join)) => Err(Error::X11(format!("X11 work failed: {join}"))),
-        Err(_) => Err(Error::X11(format!(
-            "the X server did not answer within {} ms",
-            deadline.as_millis()
-        ))),
-    }
+/// The X window a [`WindowId`] this screen gave out stands for.
+fn x_window(window: WindowId) -> Result<Window> {
+    Window::try_from(window).map_err(|_| Error::WindowGone)
 }
 
 /// An X11 request's failure: the connection itself broken (the X server went

@@ -23,7 +23,9 @@ use x11rb::protocol::Event;
 use x11rb::wrapper::ConnectionExt as _;
 
 use super::windows::MAX_NESTING;
-use super::{keysyms, x11_error, X11};
+use super::{x11_error, X11};
+use crate::screen::click_gap::ClickPacing;
+use crate::screen::keysyms;
 use crate::{Error, Result};
 
 /// More notches than any page needs; a bigger number is a caller's mistake, and
@@ -47,14 +49,6 @@ const PING_PER_KEY: Duration = Duration::from_millis(10);
 const PING_CAP: Duration = Duration::from_secs(5);
 /// The pause before temporary key bindings go when no app can be pinged.
 const UNPINGED_SETTLE: Duration = Duration::from_millis(50);
-/// How long after a click the next click or drag waits, unless both are on
-/// different controls that count their own clicks. Toolkits count presses in
-/// one widget closer together than their double-click time (GTK: 400 ms) as
-/// one multiple click, whatever the distance: measured in a GTK3 entry, a
-/// double click 80 px from a single click up to 300 ms before selected
-/// nothing, and selected the word 500 ms after. Ten clicks on ten different
-/// GTK4 calculator buttons with no pause at all all landed.
-const CLICK_GAP: Duration = Duration::from_millis(450);
 
 /// What the input code remembers between calls.
 #[derive(Default)]
@@ -67,27 +61,8 @@ pub(super) struct InputState {
     pings: u32,
     /// Key presses sent since the last answered ping.
     unread_keys: u32,
-    /// The last click or drag.
-    last_press: Option<Press>,
-}
-
-/// A click or drag, as the next one's pause needs it.
-#[derive(Debug, Clone, Copy)]
-struct Press {
-    at: Instant,
-    /// How many times the button went down (2: a double click).
-    count: u8,
-    /// The control pressed, when it counts its own clicks.
-    control: Option<u64>,
-}
-
-/// Whether a press of `count` on `control` must wait out [`CLICK_GAP`] after
-/// `last`: always, but for single clicks on two different controls that each
-/// count their own clicks. A multiple click waits too, before and after: GTK3
-/// takes a press soon after a double click for a triple, wherever it lands.
-fn needs_click_gap(last: &Press, count: u8, control: Option<u64>) -> bool {
-    let different_controls = matches!((last.control, control), (Some(a), Some(b)) if a != b);
-    !(different_controls && last.count <= 1 && count <= 1)
+    /// The last click or drag, for the pause before the next.
+    clicks: ClickPacing,
 }
 
 /// The core keyboard map: `per_keycode` keysyms for each keycode from `min_keycode`.
@@ -194,7 +169,7 @@ impl X11 {
                 control,
             } => {
                 self.move_pointer(*at)?;
-                self.await_click_gap(*count, *control);
+                self.input.clicks.await_gap(*count, *control);
                 for modifier in modifiers {
                     let stroke = self.named_stroke(modifier.key_name(), binds, held)?;
                     self.press_key(stroke.keycode, held)?;
@@ -233,7 +208,7 @@ impl X11 {
                 let button = button_number(*button);
                 self.on_screen(*to)?; // before anything is pressed
                 self.move_pointer(*from)?;
-                self.await_click_gap(1, None);
+                self.input.clicks.await_gap(1, None);
                 self.press_button(button, held)?;
                 for step in 1..=DRAG_STEPS {
                     self.pause(DRAG_STEP_PAUSE)?;
@@ -269,7 +244,7 @@ impl X11 {
                 // explicit shift adds Shift. A lone `A` types an A.
                 let c = match chord.modifiers.is_empty() {
                     true => *c,
-                    false => single_lowercase(*c),
+                    false => keysyms::single_lowercase(*c),
                 };
                 let keysym = keysyms::of_char(c).ok_or_else(|| no_keysym(c))?;
                 self.stroke(keysym, binds, held)?
@@ -669,25 +644,6 @@ impl X11 {
         Ok(())
     }
 
-    /// Waits out the rest of [`CLICK_GAP`] since the last click when this
-    /// press of `count` on `control` needs it ([`needs_click_gap`]), so that it
-    /// starts a click of its own; then counts from now.
-    fn await_click_gap(&mut self, count: u8, control: Option<u64>) {
-        if count == 0 {
-            return;
-        }
-        if let Some(last) = self.input.last_press {
-            if needs_click_gap(&last, count, control) {
-                std::thread::sleep(CLICK_GAP.saturating_sub(last.at.elapsed()));
-            }
-        }
-        self.input.last_press = Some(Press {
-            at: Instant::now(),
-            count,
-            control,
-        });
-    }
-
     fn press_key(&mut self, keycode: Keycode, held: &mut Held) -> Result<()> {
         self.fake(KEY_PRESS_EVENT, keycode, x11rb::NONE, 0, 0)?;
         self.input.unread_keys = self.input.unread_keys.saturating_add(1);
@@ -738,45 +694,13 @@ fn button_number(button: MouseButton) -> u8 {
     }
 }
 
-/// `c` in lower case when that is one character (`S` → `s`), else `c`.
-fn single_lowercase(c: char) -> char {
-    let mut lower = c.to_lowercase();
-    match (lower.next(), lower.next()) {
-        (Some(l), None) => l,
-        _ => c,
-    }
-}
-
 fn no_keysym(c: char) -> Error {
-    Error::X11(format!(
-        "cannot type U+{:04X}: a control character has no key",
-        c as u32
-    ))
+    Error::X11(keysyms::no_key_for(c))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn only_single_clicks_on_two_different_controls_go_without_a_pause() {
-        let last = |count, control| Press {
-            at: Instant::now(),
-            count,
-            control,
-        };
-        assert!(!needs_click_gap(&last(1, Some(1)), 1, Some(2)));
-        // The same control: a second click there would make a double click.
-        assert!(needs_click_gap(&last(1, Some(1)), 1, Some(1)));
-        // Anything not known to count its own clicks (a field, a list row, a
-        // point) may be part of the widget clicked before.
-        assert!(needs_click_gap(&last(1, Some(1)), 1, None));
-        assert!(needs_click_gap(&last(1, None), 1, Some(2)));
-        assert!(needs_click_gap(&last(1, None), 1, None));
-        // Multiple clicks, before or after.
-        assert!(needs_click_gap(&last(2, Some(1)), 1, Some(2)));
-        assert!(needs_click_gap(&last(1, Some(1)), 2, Some(2)));
-    }
 
     fn keymap() -> Keymap {
         // Keycodes 8..=12, two columns each: a/A, 1/exclam, empty, less/greater,
@@ -818,14 +742,5 @@ mod tests {
         assert_eq!(map.spare_keycodes(), vec![10]);
         map.keysyms.extend([0, 0]);
         assert_eq!(map.spare_keycodes(), vec![13, 10]);
-    }
-
-    #[test]
-    fn chord_letters_fold_to_their_key() {
-        assert_eq!(single_lowercase('S'), 's');
-        assert_eq!(single_lowercase('É'), 'é');
-        assert_eq!(single_lowercase('+'), '+');
-        // İ lowercases to two characters: kept as it is.
-        assert_eq!(single_lowercase('İ'), 'İ');
     }
 }

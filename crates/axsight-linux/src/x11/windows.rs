@@ -35,12 +35,13 @@ impl X11 {
         title: &str,
         size: Option<(i32, i32)>,
     ) -> Result<Option<Window>> {
-        let wanted = super::Wanted {
+        let wanted = crate::screen::matching::Wanted {
             title: title.to_string(),
             size,
             pid,
         };
-        Ok(super::matching::best(&self.candidates()?, &wanted, &[]))
+        let found = crate::screen::matching::best(&self.candidates()?, &wanted, &[]);
+        Ok(found.and_then(|window| u32::try_from(window).ok()))
     }
 
     /// Raises `window` and gives it the keyboard focus. With a window manager, asks

@@ -1,25 +1,31 @@
-//! Which X window shows an accessible window: the scoring and the rules, on plain
-//! data, so that they are tested without an X server.
+//! Which display-server window (an X window, a compositor's toplevel) shows an
+//! accessible window: the scoring and the rules, on plain data, so that they are
+//! tested without a display, and the matches remembered between calls.
 //!
 //! An app's windows may share a title (a second window of the same document, a
 //! demo's copies), so the title alone never decides: the size must fit where it is
 //! known, a window already matched to another of the app's accessible windows is
 //! not given out twice, and equal candidates go in creation order.
 
+use std::collections::HashMap;
+
+use axsight_core::ElementId;
+
 /// How much larger (or smaller) than its accessible frame a client window may be,
 /// in each dimension: GTK4 draws its shadows inside its own window, and some
 /// toolkits count the window manager's decorations in their frame.
 pub const SHADOW_MARGIN: i32 = 80;
 
-/// An X window that may be the one wanted, as read from the server.
+/// A window that may be the one wanted, as read from the display server.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Candidate {
-    pub window: u32,
-    /// `_NET_WM_NAME`, else `WM_NAME`; empty when it has neither.
+    /// The display server's id: both X and sway hand out increasing ids.
+    pub window: u64,
+    /// The title (X: `_NET_WM_NAME`, else `WM_NAME`); empty when it has none.
     pub title: String,
     /// Width and height; `None` when the window is gone.
     pub size: Option<(i32, i32)>,
-    /// `_NET_WM_PID`.
+    /// The client's process (X: `_NET_WM_PID`).
     pub pid: Option<u32>,
     /// Viewable (mapped, and its ancestors too).
     pub mapped: bool,
@@ -49,8 +55,8 @@ pub fn fits(have: (i32, i32), frame: (i32, i32)) -> bool {
 /// windows are among the candidates, another app's never wins. Among equals the
 /// lowest window id wins: X hands out a client's ids in increasing order, so that
 /// is the window created first, as the app lists its accessible windows.
-pub fn best(candidates: &[Candidate], wanted: &Wanted, taken: &[u32]) -> Option<u32> {
-    let mut scored: Vec<(u32, bool, u32)> = Vec::new();
+pub fn best(candidates: &[Candidate], wanted: &Wanted, taken: &[u64]) -> Option<u64> {
+    let mut scored: Vec<(u32, bool, u64)> = Vec::new();
     for candidate in candidates {
         if taken.contains(&candidate.window) {
             continue;
@@ -88,11 +94,69 @@ pub fn best(candidates: &[Candidate], wanted: &Wanted, taken: &[u32]) -> Option<
         .map(|(_, _, window)| window)
 }
 
+/// The windows matched to accessible windows, by their ids: a search reads
+/// every window, a hit is checked with one request.
+#[derive(Debug, Default)]
+pub struct Matches {
+    by_accessible: HashMap<ElementId, u64>,
+}
+
+impl Matches {
+    /// The window that shows the accessible window `id`, one of the app's
+    /// current windows `siblings`; `wanted` is what is known of it.
+    ///
+    /// Matches are remembered by accessible window, never by title: an app's
+    /// windows may share one. A remembered match is used while the window exists
+    /// (`size_of` gives its size) and still fits the frame; windows matched to
+    /// the app's other (live) windows are not given out again, so that each gets
+    /// its own. `candidates` are read only when no remembered match holds.
+    pub fn find<E>(
+        &mut self,
+        id: &ElementId,
+        siblings: &[ElementId],
+        wanted: &Wanted,
+        size_of: impl Fn(u64) -> Option<(i32, i32)>,
+        candidates: impl FnOnce() -> Result<Vec<Candidate>, E>,
+    ) -> Result<Option<u64>, E> {
+        // The app's windows that closed free their display windows.
+        let bus = bus_of(id);
+        self.by_accessible
+            .retain(|known, _| bus_of(known) != bus || known == id || siblings.contains(known));
+        if let Some(window) = self.by_accessible.get(id).copied() {
+            let still_fits = match (size_of(window), wanted.size) {
+                (Some(have), Some(frame)) => fits(have, frame),
+                (Some(_), None) => true,
+                (None, _) => false,
+            };
+            if still_fits {
+                return Ok(Some(window));
+            }
+            self.by_accessible.remove(id);
+        }
+        let taken: Vec<u64> = self
+            .by_accessible
+            .iter()
+            .filter(|(known, _)| bus_of(known) == bus)
+            .map(|(_, window)| *window)
+            .collect();
+        let found = best(&candidates()?, wanted, &taken);
+        if let Some(window) = found {
+            self.by_accessible.insert(id.clone(), window);
+        }
+        Ok(found)
+    }
+}
+
+/// The bus name part of an element id (`:1.42` of `:1.42/org/a11y/...`): the app.
+fn bus_of(id: &ElementId) -> &str {
+    id.0.split_once('/').map_or(id.0.as_str(), |(bus, _)| bus)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    fn candidate(window: u32, title: &str, size: (i32, i32)) -> Candidate {
+    fn candidate(window: u64, title: &str, size: (i32, i32)) -> Candidate {
         Candidate {
             window,
             title: title.to_string(),
@@ -203,5 +267,33 @@ mod tests {
         assert!(fits((580, 480), (500, 400)));
         assert!(!fits((581, 400), (500, 400)));
         assert!(!fits((300, 200), (500, 400)));
+    }
+
+    #[test]
+    fn a_match_is_kept_while_it_fits_and_each_sibling_gets_its_own() {
+        let mut matches = Matches::default();
+        let (a, b) = (ElementId(":1.5/w/1".into()), ElementId(":1.5/w/2".into()));
+        let siblings = [a.clone(), b.clone()];
+        let two = || {
+            Ok::<_, ()>(vec![
+                candidate(4, "demo", (300, 200)),
+                candidate(9, "demo", (300, 200)),
+            ])
+        };
+        let want = wanted("demo", (300, 200));
+        let size = |_| Some((300, 200));
+        assert_eq!(matches.find(&a, &siblings, &want, size, two), Ok(Some(4)));
+        assert_eq!(matches.find(&b, &siblings, &want, size, two), Ok(Some(9)));
+        // Remembered: no candidates are read.
+        let unread = || -> Result<Vec<Candidate>, ()> { panic!("candidates read again") };
+        assert_eq!(
+            matches.find(&a, &siblings, &want, size, unread),
+            Ok(Some(4))
+        );
+        // The window is gone: searched again.
+        assert_eq!(
+            matches.find(&a, &siblings, &want, |_| None, two),
+            Ok(Some(4))
+        );
     }
 }

@@ -1,6 +1,6 @@
-//! X keysym numbers for the key names core's key grammar produces, and for typed
-//! characters. Pure data and arithmetic: no connection, no keyboard map (the input
-//! module finds keycodes for these keysyms).
+//! X keysym numbers (which XKB and so Wayland share) for the key names core's key
+//! grammar produces, and for typed characters. Pure data and arithmetic: no
+//! connection, no keyboard map (each input backend finds or makes keys for them).
 
 /// Keysyms of the canonical names in `axsight_core`'s key grammar (values from
 /// `X11/keysymdef.h`). F1–F24 are computed in [`named`].
@@ -79,9 +79,36 @@ pub fn of_text(text: &str) -> Result<Vec<u32>, char> {
     Ok(keysyms)
 }
 
+/// `c` in lower case when that is one character (`S` → `s`), else `c`: the key
+/// a chord such as `ctrl+S` means, as menus write accelerators.
+pub fn single_lowercase(c: char) -> char {
+    let mut lower = c.to_lowercase();
+    match (lower.next(), lower.next()) {
+        (Some(l), None) => l,
+        _ => c,
+    }
+}
+
+/// Why `c` cannot be typed (it has no keysym: a control character).
+pub fn no_key_for(c: char) -> String {
+    format!(
+        "cannot type U+{:04X}: a control character has no key",
+        c as u32
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn chord_letters_fold_to_their_key() {
+        assert_eq!(single_lowercase('S'), 's');
+        assert_eq!(single_lowercase('É'), 'é');
+        assert_eq!(single_lowercase('+'), '+');
+        // İ lowercases to two characters: kept as it is.
+        assert_eq!(single_lowercase('İ'), 'İ');
+    }
 
     #[test]
     fn characters_map_to_latin1_or_unicode_keysyms() {

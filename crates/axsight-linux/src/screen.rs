@@ -1,0 +1,175 @@
+//! The display-server seam: what the engine asks of whatever shows the windows
+//! (real input, the screen's pixels, where each app window sits, and raising,
+//! closing and placing windows). [`crate::x11::X11`] answers it on an X display,
+//! [`crate::sway::Sway`] on a sway (wlroots) Wayland session; the engine picks one
+//! when it connects and never asks which it holds.
+//!
+//! Points and bounds are in one screen space: the X root window's, or the
+//! compositor's output layout. Window ids are the display server's own (an X
+//! window, a sway container), only ever handed back to the screen that gave them.
+//! The pure parts every backend shares live here too: key names and characters
+//! as keysyms ([`keysyms`]), the pause between clicks ([`click_gap`]), and which
+//! display window shows an accessible window ([`matching`]).
+
+pub mod click_gap;
+pub mod keysyms;
+pub mod matching;
+
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use axsight_core::{Bounds, Capture, ElementId, Input, Placement};
+
+use crate::desktop_session::{Compositor, DesktopSession};
+use crate::{Error, Result};
+use matching::Wanted;
+
+/// The longest connecting to the display server may take.
+const CONNECT_DEADLINE: Duration = Duration::from_secs(2);
+
+/// A screen shared by the engine's calls.
+pub type SharedScreen = Arc<Mutex<dyn Screen>>;
+
+/// A display server's id for a toplevel window.
+pub type WindowId = u64;
+
+/// Where a toplevel window's content (the accessible frame) starts on screen.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct WindowOrigin {
+    pub x: i32,
+    pub y: i32,
+}
+
+/// What the engine needs from the display server. Calls block: the engine runs
+/// them off the runtime, each within a deadline ([`off_thread`]).
+pub trait Screen: Send {
+    /// What serves the screen, as `axsight doctor` and errors name it
+    /// (`X11`, `sway (wlroots)`).
+    fn name(&self) -> &'static str;
+
+    /// Whether every app reports its extents relative to its own window, so that
+    /// each window needs its origin added (Wayland), not only GTK4's (X11).
+    fn extents_are_window_relative(&self) -> bool;
+
+    /// Whether this screen made input devices of its own when it connected
+    /// (Wayland's virtual pointer and keyboard): apps take a moment to start
+    /// listening to a new device, and input sent before is lost.
+    fn made_input_devices(&self) -> bool;
+
+    /// One request answered: whether the display server still serves us.
+    fn round_trip(&mut self) -> Result<()>;
+
+    /// Sends `input` as the devices would, returning once it was delivered with
+    /// every key and button released again.
+    fn send_input(&mut self, input: &Input) -> Result<()>;
+
+    /// The pixels of `region` of the screen (cut to the screen), or all of it.
+    fn capture(&mut self, region: Option<Bounds>) -> Result<Capture>;
+
+    /// The window that shows the accessible window `id`, one of its app's current
+    /// windows `siblings` (see [`matching::Matches::find`]).
+    fn toplevel_for(
+        &mut self,
+        id: &ElementId,
+        siblings: &[ElementId],
+        wanted: &Wanted,
+    ) -> Result<Option<WindowId>>;
+
+    /// The window of process `pid` titled `title`, not remembered (for a window
+    /// whose app does not answer).
+    fn toplevel_of(&mut self, pid: Option<u32>, title: &str) -> Result<Option<WindowId>>;
+
+    /// Where the content of the accessible window `id` (a frame of
+    /// `wanted.size`) starts on screen; `None` when no window matches.
+    fn content_origin(
+        &mut self,
+        id: &ElementId,
+        siblings: &[ElementId],
+        wanted: &Wanted,
+    ) -> Result<Option<WindowOrigin>>;
+
+    /// The screen bounds of the window that shows the accessible window `id`,
+    /// for frames that report no extents (Java's).
+    fn window_bounds(
+        &mut self,
+        id: &ElementId,
+        siblings: &[ElementId],
+        wanted: &Wanted,
+    ) -> Result<Option<Bounds>>;
+
+    /// The windows process `pid` shows, with their titles and bounds.
+    fn windows_of_pid(&mut self, pid: u32) -> Result<Vec<(String, Bounds)>>;
+
+    /// Whether pointer input at (`x`, `y`) lands in `window` (no other window
+    /// covers the point there).
+    fn reaches(&mut self, window: WindowId, x: i32, y: i32) -> Result<bool>;
+
+    /// Raises `window` and gives it the keyboard focus.
+    fn activate(&mut self, window: WindowId) -> Result<()>;
+
+    /// Raises and focuses the window under (`x`, `y`).
+    fn activate_at(&mut self, x: i32, y: i32) -> Result<()>;
+
+    /// Asks `window` to close, as its close button would.
+    fn close(&mut self, window: WindowId) -> Result<()>;
+
+    /// Moves, resizes, maximizes or minimizes `window` and waits until the
+    /// screen shows it so; its content's bounds then (`None` when minimized).
+    fn place(&mut self, window: WindowId, placement: Placement) -> Result<Option<Bounds>>;
+}
+
+/// Connects to the screen `session` calls for: sway's on a sway session, else
+/// the X display `display` (on X11, or XWayland where no Wayland backend
+/// serves the compositor). `None` with the reason when there is none.
+pub async fn connect(
+    session: &DesktopSession,
+    display: Option<&str>,
+) -> (Option<SharedScreen>, Option<String>) {
+    let mut problems = Vec::new();
+    if let DesktopSession::Wayland { compositor, .. } = session {
+        match compositor {
+            Compositor::Sway => {
+                match off_thread(CONNECT_DEADLINE, crate::sway::Sway::connect).await {
+                    Ok(sway) => return (Some(Arc::new(Mutex::new(sway))), None),
+                    Err(error) => {
+                        tracing::warn!(%error, "no sway backend");
+                        problems.push(format!("sway: {error}"));
+                    }
+                }
+            }
+            other => problems.push(format!(
+                "axsight has no Wayland backend for {} yet (sway has one)",
+                other.name()
+            )),
+        }
+    }
+    if let Some(display) = display {
+        let name = display.to_string();
+        match off_thread(CONNECT_DEADLINE, move || crate::x11::X11::connect(&name)).await {
+            Ok(x11) => return (Some(Arc::new(Mutex::new(x11))), None),
+            Err(error) => {
+                tracing::warn!(%error, "no X11 connection: GTK4 bounds stay window-relative");
+                problems.push(format!("display {display}: {error}"));
+            }
+        }
+    }
+    let problem = (!problems.is_empty()).then(|| problems.join("; "));
+    (None, problem)
+}
+
+/// Runs blocking display-server work on a blocking thread and waits `deadline`
+/// at most: a display server that accepts connections but never answers must
+/// not stall the caller.
+pub async fn off_thread<T: Send + 'static>(
+    deadline: Duration,
+    work: impl FnOnce() -> Result<T> + Send + 'static,
+) -> Result<T> {
+    match tokio::time::timeout(deadline, tokio::task::spawn_blocking(work)).await {
+        Ok(Ok(result)) => result,
+        Ok(Err(join)) => Err(Error::Screen(format!("display work failed: {join}"))),
+        Err(_) => Err(Error::Screen(format!(
+            "the display server did not answer within {} ms",
+            deadline.as_millis()
+        ))),
+    }
+}

@@ -1,0 +1,349 @@
+//! The screen of a sway session: windows, their places and focus through sway's
+//! IPC (`get_tree`, `[con_id=…] focus|kill|move`), input and pixels through the
+//! wlroots protocols ([`crate::wayland::Wlroots`]).
+//!
+//! Native Wayland apps report accessible extents relative to their own window,
+//! so each window's origin comes from here (see [`views::frame_origin`]).
+//! Minimizing sends a window to the scratchpad (sway has no icons); maximizing
+//! is sway's fullscreen. It runs no external tool (`swaymsg`, `grim`, `wtype`).
+
+mod views;
+
+use std::time::{Duration, Instant};
+
+use axsight_core::{Bounds, Capture, ElementId, Input, Placement};
+
+use crate::screen::matching::{Candidate, Matches, Wanted};
+use crate::screen::{Screen, WindowId, WindowOrigin};
+use crate::wayland::Wlroots;
+use crate::{Error, Result};
+use views::View;
+
+/// How long sway gets to show a focus change or a placement.
+const SHOW_DEADLINE: Duration = Duration::from_secs(2);
+/// Between looks at the tree while waiting.
+const POLL: Duration = Duration::from_millis(10);
+
+/// A sway session's IPC and Wayland connections.
+pub struct Sway {
+    ipc: swayipc::Connection,
+    wayland: Wlroots,
+    matches: Matches,
+}
+
+impl Sway {
+    /// Connects to sway's IPC socket (`SWAYSOCK`) and to its Wayland display
+    /// (`WAYLAND_DISPLAY`).
+    pub fn connect() -> Result<Sway> {
+        let ipc = swayipc::Connection::new().map_err(|e| {
+            Error::Wayland(format!("cannot reach sway's IPC socket (SWAYSOCK): {e}"))
+        })?;
+        let wayland = Wlroots::connect()?;
+        Ok(Sway {
+            ipc,
+            wayland,
+            matches: Matches::default(),
+        })
+    }
+
+    fn views(&mut self) -> Result<Vec<View>> {
+        let tree = self.ipc.get_tree().map_err(ipc_error)?;
+        Ok(views::views(&tree))
+    }
+
+    fn view(&mut self, window: WindowId) -> Result<View> {
+        self.views()?
+            .into_iter()
+            .find(|view| view.id as u64 == window)
+            .ok_or(Error::WindowGone)
+    }
+
+    /// Runs sway commands on container `window`; a command sway refuses is an
+    /// error saying why.
+    fn command(&mut self, window: WindowId, commands: &str) -> Result<()> {
+        let payload = format!("[con_id={window}] {commands}");
+        for outcome in self.ipc.run_command(&payload).map_err(ipc_error)? {
+            outcome.map_err(|e| Error::Placement(format!("sway refused `{payload}`: {e}")))?;
+        }
+        Ok(())
+    }
+
+    /// Polls the view until `wanted` holds, within [`SHOW_DEADLINE`]; the view
+    /// then, or an error naming `done` and where the view is.
+    fn await_view(
+        &mut self,
+        window: WindowId,
+        done: &str,
+        wanted: impl Fn(&View) -> bool,
+    ) -> Result<View> {
+        let deadline = Instant::now() + SHOW_DEADLINE;
+        loop {
+            let view = self.view(window)?;
+            if wanted(&view) {
+                return Ok(view);
+            }
+            if Instant::now() >= deadline {
+                let b = view.content;
+                return Err(Error::Placement(format!(
+                    "the window was not {done} as asked within {} ms: it is at [{},{},{},{}]",
+                    SHOW_DEADLINE.as_millis(),
+                    b.x,
+                    b.y,
+                    b.width,
+                    b.height
+                )));
+            }
+            std::thread::sleep(POLL);
+        }
+    }
+
+    fn candidates(&mut self) -> Result<Vec<Candidate>> {
+        Ok(self.views()?.iter().map(candidate).collect())
+    }
+
+    fn matched(
+        &mut self,
+        id: &ElementId,
+        siblings: &[ElementId],
+        wanted: &Wanted,
+    ) -> Result<Option<View>> {
+        let views = self.views()?;
+        let candidates: Vec<Candidate> = views.iter().map(candidate).collect();
+        let size_of = |window: u64| {
+            views
+                .iter()
+                .find(|view| view.id as u64 == window)
+                .map(|view| (view.content.width, view.content.height))
+        };
+        let found = self
+            .matches
+            .find(id, siblings, wanted, size_of, || Ok::<_, Error>(candidates))?;
+        Ok(found.and_then(|window| views.into_iter().find(|view| view.id as u64 == window)))
+    }
+
+    /// Moves the floating view's content to (`x`, `y`), with `size` if given:
+    /// asked once, then corrected by what sway put around the content (title
+    /// bar, borders), which it measures rather than assumes.
+    fn move_content(
+        &mut self,
+        window: WindowId,
+        (x, y): (i32, i32),
+        size: Option<(i32, i32)>,
+    ) -> Result<View> {
+        self.command(window, "floating enable")?;
+        if let Some((width, height)) = size {
+            self.resize_content(window, width, height)?;
+        }
+        let before = self.view(window)?.content;
+        self.command(window, &format!("move absolute position {x} {y}"))?;
+        let asked = (x, y);
+        let first = self.await_view(window, "moved", |v| {
+            let at = (v.content.x, v.content.y);
+            at != (before.x, before.y) || at == asked
+        })?;
+        let (dx, dy) = (first.content.x - asked.0, first.content.y - asked.1);
+        if (dx, dy) != (0, 0) {
+            self.command(
+                window,
+                &format!("move absolute position {} {}", x - dx, y - dy),
+            )?;
+        }
+        self.await_view(window, "moved", move |v| {
+            (v.content.x, v.content.y) == asked
+        })
+    }
+
+    fn resize_content(&mut self, window: WindowId, width: i32, height: i32) -> Result<View> {
+        if width < 1 || height < 1 {
+            return Err(Error::Placement(format!(
+                "a window cannot be {width}×{height}: width and height must be at least 1"
+            )));
+        }
+        self.command(window, "floating enable")?;
+        let before = self.view(window)?.content;
+        self.command(
+            window,
+            &format!("resize set width {width} px height {height} px"),
+        )?;
+        let first = self.await_view(window, "resized", |v| {
+            let size = (v.content.width, v.content.height);
+            size != (before.width, before.height) || size == (width, height)
+        })?;
+        let (dw, dh) = (first.content.width - width, first.content.height - height);
+        if (dw, dh) != (0, 0) {
+            self.command(
+                window,
+                &format!(
+                    "resize set width {} px height {} px",
+                    width - dw,
+                    height - dh
+                ),
+            )?;
+        }
+        self.await_view(window, "resized", move |v| {
+            (v.content.width, v.content.height) == (width, height)
+        })
+    }
+}
+
+impl Screen for Sway {
+    fn name(&self) -> &'static str {
+        "sway (wlroots)"
+    }
+
+    fn extents_are_window_relative(&self) -> bool {
+        true
+    }
+
+    fn made_input_devices(&self) -> bool {
+        true
+    }
+
+    fn round_trip(&mut self) -> Result<()> {
+        self.ipc.get_version().map_err(ipc_error)?;
+        self.wayland.round_trip()
+    }
+
+    fn send_input(&mut self, input: &Input) -> Result<()> {
+        self.wayland.send_input(input)
+    }
+
+    fn capture(&mut self, region: Option<Bounds>) -> Result<Capture> {
+        self.wayland.capture(region)
+    }
+
+    fn toplevel_for(
+        &mut self,
+        id: &ElementId,
+        siblings: &[ElementId],
+        wanted: &Wanted,
+    ) -> Result<Option<WindowId>> {
+        Ok(self
+            .matched(id, siblings, wanted)?
+            .map(|view| view.id as u64))
+    }
+
+    fn toplevel_of(&mut self, pid: Option<u32>, title: &str) -> Result<Option<WindowId>> {
+        let wanted = Wanted {
+            title: title.to_string(),
+            size: None,
+            pid,
+        };
+        Ok(crate::screen::matching::best(
+            &self.candidates()?,
+            &wanted,
+            &[],
+        ))
+    }
+
+    fn content_origin(
+        &mut self,
+        id: &ElementId,
+        siblings: &[ElementId],
+        wanted: &Wanted,
+    ) -> Result<Option<WindowOrigin>> {
+        let Some(view) = self.matched(id, siblings, wanted)? else {
+            return Ok(None);
+        };
+        // An X11 client's extents are already in the X screen, which XWayland
+        // lays over the outputs as they are.
+        if view.xwayland {
+            return Ok(Some(WindowOrigin { x: 0, y: 0 }));
+        }
+        let (x, y) = views::frame_origin(&view, wanted.size);
+        Ok(Some(WindowOrigin { x, y }))
+    }
+
+    fn window_bounds(
+        &mut self,
+        id: &ElementId,
+        siblings: &[ElementId],
+        wanted: &Wanted,
+    ) -> Result<Option<Bounds>> {
+        Ok(self.matched(id, siblings, wanted)?.map(|view| view.content))
+    }
+
+    fn windows_of_pid(&mut self, pid: u32) -> Result<Vec<(String, Bounds)>> {
+        Ok(self
+            .views()?
+            .into_iter()
+            .filter(|view| view.pid == Some(pid) && view.visible)
+            .map(|view| (view.title, view.content))
+            .collect())
+    }
+
+    fn reaches(&mut self, window: WindowId, x: i32, y: i32) -> Result<bool> {
+        let views = self.views()?;
+        Ok(views::view_at(&views, x, y).is_some_and(|view| view.id as u64 == window))
+    }
+
+    fn activate(&mut self, window: WindowId) -> Result<()> {
+        self.command(window, "focus")?;
+        self.await_view(window, "focused", |view| view.focused && view.visible)
+            .map(drop)
+    }
+
+    fn activate_at(&mut self, x: i32, y: i32) -> Result<()> {
+        let views = self.views()?;
+        let Some(view) = views::view_at(&views, x, y) else {
+            return Ok(()); // nothing there to focus: the click goes to the desktop
+        };
+        let window = view.id as u64;
+        self.activate(window)
+    }
+
+    fn close(&mut self, window: WindowId) -> Result<()> {
+        self.command(window, "kill")
+    }
+
+    fn place(&mut self, window: WindowId, placement: Placement) -> Result<Option<Bounds>> {
+        let before = self.view(window)?;
+        let view = match placement {
+            Placement::Move { x, y, size } => self.move_content(window, (x, y), size)?,
+            Placement::Resize { width, height } => self.resize_content(window, width, height)?,
+            Placement::Maximize(on) => {
+                if before.fullscreen == on {
+                    return Ok(Some(before.content));
+                }
+                let state = if on { "enable" } else { "disable" };
+                self.command(window, &format!("fullscreen {state}"))?;
+                let done = if on { "maximized" } else { "restored" };
+                self.await_view(window, done, move |view| {
+                    view.fullscreen == on && view.content != before.content
+                })?
+            }
+            Placement::Minimize(true) => {
+                self.command(window, "move scratchpad")?;
+                self.await_view(window, "minimized", |view| !view.visible)?;
+                return Ok(None);
+            }
+            Placement::Minimize(false) => {
+                if before.visible {
+                    return Ok(Some(before.content));
+                }
+                self.command(window, "scratchpad show")?;
+                self.await_view(window, "shown", |view| view.visible)?
+            }
+        };
+        Ok(Some(view.content))
+    }
+}
+
+/// What matching weighs of a view.
+fn candidate(view: &View) -> Candidate {
+    Candidate {
+        window: view.id as u64,
+        title: view.title.clone(),
+        size: Some((view.content.width, view.content.height)),
+        pid: view.pid,
+        mapped: view.visible,
+    }
+}
+
+/// A failed IPC request: sway gone (the socket broke) or a reply it refused.
+fn ipc_error(error: swayipc::Error) -> Error {
+    match error {
+        swayipc::Error::Io(io) => Error::DisplayLost(format!("sway's IPC connection broke: {io}")),
+        other => Error::Wayland(format!("sway's IPC failed: {other}")),
+    }
+}

@@ -1,0 +1,97 @@
+//! The virtual keyboard: its keymap (see [`super::keymap`]) sent as a memfd when
+//! it must grow, and key presses with the modifier mask the compositor passes on.
+//!
+//! wlroots does not work modifiers out from a virtual keyboard's keys, so each
+//! change of the held modifiers is also sent as a `modifiers` request.
+
+use std::io::Write as _;
+use std::os::fd::AsFd as _;
+
+use axsight_core::Modifier;
+use wayland_client::protocol::wl_keyboard::KeymapFormat;
+use wayland_protocols_misc::zwp_virtual_keyboard_v1::client::zwp_virtual_keyboard_v1::ZwpVirtualKeyboardV1;
+
+use super::keymap::{self, Keymap, ModifierKey};
+use super::Wlroots;
+use crate::{Error, Result};
+
+/// `wl_keyboard` key states.
+const RELEASED: u32 = 0;
+const PRESSED: u32 = 1;
+/// XKB keycodes are evdev codes plus 8; the protocol carries evdev codes.
+const EVDEV_OFFSET: u32 = 8;
+
+/// The modifier key of `modifier`.
+fn modifier_key(modifier: Modifier) -> ModifierKey {
+    match modifier {
+        Modifier::Shift => keymap::SHIFT,
+        Modifier::Ctrl => keymap::CONTROL,
+        Modifier::Alt => keymap::ALT,
+        Modifier::Super => keymap::SUPER,
+    }
+}
+
+impl Wlroots {
+    /// Makes sure the keyboard's keymap has a key for each of `keysyms`,
+    /// sending a grown keymap when it lacks some.
+    pub(super) fn keys_for(&mut self, keysyms: &[u32]) -> Result<()> {
+        let (keyboard, current) = &mut self.keyboard;
+        if let Some(next) = current.with(keysyms) {
+            send_keymap(keyboard, &next)?;
+            *current = next;
+        }
+        Ok(())
+    }
+
+    /// Presses and releases the key of `keysym` (given one by [`Wlroots::keys_for`]).
+    pub(super) fn tap(&mut self, keysym: u32) -> Result<()> {
+        let keycode = self
+            .keyboard
+            .1
+            .keycode_of(keysym)
+            .ok_or_else(|| Error::Wayland(format!("no key holds keysym {keysym:#x}")))?;
+        self.key(keycode, PRESSED)?;
+        self.key(keycode, RELEASED)
+    }
+
+    /// Holds `modifiers` down (an empty list releases them all).
+    pub(super) fn hold(&mut self, modifiers: &[Modifier], held: &mut Vec<Modifier>) -> Result<()> {
+        for modifier in held.clone() {
+            if !modifiers.contains(&modifier) {
+                self.key(modifier_key(modifier).keycode, RELEASED)?;
+                held.retain(|m| *m != modifier);
+            }
+        }
+        for &modifier in modifiers {
+            if !held.contains(&modifier) {
+                self.key(modifier_key(modifier).keycode, PRESSED)?;
+                held.push(modifier);
+            }
+        }
+        let mask = held
+            .iter()
+            .map(|m| modifier_key(*m).mask)
+            .fold(0, |a, b| a | b);
+        self.keyboard.0.modifiers(mask, 0, 0, 0);
+        Ok(())
+    }
+
+    fn key(&mut self, keycode: u32, state: u32) -> Result<()> {
+        let time = self.now();
+        self.keyboard.0.key(time, keycode - EVDEV_OFFSET, state);
+        Ok(())
+    }
+}
+
+/// Sends `map` as the keyboard's keymap, through a sealed-size memfd.
+pub(super) fn send_keymap(keyboard: &ZwpVirtualKeyboardV1, map: &Keymap) -> Result<()> {
+    let text = map.to_xkb();
+    let fd = rustix::fs::memfd_create("axsight-keymap", rustix::fs::MemfdFlags::CLOEXEC)
+        .map_err(|e| Error::Wayland(format!("cannot make the keymap's memfd: {e}")))?;
+    let mut file = std::fs::File::from(fd);
+    file.write_all(text.as_bytes())
+        .map_err(|e| Error::Wayland(format!("cannot write the keymap: {e}")))?;
+    keyboard.keymap(KeymapFormat::XkbV1 as u32, file.as_fd(), text.len() as u32);
+    // The request holds a duplicate of the fd until it is sent.
+    Ok(())
+}

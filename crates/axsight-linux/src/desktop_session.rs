@@ -2,9 +2,9 @@
 //! compositor, as the environment names it (`WAYLAND_DISPLAY`,
 //! `XDG_SESSION_TYPE`, `XDG_CURRENT_DESKTOP`, `SWAYSOCK`, `DISPLAY`).
 //!
-//! It only names the session, from plain data; it connects to nothing. Input,
-//! screenshots and window geometry go through X11 today, so on Wayland they
-//! reach only the apps that run under XWayland: [`DesktopSession::limits`] says so.
+//! It only names the session, from plain data; it connects to nothing. The engine
+//! picks its screen from it (sway's backend on sway, X11 elsewhere), and
+//! [`DesktopSession::limits`] says what a session leaves out.
 
 /// A Wayland compositor, as far as the environment tells.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -117,12 +117,27 @@ impl DesktopSession {
             DesktopSession::Unknown => {
                 Some("no display is named: set DISPLAY to the X server the apps run on".into())
             }
-            DesktopSession::Wayland { xwayland, .. } => Some(format!(
-                "axsight has no Wayland backend yet: trees of native Wayland apps are read, \
-                 with boxes relative to their windows, and accessible actions work, but the \
-                 pointer, keys, screenshots and window placement go through X11{}; run apps \
-                 under XWayland (GDK_BACKEND=x11, QT_QPA_PLATFORM=xcb) or log in to an X11 \
-                 session",
+            DesktopSession::Wayland {
+                compositor: Compositor::Sway,
+                xwayland,
+            } => match xwayland {
+                true => None,
+                false => Some(
+                    "the clipboard tool needs an X display (XWayland), which this session \
+                     lacks; everything else goes through sway"
+                        .into(),
+                ),
+            },
+            DesktopSession::Wayland {
+                compositor,
+                xwayland,
+            } => Some(format!(
+                "axsight has no Wayland backend for {} yet (sway has one): trees of native \
+                 Wayland apps are read, with boxes relative to their windows, and accessible \
+                 actions work, but the pointer, keys, screenshots and window placement go \
+                 through X11{}; run apps under XWayland (GDK_BACKEND=x11, \
+                 QT_QPA_PLATFORM=xcb) or log in to an X11 session",
+                compositor.name(),
                 match xwayland {
                     true => ", which reaches only the apps under XWayland",
                     false => ", and this session has no X display",
@@ -215,11 +230,27 @@ mod tests {
     }
 
     #[test]
-    fn only_x11_has_nothing_missing() {
+    fn what_each_session_lacks() {
         assert_eq!(DesktopSession::X11.limits(), None);
         let sway = session(&[("WAYLAND_DISPLAY", "wayland-1"), ("SWAYSOCK", "/tmp/s")]);
         assert_eq!(sway.describe(), "Wayland (sway)");
-        let limits = sway.limits().expect("Wayland has limits");
+        let limits = sway.limits().expect("sway without XWayland has a limit");
+        assert!(limits.contains("clipboard"), "{limits}");
+        let xwayland = session(&[
+            ("WAYLAND_DISPLAY", "wayland-1"),
+            ("SWAYSOCK", "/tmp/s"),
+            ("DISPLAY", ":0"),
+        ]);
+        assert_eq!(xwayland.limits(), None);
+        let hyprland = session(&[
+            ("WAYLAND_DISPLAY", "wayland-1"),
+            ("XDG_CURRENT_DESKTOP", "Hyprland"),
+        ]);
+        let limits = hyprland.limits().unwrap();
+        assert!(
+            limits.contains("no Wayland backend for Hyprland"),
+            "{limits}"
+        );
         assert!(limits.contains("no X display"), "{limits}");
         let gnome = session(&[
             ("WAYLAND_DISPLAY", "wayland-0"),

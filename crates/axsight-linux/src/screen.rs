@@ -43,8 +43,8 @@ pub struct WindowOrigin {
 /// What the engine needs from the display server. Calls block: the engine runs
 /// them off the runtime, each within a deadline ([`off_thread`]).
 pub trait Screen: Send {
-    /// What serves the screen, as `axsight doctor` and errors name it
-    /// (`X11`, `sway (wlroots)`).
+    /// What serves the screen and how, as `axsight doctor` says it
+    /// (`X11: input through XTest, …`).
     fn name(&self) -> &'static str;
 
     /// Whether every app reports its extents relative to its own window, so that

@@ -188,7 +188,7 @@ impl Sway {
 
 impl Screen for Sway {
     fn name(&self) -> &'static str {
-        "sway (wlroots)"
+        "sway (wlroots): input through a virtual pointer and keyboard, screenshots through screencopy, window places from sway's IPC"
     }
 
     fn extents_are_window_relative(&self) -> bool {

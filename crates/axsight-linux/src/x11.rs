@@ -303,7 +303,7 @@ impl X11 {
 
 impl crate::screen::Screen for X11 {
     fn name(&self) -> &'static str {
-        "X11"
+        "X11: input through XTest, screenshots through MIT-SHM, window places from the X server"
     }
 
     fn extents_are_window_relative(&self) -> bool {

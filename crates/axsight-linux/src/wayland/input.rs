@@ -10,6 +10,7 @@ use std::time::Duration;
 use axsight_core::{Input, Key, KeyChord, Modifier, MouseButton, Point, ScrollDirection};
 use wayland_client::protocol::wl_pointer::{Axis, AxisSource, ButtonState};
 
+use super::keymap::Keymap;
 use super::Wlroots;
 use crate::screen::keysyms;
 use crate::{Error, Result};
@@ -126,7 +127,7 @@ impl Wlroots {
                 self.keys_for(&keysyms)?;
                 for (chord, keysym) in chords.iter().zip(keysyms) {
                     self.hold(&chord.modifiers, held)?;
-                    self.tap(keysym)?;
+                    self.tap(keysym, held)?;
                     self.hold(&[], held)?;
                 }
                 Ok(())
@@ -139,7 +140,7 @@ impl Wlroots {
                 for part in parts_that_fit(&keysyms) {
                     self.keys_for(part)?;
                     for (n, &keysym) in part.iter().enumerate() {
-                        self.tap(keysym)?;
+                        self.tap(keysym, held)?;
                         if (n + 1) % KEYS_PER_ROUND_TRIP == 0 {
                             self.round_trip()?;
                         }
@@ -234,15 +235,15 @@ fn chord_keysym(chord: &KeyChord) -> Result<u32> {
     }
 }
 
-/// `keysyms` cut into runs that each need no more distinct keysyms than a
-/// keymap holds.
+/// `keysyms` cut into runs that each need no more keys of their own (keysyms
+/// beyond the keymap's base) than a keymap holds.
 fn parts_that_fit(keysyms: &[u32]) -> Vec<&[u32]> {
-    let capacity = super::keymap::Keymap::capacity();
+    let capacity = Keymap::capacity();
     let mut parts = Vec::new();
     let mut start = 0;
     let mut distinct: Vec<u32> = Vec::new();
     for (i, keysym) in keysyms.iter().enumerate() {
-        if !distinct.contains(keysym) {
+        if !Keymap::in_base(*keysym) && !distinct.contains(keysym) {
             if distinct.len() == capacity {
                 parts.push(&keysyms[start..i]);
                 start = i;
@@ -263,23 +264,17 @@ mod tests {
 
     #[test]
     fn a_text_with_more_characters_than_keys_is_typed_in_parts() {
-        let capacity = super::super::keymap::Keymap::capacity() as u32;
-        assert_eq!(parts_that_fit(&[1, 2, 1]), vec![&[1, 2, 1][..]]);
-        let long: Vec<u32> = (0..capacity + 5).chain([0, 1]).collect();
+        let capacity = Keymap::capacity() as u32;
+        let han = |n: u32| 0x0100_4e00 + n;
+        assert_eq!(parts_that_fit(&[han(1), han(2), han(1)]).len(), 1);
+        // Base keys (a, Return) take no key of their own, however many.
+        let long: Vec<u32> = (0..capacity + 2).map(han).chain([0x61, 0xff0d]).collect();
         let parts = parts_that_fit(&long);
         assert_eq!(parts.len(), 2);
         assert_eq!(parts[0].len(), capacity as usize);
         assert_eq!(
             parts[1],
-            &[
-                capacity,
-                capacity + 1,
-                capacity + 2,
-                capacity + 3,
-                capacity + 4,
-                0,
-                1
-            ][..]
+            &[han(capacity), han(capacity + 1), 0x61, 0xff0d][..]
         );
         assert!(parts_that_fit(&[]).is_empty());
     }

@@ -1,5 +1,6 @@
 //! The virtual keyboard: its keymap (see [`super::keymap`]) sent as a memfd when
-//! it must grow, and key presses with the modifier mask the compositor passes on.
+//! it must grow, and key presses (evdev codes, as the protocol carries them)
+//! with the modifier mask the compositor passes on.
 //!
 //! wlroots does not work modifiers out from a virtual keyboard's keys, so each
 //! change of the held modifiers is also sent as a `modifiers` request.
@@ -18,8 +19,6 @@ use crate::{Error, Result};
 /// `wl_keyboard` key states.
 const RELEASED: u32 = 0;
 const PRESSED: u32 = 1;
-/// XKB keycodes are evdev codes plus 8; the protocol carries evdev codes.
-const EVDEV_OFFSET: u32 = 8;
 
 /// The modifier key of `modifier`.
 fn modifier_key(modifier: Modifier) -> ModifierKey {
@@ -43,28 +42,40 @@ impl Wlroots {
         Ok(())
     }
 
-    /// Presses and releases the key of `keysym` (given one by [`Wlroots::keys_for`]).
-    pub(super) fn tap(&mut self, keysym: u32) -> Result<()> {
-        let keycode = self
+    /// Presses and releases the key of `keysym` (one the keymap has: see
+    /// [`Wlroots::keys_for`]), with Shift added to the `held` modifiers where
+    /// its level needs it; the modifiers are as before when it returns.
+    pub(super) fn tap(&mut self, keysym: u32, held: &mut Vec<Modifier>) -> Result<()> {
+        let stroke = self
             .keyboard
             .1
-            .keycode_of(keysym)
+            .stroke(keysym)
             .ok_or_else(|| Error::Wayland(format!("no key holds keysym {keysym:#x}")))?;
-        self.key(keycode, PRESSED)?;
-        self.key(keycode, RELEASED)
+        let before = held.clone();
+        if stroke.shift && !held.contains(&Modifier::Shift) {
+            let mut shifted = before.clone();
+            shifted.push(Modifier::Shift);
+            self.hold(&shifted, held)?;
+        }
+        self.key(stroke.evdev, PRESSED)?;
+        self.key(stroke.evdev, RELEASED)?;
+        self.hold(&before, held)
     }
 
     /// Holds `modifiers` down (an empty list releases them all).
     pub(super) fn hold(&mut self, modifiers: &[Modifier], held: &mut Vec<Modifier>) -> Result<()> {
+        if modifiers == held.as_slice() {
+            return Ok(());
+        }
         for modifier in held.clone() {
             if !modifiers.contains(&modifier) {
-                self.key(modifier_key(modifier).keycode, RELEASED)?;
+                self.key(modifier_key(modifier).evdev, RELEASED)?;
                 held.retain(|m| *m != modifier);
             }
         }
         for &modifier in modifiers {
             if !held.contains(&modifier) {
-                self.key(modifier_key(modifier).keycode, PRESSED)?;
+                self.key(modifier_key(modifier).evdev, PRESSED)?;
                 held.push(modifier);
             }
         }
@@ -76,9 +87,9 @@ impl Wlroots {
         Ok(())
     }
 
-    fn key(&mut self, keycode: u32, state: u32) -> Result<()> {
+    fn key(&mut self, evdev: u32, state: u32) -> Result<()> {
         let time = self.now();
-        self.keyboard.0.key(time, keycode - EVDEV_OFFSET, state);
+        self.keyboard.0.key(time, evdev, state);
         Ok(())
     }
 }

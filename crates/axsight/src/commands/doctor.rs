@@ -23,13 +23,7 @@ pub async fn run() -> anyhow::Result<ExitCode> {
     let mut healthy = true;
     let session = DesktopSession::current();
     match session.limits() {
-        None => ok(
-            "desktop session",
-            &format!(
-                "{}: input through XTest, screenshots through X11, window places from X",
-                session.describe()
-            ),
-        ),
+        None => ok("desktop session", &session.describe()),
         Some(limits) => warn(
             "desktop session",
             &format!("{}: {limits}", session.describe()),
@@ -88,22 +82,34 @@ pub async fn run() -> anyhow::Result<ExitCode> {
         }
     }
     match LinuxEngine::connect().await {
-        Ok(engine) => match engine.applications().await {
-            Ok(apps) => {
-                let windows: usize = apps.iter().map(|a| a.windows.len()).sum();
-                ok(
-                    "applications",
-                    &format!("{} on the bus, {windows} windows", apps.len()),
-                );
-                if apps.is_empty() {
-                    outln!("      no app is on the bus: apps started with NO_AT_BRIDGE=1 (GTK3) or GTK_A11Y=none (GTK4) hide themselves");
+        Ok(engine) => {
+            match engine.screen() {
+                Ok(screen) => ok("screen", screen),
+                Err(why) => {
+                    bad(
+                        "screen",
+                        &format!("none: {why}; reading works, acting does not"),
+                    );
+                    healthy = false;
                 }
             }
-            Err(error) => {
-                bad("applications", &error.to_string());
-                healthy = false;
+            match engine.applications().await {
+                Ok(apps) => {
+                    let windows: usize = apps.iter().map(|a| a.windows.len()).sum();
+                    ok(
+                        "applications",
+                        &format!("{} on the bus, {windows} windows", apps.len()),
+                    );
+                    if apps.is_empty() {
+                        outln!("      no app is on the bus: apps started with NO_AT_BRIDGE=1 (GTK3) or GTK_A11Y=none (GTK4) hide themselves");
+                    }
+                }
+                Err(error) => {
+                    bad("applications", &error.to_string());
+                    healthy = false;
+                }
             }
-        },
+        }
         Err(error) => {
             bad("connection", &error.to_string());
             healthy = false;

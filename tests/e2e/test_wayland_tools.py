@@ -1,0 +1,235 @@
+"""The MCP tools on a native Wayland session, through the official Python SDK client:
+a headless compositor (scripts/with-desktop --wayland), the fixture (GTK3) and
+gnome-calculator (GTK4) running as Wayland clients, no X display at all.
+
+Every answer is checked outside axsight: where the compositor put each window
+(sway's IPC), what the apps report about themselves (pyatspi, window-relative
+on Wayland), and the screen's pixels (grim, a separate screencopy client).
+"""
+import json
+import os
+import re
+import shutil
+import subprocess
+
+import pytest
+
+from conftest import FIXTURE_APP, PrivateDesktop, poll
+from test_mcp_server import parse_tree, handle_of, run_session
+
+BOUNDS = re.compile(r"\[(-?\d+),(-?\d+),(\d+),(\d+)\]")
+# What a client must pass for the server to reach a Wayland session.
+WAYLAND_VARS = ("WAYLAND_DISPLAY", "XDG_RUNTIME_DIR", "XDG_CURRENT_DESKTOP",
+                "XDG_SESSION_TYPE", "SWAYSOCK", "DBUS_SESSION_BUS_ADDRESS",
+                "AT_SPI_BUS_ADDRESS")
+MAIN = "axsight fixture"
+SECOND = "second fixture window"
+
+# Run by Debian's python3 inside the desktop (pyatspi binds to the bus of the
+# process that imports it): each fixture element's name and window-relative box.
+APP_FACTS = """
+import json, sys, pyatspi
+app = next(a for a in pyatspi.Registry.getDesktop(0) if a and a.name == sys.argv[1])
+out = {}
+def walk(node, window):
+    try:
+        e = node.queryComponent().getExtents(pyatspi.WINDOW_COORDS)
+        out.setdefault(window, []).append(
+            [node.getRoleName(), node.name, [e.x, e.y, e.width, e.height]])
+    except NotImplementedError:
+        pass
+    for child in node:
+        if child is not None:
+            walk(child, window)
+for window in app:
+    walk(window, window.name)
+print(json.dumps(out))
+"""
+
+
+@pytest.fixture(scope="module", params=["sway"])
+def wayland(request, tmp_path_factory):
+    """(compositor, environment) of a Wayland desktop with the fixture (and its
+    second window) and gnome-calculator."""
+    kind = request.param
+    if not shutil.which(kind):
+        pytest.skip(f"{kind} is not installed (scripts/install-deps)")
+    private = PrivateDesktop(
+        wm=False, tmp_path=tmp_path_factory.mktemp(kind), wayland=kind,
+        apps=[f"/usr/bin/python3 {FIXTURE_APP} --second-window '{SECOND}'",
+              "gnome-calculator"])
+    try:
+        yield kind, private.env
+    finally:
+        private.close()
+
+
+def session_env(env):
+    return {k: env[k] for k in WAYLAND_VARS if env.get(k)}
+
+
+def run(env, *argv):
+    return subprocess.run(argv, env=env, capture_output=True, text=True, timeout=20,
+                          check=True).stdout
+
+
+def app_facts(env, app):
+    return json.loads(run(env, "/usr/bin/python3", "-c", APP_FACTS, app))
+
+
+def sway_views(env):
+    """{title: (content box on screen, surface offset)} as sway's IPC reports them."""
+    views, todo = {}, [json.loads(run(env, "swaymsg", "-r", "-t", "get_tree"))]
+    while todo:
+        node = todo.pop()
+        if node.get("pid"):
+            r, w, g = node["rect"], node["window_rect"], node["geometry"]
+            views[node["name"]] = ((r["x"] + w["x"], r["y"] + w["y"], w["width"], w["height"]),
+                                   node["focused"])
+        todo += node.get("nodes", []) + node.get("floating_nodes", [])
+    return views
+
+
+def bounds_in(line):
+    return tuple(int(n) for n in BOUNDS.search(line).groups())
+
+
+def tree_line(tree, role, name):
+    return next(l for l in tree.splitlines() if f"[{role}] {name} (" in l or
+                f"[{role}] {name}:" in l)
+
+
+def grim_rgb(env, box):
+    """The pixels of BOX as grim (not axsight) copies them, as raw PPM bytes."""
+    x, y, w, h = box
+    out = subprocess.run(["grim", "-t", "ppm", "-g", f"{x},{y} {w}x{h}", "-"], env=env,
+                         capture_output=True, timeout=20, check=True).stdout
+    # P6\nW H\n255\n then the pixels
+    header_end = 0
+    for _ in range(3):
+        header_end = out.index(b"\n", header_end) + 1
+    return out[header_end:]
+
+
+def test_doctor_names_the_wayland_backend(wayland):
+    kind, env = wayland
+    out = subprocess.run([os.environ.get("AXSIGHT_BIN", "target/debug/axsight"), "doctor"],
+                         env=session_env(env) | {"PATH": os.environ["PATH"]},
+                         capture_output=True, text=True, timeout=30).stdout
+    screen = next(l for l in out.splitlines() if "screen:" in l)
+    assert screen.startswith("ok") and "sway (wlroots)" in screen, out
+
+
+def test_tree_bounds_are_the_window_place_plus_the_element_place(wayland):
+    kind, env = wayland
+    views = sway_views(env)
+    facts = app_facts(env, "axsight-fixture")
+
+    async def body(c):
+        for title in (MAIN, SECOND):
+            tree = await c.ok("get_window_tree", {"app": "axsight-fixture", "window": title})
+            frame = bounds_in(tree.splitlines()[1])
+            (x, y, w, h), _ = views[title]
+            assert frame == (x, y, w, h), (title, frame, views[title])
+            for role, name, (ex, ey, ew, eh) in facts[title]:
+                if role != "push button" or not name:
+                    continue
+                line = tree_line(tree, "Button", name)
+                assert bounds_in(line) == (x + ex, y + ey, ew, eh), (line, ex, ey)
+
+    run_session(body, env=session_env(env))
+
+
+def test_clicks_keys_and_text_land_and_answer_with_the_diff(wayland):
+    kind, env = wayland
+
+    async def body(c):
+        args = {"app": "axsight-fixture", "window": MAIN}
+        clicked = await c.ok("click_element", {**args, "selector": "role:Button && name:Count"})
+        assert "with the pointer at" in clicked, clicked
+        assert '"Count" -> "Count 1"' in clicked, clicked
+        # Typed through the keyboard (a point, not an element): any Unicode.
+        tree = await c.ok("get_window_tree", args)
+        x, y, w, h = bounds_in(tree_line(tree, "Edit", "Name"))
+        text = "Grüße, 日本 € ✓ ω"
+        typed = await c.ok("type_into_element", {"x": x + w // 2, "y": y + h // 2,
+                                                 "text": text})
+        assert f'-> "{text}"' in typed, typed
+        # Chords: select all, then delete.
+        keys = await c.ok("press_key", {**args, "key": "ctrl+a BackSpace"})
+        assert f'"{text}" -> ""' in keys, keys
+        shifted = await c.ok("press_key", {**args, "key": "shift+w a y"})
+        assert '-> "Way"' in shifted, shifted
+
+    run_session(body, env=session_env(env))
+    facts = app_facts(env, "axsight-fixture")[MAIN]
+    assert any(name == "Count 1" for _, name, _ in facts), facts
+
+
+def test_a_gtk4_calculator_is_driven_by_clicks(wayland):
+    kind, env = wayland
+
+    async def body(c):
+        tree = await c.ok("get_window_tree", {"app": "gnome-calculator"})
+        elements = parse_tree(tree)
+        seven = handle_of(elements, "Button", "7")
+        frame = bounds_in(tree.splitlines()[1])
+        assert frame[:2] != (0, 0) or sway_views(env)["Calculator"][0][:2] == (0, 0), tree
+        for key in ("7", "×", "6", "="):
+            handle = handle_of(elements, "Button", key)
+            await c.ok("click_element", {"app": "gnome-calculator", "index": handle})
+        shown = await c.ok("get_window_tree", {"app": "gnome-calculator"})
+        assert "42" in shown, shown
+        assert seven
+
+    run_session(body, env=session_env(env))
+
+
+def test_screenshots_hold_the_pixels_of_the_element_boxes(wayland, tmp_path):
+    kind, env = wayland
+
+    async def body(c):
+        tree = await c.ok("get_window_tree", {"app": "axsight-fixture", "window": MAIN})
+        box = bounds_in(tree_line(tree, "Button", "Save"))
+        shot = await c.call("capture_screenshot", {"region": list(box)})
+        assert not shot.is_error, shot
+        image = next(b for b in shot.content if b.type == "image")
+        import base64
+        import io
+        from PIL import Image
+        picture = Image.open(io.BytesIO(base64.b64decode(image.data))).convert("RGB")
+        assert picture.size == box[2:], picture.size
+        assert picture.tobytes() == grim_rgb(env, box)
+
+    run_session(body, env=session_env(env))
+
+
+def test_windows_are_activated_moved_and_a_dialog_shows_in_the_diff(wayland):
+    kind, env = wayland
+
+    async def body(c):
+        activated = await c.ok("activate_window", {"app": "axsight-fixture",
+                                                   "window": SECOND})
+        assert poll(lambda: sway_views(env)[SECOND][1]), activated
+        moved = await c.ok("move_window", {"app": "axsight-fixture", "window": SECOND,
+                                           "x": 300, "y": 200})
+        assert sway_views(env)[SECOND][0][:2] == (300, 200), moved
+        tree = await c.ok("get_window_tree", {"app": "axsight-fixture", "window": SECOND})
+        assert bounds_in(tree.splitlines()[1])[:2] == (300, 200), tree
+        # The main window first: a click that also moves the focus settles on
+        # the focus change, before a dialog that opens later.
+        await c.ok("activate_window", {"app": "axsight-fixture", "window": MAIN})
+        assert poll(lambda: sway_views(env)[MAIN][1])
+        opened = await c.ok("click_element", {"app": "axsight-fixture", "window": MAIN,
+                                              "selector": 'role:Button && name:"Open dialog later"'})
+        assert "Delayed dialog" in opened, opened
+        dialog = await c.ok("get_window_tree", {"app": "axsight-fixture",
+                                                "window": "Delayed dialog"})
+        (x, y, w, h), _ = sway_views(env)["Delayed dialog"]
+        assert bounds_in(dialog.splitlines()[1]) == (x, y, w, h), dialog
+        closed = await c.ok("click_element", {"app": "axsight-fixture",
+                                              "window": "Delayed dialog",
+                                              "selector": "role:Button && name:OK"})
+        assert "Delayed dialog" in closed, closed
+
+    run_session(body, env=session_env(env))

@@ -160,6 +160,13 @@ def test_clicks_keys_and_text_land_and_answer_with_the_diff(wayland):
         assert f'"{text}" -> ""' in keys, keys
         shifted = await c.ok("press_key", {**args, "key": "shift+w a y"})
         assert '-> "Way"' in shifted, shifted
+        # The clipboard: held by axsight, pasted by the app, read back.
+        await c.ok("clipboard", {"text": "pasted ✓"})
+        pasted = await c.ok("press_key", {**args, "key": "ctrl+a ctrl+v"})
+        assert '"Way" -> "pasted ✓"' in pasted, pasted
+        await c.ok("press_key", {**args, "key": "ctrl+a BackSpace"})
+        read = await c.ok("clipboard", {})
+        assert '"pasted ✓"' in read, read
 
     run_session(body, env=session_env(env))
     facts = app_facts(env, "axsight-fixture")[MAIN]

@@ -266,11 +266,7 @@ impl LinuxEngine {
     /// The clipboard's text and who holds it; `None` when it holds no text.
     pub async fn clipboard_text(&self) -> Result<Option<ClipboardText>> {
         let clipboard = self.clipboard.clone().ok_or_else(|| self.no_display())?;
-        let text = screen::off_thread(CLIPBOARD_DEADLINE, move || clipboard.read()).await?;
-        Ok(text.map(|t| ClipboardText {
-            text: t.text,
-            owner: t.owner,
-        }))
+        screen::off_thread(CLIPBOARD_DEADLINE, move || clipboard.read()).await
     }
 
     /// Holds `text` on the clipboard until another client copies something.
@@ -279,7 +275,8 @@ impl LinuxEngine {
         screen::off_thread(CLIPBOARD_DEADLINE, move || clipboard.hold(text)).await
     }
 
-    /// Who holds the clipboard now (an X window), if anyone.
+    /// Who holds the clipboard now (an X window, or a digest of its text on
+    /// Wayland), if anyone.
     pub async fn clipboard_owner(&self) -> Result<Option<u32>> {
         let clipboard = self.clipboard.clone().ok_or_else(|| self.no_display())?;
         screen::off_thread(CLIPBOARD_DEADLINE, move || clipboard.owner()).await

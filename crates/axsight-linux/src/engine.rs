@@ -94,7 +94,7 @@ pub struct LinuxEngine {
     /// Apps (by bus name) that did not answer a listing, and since when.
     pub(crate) stuck: Mutex<HashMap<String, std::time::Instant>>,
     /// The display's clipboard, when there is a display.
-    pub(crate) clipboard: Option<Arc<x11::Clipboard>>,
+    pub(crate) clipboard: Option<Arc<crate::clipboard::Clipboard>>,
     /// What vouches for the windows of apps (by pid) that miss events.
     witnesses: Mutex<HashMap<u32, Arc<dyn ChangeWitness>>>,
 }
@@ -119,21 +119,26 @@ impl LinuxEngine {
         let screen = screen::connect(&session, discovery.display.as_deref());
         let ((), (screen, screen_problem)) =
             futures_util::join!(crate::cache::wake_app_caches(&conn), screen);
-        let (every_window_relative, new_devices) = match &screen {
+        let (every_window_relative, new_devices, own_clipboard) = match &screen {
             Some(screen) => {
                 let screen = lock(screen);
                 (
                     screen.extents_are_window_relative(),
                     screen.made_input_devices(),
+                    screen.clipboard(),
                 )
             }
-            None => (false, false),
+            None => (false, false, None),
         };
         tracing::debug!(bus = %discovery.a11y_bus, via = discovery.a11y_bus_source, "connected");
-        let clipboard = discovery
-            .display
-            .as_deref()
-            .map(|display| Arc::new(x11::Clipboard::new(display)));
+        let clipboard = own_clipboard
+            .or_else(|| {
+                let display = discovery.display.as_deref()?;
+                Some(crate::clipboard::Clipboard::X11(x11::Clipboard::new(
+                    display,
+                )))
+            })
+            .map(Arc::new);
         Ok(LinuxEngine {
             conn,
             discovery,

@@ -11,6 +11,7 @@
 mod acting;
 mod apps;
 mod cache;
+mod clipboard;
 mod dbus;
 mod desktop_session;
 pub mod discover;

@@ -56,6 +56,11 @@ pub trait Screen: Send {
     /// listening to a new device, and input sent before is lost.
     fn made_input_devices(&self) -> bool;
 
+    /// The clipboard this screen brings, when it is not the X display's.
+    fn clipboard(&self) -> Option<crate::clipboard::Clipboard> {
+        None
+    }
+
     /// One request answered: whether the display server still serves us.
     fn round_trip(&mut self) -> Result<()>;
 

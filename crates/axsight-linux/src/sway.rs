@@ -199,6 +199,10 @@ impl Screen for Sway {
         true
     }
 
+    fn clipboard(&self) -> Option<crate::clipboard::Clipboard> {
+        Some(crate::clipboard::Clipboard::DataControl)
+    }
+
     fn round_trip(&mut self) -> Result<()> {
         self.ipc.get_version().map_err(ipc_error)?;
         self.wayland.round_trip()

@@ -1,13 +1,15 @@
 //! A client of a wlroots compositor's own protocols: a virtual pointer and a
 //! virtual keyboard for real input (`zwlr_virtual_pointer_v1`,
 //! `zwp_virtual_keyboard_v1`), and screencopy for the screen's pixels
-//! (`zwlr_screencopy_manager_v1`), on one Wayland connection.
+//! (`zwlr_screencopy_manager_v1`), on one Wayland connection; the clipboard
+//! through data-control, on connections of its own ([`clipboard`]).
 //!
 //! sway, Hyprland, river, labwc and wayfire offer these to any client; GNOME and
 //! KDE do not (their backends go through D-Bus). Coordinates are the output
 //! layout's, in logical pixels, as the compositor's IPC reports windows. It
 //! knows nothing of windows: the compositor's IPC (see [`crate::sway`]) does.
 
+pub mod clipboard;
 mod input;
 mod keyboard;
 mod keymap;

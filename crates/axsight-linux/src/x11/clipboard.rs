@@ -21,6 +21,7 @@ use x11rb::wrapper::ConnectionExt as _;
 
 use super::x11_error;
 use crate::{Error, Result};
+use axsight_core::ClipboardText;
 
 /// The most text axsight holds or reads at once.
 pub const MAX_TEXT_BYTES: usize = 1 << 20;
@@ -41,13 +42,6 @@ struct Held {
 pub struct Clipboard {
     display: String,
     held: Arc<Mutex<Option<Held>>>,
-}
-
-/// The clipboard's text and who holds it (an X window, opaque to callers).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ClipboardText {
-    pub text: String,
-    pub owner: u32,
 }
 
 /// The atoms the clipboard protocol needs.

@@ -119,15 +119,8 @@ impl DesktopSession {
             }
             DesktopSession::Wayland {
                 compositor: Compositor::Sway,
-                xwayland,
-            } => match xwayland {
-                true => None,
-                false => Some(
-                    "the clipboard tool needs an X display (XWayland), which this session \
-                     lacks; everything else goes through sway"
-                        .into(),
-                ),
-            },
+                ..
+            } => None,
             DesktopSession::Wayland {
                 compositor,
                 xwayland,
@@ -234,14 +227,7 @@ mod tests {
         assert_eq!(DesktopSession::X11.limits(), None);
         let sway = session(&[("WAYLAND_DISPLAY", "wayland-1"), ("SWAYSOCK", "/tmp/s")]);
         assert_eq!(sway.describe(), "Wayland (sway)");
-        let limits = sway.limits().expect("sway without XWayland has a limit");
-        assert!(limits.contains("clipboard"), "{limits}");
-        let xwayland = session(&[
-            ("WAYLAND_DISPLAY", "wayland-1"),
-            ("SWAYSOCK", "/tmp/s"),
-            ("DISPLAY", ":0"),
-        ]);
-        assert_eq!(xwayland.limits(), None);
+        assert_eq!(sway.limits(), None);
         let hyprland = session(&[
             ("WAYLAND_DISPLAY", "wayland-1"),
             ("XDG_CURRENT_DESKTOP", "Hyprland"),

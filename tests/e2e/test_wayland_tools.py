@@ -24,6 +24,8 @@ WAYLAND_VARS = ("WAYLAND_DISPLAY", "XDG_RUNTIME_DIR", "XDG_CURRENT_DESKTOP",
                 "AT_SPI_BUS_ADDRESS")
 MAIN = "axsight fixture"
 SECOND = "second fixture window"
+HEADER_BAR = "header bar fixture"
+HEADER_BAR_APP = FIXTURE_APP.parent / "header_bar_app.py"
 
 # Run by Debian's python3 inside the desktop (pyatspi binds to the bus of the
 # process that imports it): each fixture element's name and window-relative box.
@@ -57,7 +59,7 @@ def wayland(request, tmp_path_factory):
     private = PrivateDesktop(
         wm=False, tmp_path=tmp_path_factory.mktemp(kind), wayland=kind,
         apps=[f"/usr/bin/python3 {FIXTURE_APP} --second-window '{SECOND}'",
-              "gnome-calculator"])
+              "gnome-calculator", f"/usr/bin/python3 {HEADER_BAR_APP}"])
     try:
         yield kind, private.env
     finally:
@@ -136,6 +138,44 @@ def test_tree_bounds_are_the_window_place_plus_the_element_place(wayland):
                     continue
                 line = tree_line(tree, "Button", name)
                 assert bounds_in(line) == (x + ex, y + ey, ew, eh), (line, ex, ey)
+
+    run_session(body, env=session_env(env))
+
+
+def test_a_header_bar_window_with_its_shadow_is_placed_and_clicked(wayland):
+    """GTK3 with a header bar, floating: its accessible frame holds a shadow
+    around the window sway shows, thinner at the top than at the bottom."""
+    kind, env = wayland
+    run(env, "swaymsg", f'[title="{HEADER_BAR}"] floating enable')
+    # Floating, then settled: sway drops its title bar once it sees the window
+    # draws its own, which moves the window.
+    seen = []
+
+    def settled():
+        seen.append(sway_views(env)[HEADER_BAR][0])
+        return len(seen) > 3 and seen[-1][2] < 500 and len(set(seen[-4:])) == 1
+
+    assert poll(settled), seen
+    (x, y, w, h) = seen[-1]
+    facts = app_facts(env, "header_bar_app.py")[HEADER_BAR]
+    boxes = [box for _, _, box in facts]
+    frame = boxes[0]
+    assert frame[2] > w and frame[3] > h, (frame, w, h)
+    # The header bar, the frame's first child, starts at the visible window
+    # (elements off screen report no real box).
+    inside = [b for b in boxes[1:] if b[2] > 0 and b[3] > 0 and 0 <= b[0] < frame[2]
+              and 0 <= b[1] < frame[3]]
+    left, top = min(b[0] for b in inside), min(b[1] for b in inside)
+    assert (left, top) != (0, 0) and top < (frame[3] - h) - top, (left, top)
+    hx, hy, hw, hh = next(box for _, name, box in facts if name == "Hit")
+
+    async def body(c):
+        tree = await c.ok("get_window_tree", {"app": "header_bar_app.py"})
+        assert bounds_in(tree_line(tree, "Button", "Hit")) == (x - left + hx, y - top + hy,
+                                                               hw, hh), (tree, left, top)
+        clicked = await c.ok("click_element", {"app": "header_bar_app.py",
+                                               "selector": "role:Button && name:Hit"})
+        assert '"Hit" -> "Hit 1"' in clicked, clicked
 
     run_session(body, env=session_env(env))
 

@@ -361,6 +361,7 @@ impl LinuxEngine {
                     title: found.title.clone(),
                     size: found.bounds.map(|b| (b.width, b.height)),
                     pid: entry.info.pid,
+                    inset: None,
                 };
                 Some((wanted, entry.window_ids()))
             })

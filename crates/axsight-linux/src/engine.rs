@@ -32,6 +32,14 @@ pub const READ_DEADLINE: Duration = Duration::from_secs(8);
 /// How long an app may take to answer a ping before it counts as stuck.
 pub(crate) const PING_DEADLINE: Duration = Duration::from_millis(300);
 
+/// A frame's children read for its content's corner: the header bar and the
+/// content come first.
+const MAX_INSET_CHILDREN: usize = 8;
+/// Windows whose insets are kept before the lot is dropped.
+const MAX_INSETS: usize = 256;
+/// AT-SPI's window-relative coordinate type.
+const WINDOW_COORDS: u32 = 1;
+
 /// The longest a window look-up on the screen may take.
 const SCREEN_DEADLINE: Duration = Duration::from_secs(1);
 
@@ -82,6 +90,9 @@ pub struct LinuxEngine {
     /// Every app's extents are relative to its window (Wayland), not only
     /// GTK4's (X11): each window's origin is added.
     every_window_relative: bool,
+    /// Where each window's content starts inside its frame, by window and
+    /// frame size (see [`LinuxEngine::frame_inset`]).
+    insets: Mutex<HashMap<(ElementId, i32, i32), (i32, i32)>>,
     /// The screen's input devices are new, and no app has been seen to take
     /// them in yet (see [`LinuxEngine::send_input`]).
     pub(crate) devices_unconfirmed: std::sync::atomic::AtomicBool,
@@ -146,6 +157,7 @@ impl LinuxEngine {
             screen_problem,
             every_window_relative,
             devices_unconfirmed: new_devices.into(),
+            insets: Mutex::default(),
             clipboard,
             watch: None,
             windows: Mutex::default(),
@@ -317,10 +329,15 @@ impl LinuxEngine {
         let (Some(screen), Some(frame)) = (self.screen.clone(), window.bounds) else {
             return (0, 0);
         };
+        let inset = match self.every_window_relative {
+            true => self.frame_inset(window, frame).await,
+            false => None,
+        };
         let wanted = Wanted {
             title: window.title.clone(),
             size: Some((frame.width, frame.height)),
             pid,
+            inset,
         };
         let id = window.id.clone();
         let siblings = siblings.to_vec();
@@ -341,6 +358,47 @@ impl LinuxEngine {
         }
     }
 
+    /// Where `window`'s content starts inside its frame `frame` (as the app
+    /// reports it, window-relative): its children's top-left corner, read once
+    /// per window and frame size (a window that floats gains a shadow; tiled, it
+    /// has none). `None` when the children cannot be read.
+    async fn frame_inset(&self, window: &Window, frame: Bounds) -> Option<(i32, i32)> {
+        let key = (window.id.clone(), frame.width, frame.height);
+        if let Some(inset) = lock(&self.insets).get(&key) {
+            return Some(*inset);
+        }
+        let obj = dbus::ObjRef::from_element_id(&window.id).ok()?;
+        let children: Vec<dbus::ObjRef> =
+            dbus::call(&self.conn, &obj, dbus::ACCESSIBLE, "GetChildren", ())
+                .await
+                .ok()?;
+        // Window coordinates: the frame's own corner is where it says it is.
+        let reads = children.iter().take(MAX_INSET_CHILDREN).map(|child| {
+            dbus::call::<_, (i32, i32, i32, i32)>(
+                &self.conn,
+                child,
+                dbus::COMPONENT,
+                "GetExtents",
+                (WINDOW_COORDS,),
+            )
+        });
+        let corner = join_all(reads)
+            .await
+            .into_iter()
+            .flatten()
+            .filter(|&(_, _, width, height)| width > 0 && height > 0)
+            .map(|(x, y, _, _)| (x, y))
+            .reduce(|a, b| (a.0.min(b.0), a.1.min(b.1)))?;
+        let inset = ((corner.0 - frame.x).max(0), (corner.1 - frame.y).max(0));
+        let mut insets = lock(&self.insets);
+        // Windows come and go: a bound, not a cache to tend.
+        if insets.len() >= MAX_INSETS {
+            insets.clear();
+        }
+        insets.insert(key, inset);
+        Some(inset)
+    }
+
     /// The screen bounds of `window`'s display window, for a window that
     /// reports no extents of its own; `None` when no display window matches.
     pub(crate) async fn display_window_bounds(
@@ -354,6 +412,7 @@ impl LinuxEngine {
             title: window.title.clone(),
             size: None,
             pid,
+            inset: None,
         };
         let id = window.id.clone();
         let siblings = siblings.to_vec();

@@ -232,6 +232,7 @@ impl Screen for Sway {
             title: title.to_string(),
             size: None,
             pid,
+            inset: None,
         };
         Ok(crate::screen::matching::best(
             &self.candidates()?,
@@ -254,7 +255,7 @@ impl Screen for Sway {
         if view.xwayland {
             return Ok(Some(WindowOrigin { x: 0, y: 0 }));
         }
-        let (x, y) = views::frame_origin(&view, wanted.size);
+        let (x, y) = views::frame_origin(&view, wanted.size, wanted.inset);
         Ok(Some(WindowOrigin { x, y }))
     }
 

@@ -39,6 +39,10 @@ pub struct Wanted {
     pub size: Option<(i32, i32)>,
     /// The app's process.
     pub pid: Option<u32>,
+    /// Where the frame's content starts inside it, as the app's own tree says
+    /// (its children's top-left corner), where the engine read it: a frame that
+    /// holds a client-side shadow starts that far before the visible window.
+    pub inset: Option<(i32, i32)>,
 }
 
 /// Whether a window of size `have` can show an accessible frame of size `frame`.
@@ -171,6 +175,7 @@ mod tests {
             title: title.to_string(),
             size: Some(size),
             pid: Some(7),
+            inset: None,
         }
     }
 

@@ -14,9 +14,6 @@ pub struct View {
     /// The client's visible window on screen: `rect` plus `window_rect`'s
     /// offset (the border), `window_rect`'s size. Title bars are outside it.
     pub content: Bounds,
-    /// Where in its surface the client's window starts (xdg-shell window
-    /// geometry, sway's `geometry`): a client-side shadow's width and height.
-    pub surface_offset: (i32, i32),
     /// On a workspace shown on an output.
     pub visible: bool,
     pub focused: bool,
@@ -56,7 +53,7 @@ fn collect(node: &Node, floating: bool, into: &mut Vec<View>) {
 }
 
 fn view_of(node: &Node, floating: bool) -> View {
-    let (rect, inner, natural) = (&node.rect, &node.window_rect, &node.geometry);
+    let (rect, inner) = (&node.rect, &node.window_rect);
     View {
         id: node.id,
         pid: node.pid.and_then(|pid| u32::try_from(pid).ok()),
@@ -67,7 +64,6 @@ fn view_of(node: &Node, floating: bool) -> View {
             width: inner.width,
             height: inner.height,
         },
-        surface_offset: (natural.x.max(0), natural.y.max(0)),
         visible: node.visible.unwrap_or(false),
         focused: node.focused,
         floating: floating || node.node_type == NodeType::FloatingCon,
@@ -85,18 +81,26 @@ pub fn view_at(views: &[View], x: i32, y: i32) -> Option<&View> {
 }
 
 /// Where the accessible frame of a window starts on screen, given the frame's
-/// size: at the content when the frame is the visible window (GTK4, or a
-/// window sway decorates), else at the surface's corner, a client-side shadow
-/// before the content (GTK3 with a header bar, floating).
-pub fn frame_origin(view: &View, frame: Option<(i32, i32)>) -> (i32, i32) {
+/// size and where its content starts inside it (`inset`, from the app's own
+/// tree): at the content when the frame is the visible window (GTK4, or a
+/// window sway decorates), else that far before it, a client-side shadow
+/// (GTK3 with a header bar, floating). Without an inset the shadow is taken to
+/// be even on each side.
+pub fn frame_origin(
+    view: &View,
+    frame: Option<(i32, i32)>,
+    inset: Option<(i32, i32)>,
+) -> (i32, i32) {
     let (x, y) = (view.content.x, view.content.y);
-    let same = |(w, h): (i32, i32)| {
-        (w - view.content.width).abs() <= 2 && (h - view.content.height).abs() <= 2
+    let Some((width, height)) = frame else {
+        return (x, y);
     };
-    match frame {
-        Some(size) if !same(size) => (x - view.surface_offset.0, y - view.surface_offset.1),
-        _ => (x, y),
+    let (extra_w, extra_h) = (width - view.content.width, height - view.content.height);
+    if extra_w.abs() <= 2 && extra_h.abs() <= 2 {
+        return (x, y);
     }
+    let (left, top) = inset.unwrap_or(((extra_w / 2).max(0), (extra_h / 2).max(0)));
+    (x - left, y - top)
 }
 
 #[cfg(test)]
@@ -181,12 +185,21 @@ mod tests {
     }
 
     #[test]
-    fn a_frame_with_a_shadow_starts_at_the_surface_corner() {
+    fn a_frame_with_a_shadow_starts_that_far_before_the_window() {
         let all = views(&tree());
-        // GTK3 with a header bar: the frame (452×399) holds the shadow.
-        assert_eq!(frame_origin(&all[2], Some((452, 399))), (734, 343));
+        // GTK3 with a header bar: the frame (452×399) holds the shadow, whose
+        // top is thinner than its bottom (measured: 23 and 29).
+        assert_eq!(
+            frame_origin(&all[2], Some((452, 399)), Some((26, 23))),
+            (734, 343)
+        );
+        // Not knowing the inset: an even shadow.
+        assert_eq!(frame_origin(&all[2], Some((452, 399)), None), (734, 340));
         // The frame is the window (sway decorates it, or GTK4).
-        assert_eq!(frame_origin(&all[1], Some((800, 600))), (560, 240));
-        assert_eq!(frame_origin(&all[1], None), (560, 240));
+        assert_eq!(
+            frame_origin(&all[1], Some((800, 600)), Some((0, 27))),
+            (560, 240)
+        );
+        assert_eq!(frame_origin(&all[1], None, None), (560, 240));
     }
 }

@@ -39,6 +39,7 @@ impl X11 {
             title: title.to_string(),
             size,
             pid,
+            inset: None,
         };
         let found = crate::screen::matching::best(&self.candidates()?, &wanted, &[]);
         Ok(found.and_then(|window| u32::try_from(window).ok()))

@@ -73,6 +73,9 @@ fn next_read() -> u64 {
 /// and one without them answer different questions.
 type WindowKey = (ElementId, bool);
 
+/// A window and its frame's size: what a frame's inset is kept by.
+type FrameKey = (ElementId, i32, i32);
+
 /// A window's extents asked ahead of its read (see [`LinuxEngine::early_extents`]).
 struct EarlyExtents {
     obj: dbus::ObjRef,
@@ -92,7 +95,7 @@ pub struct LinuxEngine {
     every_window_relative: bool,
     /// Where each window's content starts inside its frame, by window and
     /// frame size (see [`LinuxEngine::frame_inset`]).
-    insets: Mutex<HashMap<(ElementId, i32, i32), (i32, i32)>>,
+    insets: Mutex<HashMap<FrameKey, (i32, i32)>>,
     /// The screen's input devices are new, and no app has been seen to take
     /// them in yet (see [`LinuxEngine::send_input`]).
     pub(crate) devices_unconfirmed: std::sync::atomic::AtomicBool,

@@ -1,6 +1,7 @@
 //! The clipboard of whichever screen the engine uses: the X11 CLIPBOARD
-//! selection, or a wlroots compositor's selection through data-control. Both
-//! read text, hold text of axsight's own, and name who holds it now.
+//! selection, a wlroots compositor's selection through data-control, or GNOME
+//! Shell's through axsight's extension. Each reads text, holds text of
+//! axsight's own, and names who holds it now.
 
 use axsight_core::ClipboardText;
 
@@ -12,6 +13,8 @@ pub enum Clipboard {
     X11(x11::Clipboard),
     /// A wlroots compositor's, at `WAYLAND_DISPLAY`.
     DataControl,
+    /// GNOME Shell's, through axsight's Shell extension on this bus.
+    GnomeShell(zbus::blocking::Connection),
 }
 
 impl Clipboard {
@@ -21,6 +24,7 @@ impl Clipboard {
         match self {
             Clipboard::X11(clipboard) => clipboard.read(),
             Clipboard::DataControl => crate::wayland::clipboard::read(),
+            Clipboard::GnomeShell(bus) => crate::gnome::clipboard_read(bus),
         }
     }
 
@@ -29,6 +33,7 @@ impl Clipboard {
         match self {
             Clipboard::X11(clipboard) => clipboard.hold(text),
             Clipboard::DataControl => crate::wayland::clipboard::hold(text),
+            Clipboard::GnomeShell(bus) => crate::gnome::clipboard_hold(bus, &text),
         }
     }
 
@@ -38,6 +43,9 @@ impl Clipboard {
         match self {
             Clipboard::X11(clipboard) => clipboard.owner(),
             Clipboard::DataControl => crate::wayland::clipboard::owner(),
+            Clipboard::GnomeShell(bus) => {
+                Ok(crate::gnome::clipboard_read(bus)?.map(|held| held.owner))
+            }
         }
     }
 }

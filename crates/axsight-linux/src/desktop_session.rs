@@ -117,15 +117,17 @@ impl DesktopSession {
             DesktopSession::Unknown => {
                 Some("no display is named: set DISPLAY to the X server the apps run on".into())
             }
+            // Their backends say on doctor's screen line what they lack (GNOME:
+            // window places without axsight's Shell extension).
             DesktopSession::Wayland {
-                compositor: Compositor::Sway,
+                compositor: Compositor::Sway | Compositor::Gnome,
                 ..
             } => None,
             DesktopSession::Wayland {
                 compositor,
                 xwayland,
             } => Some(format!(
-                "axsight has no Wayland backend for {} yet (sway has one): trees of native \
+                "axsight has no Wayland backend for {} yet (sway and GNOME have one): trees of native \
                  Wayland apps are read, with boxes relative to their windows, and accessible \
                  actions work, but the pointer, keys, screenshots and window placement go \
                  through X11{}; run apps under XWayland (GDK_BACKEND=x11, \
@@ -244,7 +246,13 @@ mod tests {
             ("XDG_CURRENT_DESKTOP", "GNOME"),
         ]);
         assert_eq!(gnome.describe(), "Wayland (GNOME) with XWayland");
-        assert!(gnome
+        assert_eq!(gnome.limits(), None);
+        let kde = session(&[
+            ("WAYLAND_DISPLAY", "wayland-0"),
+            ("DISPLAY", ":1"),
+            ("XDG_CURRENT_DESKTOP", "KDE"),
+        ]);
+        assert!(kde
             .limits()
             .unwrap()
             .contains("only the apps under XWayland"));

@@ -130,7 +130,11 @@ impl LinuxEngine {
         // The screen is connected to while the apps' caches wake: a cold read
         // waits for both, not for one after the other.
         let session = crate::DesktopSession::current();
-        let screen = screen::connect(&session, discovery.display.as_deref());
+        let screen = screen::connect(
+            &session,
+            discovery.display.as_deref(),
+            discovery.session_bus.as_deref(),
+        );
         let ((), (screen, screen_problem)) =
             futures_util::join!(crate::cache::wake_app_caches(&conn), screen);
         let (every_window_relative, new_devices, own_clipboard) = match &screen {
@@ -350,6 +354,11 @@ impl LinuxEngine {
         let title = &window.title;
         match lookup.await {
             Ok(Some(origin)) => (origin.x, origin.y),
+            // An untitled one is often no window at all (GNOME Shell's own).
+            Ok(None) if title.is_empty() => {
+                tracing::debug!("no display window for an untitled window");
+                (0, 0)
+            }
             Ok(None) => {
                 tracing::warn!("no display window for {title:?}: its bounds stay window-relative");
                 (0, 0)

@@ -18,6 +18,7 @@ pub mod discover;
 mod engine;
 mod error;
 mod events;
+mod gnome;
 mod launch;
 mod menu_popups;
 mod normalize;
@@ -33,6 +34,7 @@ mod x11;
 
 pub use desktop_session::{Compositor, DesktopSession};
 pub use engine::{LinuxEngine, READ_DEADLINE};
+pub use gnome::{EXTENSION_FILES as GNOME_EXTENSION_FILES, EXTENSION_UUID as GNOME_EXTENSION_UUID};
 // The query types live in core, where the Engine trait is; re-exported for callers
 // that use this engine directly.
 pub use axsight_core::{ReadOptions, WindowQuery};

@@ -1,8 +1,9 @@
 //! The display-server seam: what the engine asks of whatever shows the windows
 //! (real input, the screen's pixels, where each app window sits, and raising,
 //! closing and placing windows). [`crate::x11::X11`] answers it on an X display,
-//! [`crate::sway::Sway`] on a sway (wlroots) Wayland session; the engine picks one
-//! when it connects and never asks which it holds.
+//! [`crate::sway::Sway`] on a sway (wlroots) Wayland session, [`crate::gnome::Gnome`]
+//! on a GNOME one; the engine picks one when it connects and never asks which it
+//! holds.
 //!
 //! Points and bounds are in one screen space: the X root window's, or the
 //! compositor's output layout. Window ids are the display server's own (an X
@@ -123,17 +124,19 @@ pub trait Screen: Send {
     fn place(&mut self, window: WindowId, placement: Placement) -> Result<Option<Bounds>>;
 }
 
-/// Connects to the screen `session` calls for: sway's on a sway session, else
-/// the X display `display` (on X11, or XWayland where no Wayland backend
-/// serves the compositor). `None` with the reason when there is none.
+/// Connects to the screen `session` calls for: sway's on a sway session,
+/// GNOME's (over `session_bus`) on a GNOME one, else the X display `display`
+/// (on X11, or XWayland where no Wayland backend serves the compositor).
+/// `None` with the reason when there is none.
 pub async fn connect(
     session: &DesktopSession,
     display: Option<&str>,
+    session_bus: Option<&str>,
 ) -> (Option<SharedScreen>, Option<String>) {
     let mut problems = Vec::new();
     if let DesktopSession::Wayland { compositor, .. } = session {
-        match compositor {
-            Compositor::Sway => {
+        match (compositor, session_bus) {
+            (Compositor::Sway, _) => {
                 match off_thread(CONNECT_DEADLINE, crate::sway::Sway::connect).await {
                     Ok(sway) => return (Some(Arc::new(Mutex::new(sway))), None),
                     Err(error) => {
@@ -142,8 +145,22 @@ pub async fn connect(
                     }
                 }
             }
-            other => problems.push(format!(
-                "axsight has no Wayland backend for {} yet (sway has one)",
+            (Compositor::Gnome, Some(bus)) => {
+                let bus = bus.to_string();
+                match off_thread(CONNECT_DEADLINE, move || crate::gnome::Gnome::connect(&bus)).await
+                {
+                    Ok(gnome) => return (Some(Arc::new(Mutex::new(gnome))), None),
+                    Err(error) => {
+                        tracing::warn!(%error, "no GNOME backend");
+                        problems.push(format!("GNOME: {error}"));
+                    }
+                }
+            }
+            (Compositor::Gnome, None) => {
+                problems.push("GNOME: no session bus, which its backend talks to".into())
+            }
+            (other, _) => problems.push(format!(
+                "axsight has no Wayland backend for {} yet (sway and GNOME have one)",
                 other.name()
             )),
         }
@@ -162,6 +179,40 @@ pub async fn connect(
     (None, problem)
 }
 
+/// Where a window's accessible frame starts on screen, given where the window
+/// the compositor shows is (`content`), the frame's size, and where the content
+/// starts inside the frame (`inset`, from the app's own tree or the
+/// compositor): at the content when the frame is the visible window (GTK4, or
+/// a server-decorated window), else that far before it, a client-side shadow
+/// (GTK3 with a header bar, floating). Without an inset the shadow is taken to
+/// be even on each side.
+pub fn frame_origin(
+    content: Bounds,
+    frame: Option<(i32, i32)>,
+    inset: Option<(i32, i32)>,
+) -> (i32, i32) {
+    let (x, y) = (content.x, content.y);
+    let Some((width, height)) = frame else {
+        return (x, y);
+    };
+    let (extra_w, extra_h) = (width - content.width, height - content.height);
+    if extra_w.abs() <= 2 && extra_h.abs() <= 2 {
+        return (x, y);
+    }
+    let (left, top) = inset.unwrap_or(((extra_w / 2).max(0), (extra_h / 2).max(0)));
+    (x - left, y - top)
+}
+
+/// The Linux input event code of a pointer button (`BTN_LEFT`…), as Wayland
+/// and mutter take them.
+pub fn evdev_button(button: axsight_core::MouseButton) -> u32 {
+    match button {
+        axsight_core::MouseButton::Left => 0x110,
+        axsight_core::MouseButton::Right => 0x111,
+        axsight_core::MouseButton::Middle => 0x112,
+    }
+}
+
 /// Runs blocking display-server work on a blocking thread and waits `deadline`
 /// at most: a display server that accepts connections but never answers must
 /// not stall the caller.
@@ -176,5 +227,34 @@ pub async fn off_thread<T: Send + 'static>(
             "the display server did not answer within {} ms",
             deadline.as_millis()
         ))),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_frame_with_a_shadow_starts_that_far_before_the_window() {
+        let window = Bounds {
+            x: 760,
+            y: 366,
+            width: 400,
+            height: 347,
+        };
+        // GTK3 with a header bar: the frame (452×399) holds the shadow, whose
+        // top is thinner than its bottom (measured: 23 and 29).
+        assert_eq!(
+            frame_origin(window, Some((452, 399)), Some((26, 23))),
+            (734, 343)
+        );
+        // Not knowing the inset: an even shadow.
+        assert_eq!(frame_origin(window, Some((452, 399)), None), (734, 340));
+        // The frame is the window (server decorations, or GTK4).
+        assert_eq!(
+            frame_origin(window, Some((400, 347)), Some((0, 27))),
+            (760, 366)
+        );
+        assert_eq!(frame_origin(window, None, None), (760, 366));
     }
 }

@@ -255,7 +255,7 @@ impl Screen for Sway {
         if view.xwayland {
             return Ok(Some(WindowOrigin { x: 0, y: 0 }));
         }
-        let (x, y) = views::frame_origin(&view, wanted.size, wanted.inset);
+        let (x, y) = crate::screen::frame_origin(view.content, wanted.size, wanted.inset);
         Ok(Some(WindowOrigin { x, y }))
     }
 

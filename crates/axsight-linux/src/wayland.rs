@@ -14,6 +14,7 @@ mod input;
 mod keyboard;
 mod keymap;
 mod screencopy;
+pub mod seat;
 
 use std::time::Instant;
 
@@ -191,6 +192,12 @@ impl Wlroots {
     fn now(&self) -> u32 {
         self.started.elapsed().as_millis() as u32
     }
+}
+
+/// Whether a US keyboard types `keysym` (with Shift at most): what a session
+/// with a US layout can type by keysyms alone.
+pub fn on_a_us_keyboard(keysym: u32) -> bool {
+    keymap::Keymap::in_base(keysym)
 }
 
 /// Binds every `wl_output` the registry lists, each with its global name.

@@ -239,6 +239,13 @@ pub enum Command {
         #[arg(long, value_name = "DIR")]
         dir: Option<std::path::PathBuf>,
     },
+    /// Install axsight's GNOME Shell extension (window places on GNOME Wayland) for
+    /// this user, into $XDG_DATA_HOME/gnome-shell/extensions, and say how to enable it.
+    GnomeExtension {
+        /// Install into DIR (the extension's own folder goes inside it) instead.
+        #[arg(long, value_name = "DIR")]
+        dir: Option<std::path::PathBuf>,
+    },
     /// Print the tool reference (docs/tools.md) made from the server's schemas and EXAMPLES.
     #[command(hide = true)]
     ToolsReference { examples: std::path::PathBuf },

@@ -6,6 +6,7 @@ mod acting;
 mod bench;
 mod completions;
 mod doctor;
+mod gnome_extension;
 mod man;
 mod shot;
 
@@ -135,6 +136,7 @@ pub async fn run(command: Command, flags: GroundingFlags) -> anyhow::Result<Exit
         Command::Doctor => return doctor::run().await,
         Command::Completions { shell } => return Ok(completions::print(shell)),
         Command::Man { dir } => return man::run(dir.as_deref()),
+        Command::GnomeExtension { dir } => return gnome_extension::run(dir.as_deref()),
         Command::ToolsReference { examples } => {
             let examples = std::fs::read_to_string(&examples)
                 .with_context(|| format!("cannot read {}", examples.display()))?;

@@ -89,6 +89,24 @@ pub fn single_lowercase(c: char) -> char {
     }
 }
 
+/// The keysym a chord presses, or why it has none. `ctrl+S` means the S key,
+/// as menus write accelerators; only an explicit shift adds Shift. A lone `A`
+/// types an A.
+pub fn of_chord(chord: &axsight_core::KeyChord) -> Result<u32, String> {
+    match &chord.key {
+        axsight_core::Key::Named(name) => {
+            named(name).ok_or_else(|| format!("no keysym for key `{name}`"))
+        }
+        axsight_core::Key::Char(c) => {
+            let c = match chord.modifiers.is_empty() {
+                true => *c,
+                false => single_lowercase(*c),
+            };
+            of_char(c).ok_or_else(|| no_key_for(c))
+        }
+    }
+}
+
 /// Why `c` cannot be typed (it has no keysym: a control character).
 pub fn no_key_for(c: char) -> String {
     format!(
@@ -100,6 +118,22 @@ pub fn no_key_for(c: char) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn chords_name_lowercase_keys_unless_alone() {
+        use axsight_core::{Key, KeyChord, Modifier};
+        let chord = |modifiers: Vec<Modifier>, c| KeyChord {
+            modifiers,
+            key: Key::Char(c),
+        };
+        assert_eq!(of_chord(&chord(vec![Modifier::Ctrl], 'S')), Ok(0x73));
+        assert_eq!(of_chord(&chord(vec![], 'S')), Ok(0x53));
+        let named = KeyChord {
+            modifiers: vec![],
+            key: Key::Named("Return"),
+        };
+        assert_eq!(of_chord(&named), Ok(0xff0d));
+    }
 
     #[test]
     fn chord_letters_fold_to_their_key() {

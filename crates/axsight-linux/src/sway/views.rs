@@ -80,29 +80,6 @@ pub fn view_at(views: &[View], x: i32, y: i32) -> Option<&View> {
         .find(|view| view.visible && view.content.contains(x, y))
 }
 
-/// Where the accessible frame of a window starts on screen, given the frame's
-/// size and where its content starts inside it (`inset`, from the app's own
-/// tree): at the content when the frame is the visible window (GTK4, or a
-/// window sway decorates), else that far before it, a client-side shadow
-/// (GTK3 with a header bar, floating). Without an inset the shadow is taken to
-/// be even on each side.
-pub fn frame_origin(
-    view: &View,
-    frame: Option<(i32, i32)>,
-    inset: Option<(i32, i32)>,
-) -> (i32, i32) {
-    let (x, y) = (view.content.x, view.content.y);
-    let Some((width, height)) = frame else {
-        return (x, y);
-    };
-    let (extra_w, extra_h) = (width - view.content.width, height - view.content.height);
-    if extra_w.abs() <= 2 && extra_h.abs() <= 2 {
-        return (x, y);
-    }
-    let (left, top) = inset.unwrap_or(((extra_w / 2).max(0), (extra_h / 2).max(0)));
-    (x - left, y - top)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -182,24 +159,5 @@ mod tests {
         assert_eq!(view_at(&all, 800, 400).map(|v| v.id), Some(7));
         assert_eq!(view_at(&all, 10, 100).map(|v| v.id), Some(5));
         assert_eq!(view_at(&all, 10, 10), None); // a title bar
-    }
-
-    #[test]
-    fn a_frame_with_a_shadow_starts_that_far_before_the_window() {
-        let all = views(&tree());
-        // GTK3 with a header bar: the frame (452×399) holds the shadow, whose
-        // top is thinner than its bottom (measured: 23 and 29).
-        assert_eq!(
-            frame_origin(&all[2], Some((452, 399)), Some((26, 23))),
-            (734, 343)
-        );
-        // Not knowing the inset: an even shadow.
-        assert_eq!(frame_origin(&all[2], Some((452, 399)), None), (734, 340));
-        // The frame is the window (sway decorates it, or GTK4).
-        assert_eq!(
-            frame_origin(&all[1], Some((800, 600)), Some((0, 27))),
-            (560, 240)
-        );
-        assert_eq!(frame_origin(&all[1], None, None), (560, 240));
     }
 }

@@ -207,8 +207,9 @@ fn read_within(reader: &mut std::io::PipeReader, deadline: Duration) -> Result<V
     }
 }
 
-/// A digest of `text`, the same in every process (SipHash with fixed keys).
-fn digest(text: &str) -> u32 {
+/// A digest of `text`, the same in every process (SipHash with fixed keys): on
+/// Wayland, which names no holder, it stands for the clipboard's owner.
+pub(crate) fn digest(text: &str) -> u32 {
     let mut hasher = DefaultHasher::new();
     text.hash(&mut hasher);
     hasher.finish() as u32

@@ -7,7 +7,7 @@
 
 use std::time::Duration;
 
-use axsight_core::{Input, Key, KeyChord, Modifier, MouseButton, Point, ScrollDirection};
+use axsight_core::{Input, Modifier, Point, ScrollDirection};
 use wayland_client::protocol::wl_pointer::{Axis, AxisSource, ButtonState};
 
 use super::keymap::Keymap;
@@ -27,15 +27,6 @@ const DROP_PAUSE: Duration = Duration::from_millis(50);
 /// Keys sent before the compositor is asked to catch up: a round trip keeps a
 /// long text from filling the socket.
 const KEYS_PER_ROUND_TRIP: usize = 64;
-
-/// Linux input event codes of the pointer buttons (`BTN_LEFT`…).
-fn button_code(button: MouseButton) -> u32 {
-    match button {
-        MouseButton::Left => 0x110,
-        MouseButton::Right => 0x111,
-        MouseButton::Middle => 0x112,
-    }
-}
 
 impl Wlroots {
     /// Sends `input` and returns once the compositor has handled it, with every
@@ -68,7 +59,7 @@ impl Wlroots {
                 if !modifiers.is_empty() {
                     self.hold(modifiers, held)?;
                 }
-                let code = button_code(*button);
+                let code = crate::screen::evdev_button(*button);
                 for _ in 0..*count {
                     self.button(code, true, buttons);
                     self.button(code, false, buttons);
@@ -105,7 +96,7 @@ impl Wlroots {
                 self.layout_point(*to)?; // before anything is pressed
                 self.move_pointer(*from)?;
                 self.clicks.await_gap(1, None);
-                let code = button_code(*button);
+                let code = crate::screen::evdev_button(*button);
                 self.button(code, true, buttons);
                 for step in 1..=DRAG_STEPS {
                     self.pause(DRAG_STEP_PAUSE)?;
@@ -122,7 +113,7 @@ impl Wlroots {
             Input::Keys(chords) => {
                 let keysyms = chords
                     .iter()
-                    .map(chord_keysym)
+                    .map(|chord| keysyms::of_chord(chord).map_err(Error::Wayland))
                     .collect::<Result<Vec<u32>>>()?;
                 self.keys_for(&keysyms)?;
                 for (chord, keysym) in chords.iter().zip(keysyms) {
@@ -219,22 +210,6 @@ impl Wlroots {
     }
 }
 
-/// The keysym a chord presses. `ctrl+S` means the S key, as menus write
-/// accelerators; only an explicit shift adds Shift. A lone `A` types an A.
-fn chord_keysym(chord: &KeyChord) -> Result<u32> {
-    match &chord.key {
-        Key::Named(name) => keysyms::named(name)
-            .ok_or_else(|| Error::Wayland(format!("no keysym for key `{name}`"))),
-        Key::Char(c) => {
-            let c = match chord.modifiers.is_empty() {
-                true => *c,
-                false => keysyms::single_lowercase(*c),
-            };
-            keysyms::of_char(c).ok_or_else(|| Error::Wayland(keysyms::no_key_for(c)))
-        }
-    }
-}
-
 /// `keysyms` cut into runs that each need no more keys of their own (keysyms
 /// beyond the keymap's base) than a keymap holds.
 fn parts_that_fit(keysyms: &[u32]) -> Vec<&[u32]> {
@@ -277,23 +252,5 @@ mod tests {
             &[han(capacity), han(capacity + 1), 0x61, 0xff0d][..]
         );
         assert!(parts_that_fit(&[]).is_empty());
-    }
-
-    #[test]
-    fn chords_name_lowercase_keys_unless_alone() {
-        let chord = |modifiers: Vec<Modifier>, c| KeyChord {
-            modifiers,
-            key: Key::Char(c),
-        };
-        assert_eq!(
-            chord_keysym(&chord(vec![Modifier::Ctrl], 'S')).ok(),
-            Some(0x73)
-        );
-        assert_eq!(chord_keysym(&chord(vec![], 'S')).ok(), Some(0x53));
-        let named = KeyChord {
-            modifiers: vec![],
-            key: Key::Named("Return"),
-        };
-        assert_eq!(chord_keysym(&named).ok(), Some(0xff0d));
     }
 }

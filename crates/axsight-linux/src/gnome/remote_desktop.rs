@@ -1,0 +1,254 @@
+//! Input on GNOME through mutter's own RemoteDesktop D-Bus interface: a session
+//! with a ScreenCast stream per monitor (absolute pointer motion is given
+//! relative to a stream), held for the life of the connection that made it:
+//! mutter ends it when that connection closes, which is how it ends here (a
+//! blocking `Stop` could be called from inside the runtime when the engine goes).
+//!
+//! mutter 43 lets any session-bus client make one, with no dialog; it needs
+//! PipeWire running. Keys go as keysyms, which mutter types only where the
+//! session's keyboard layout has them.
+
+use std::collections::HashMap;
+
+use axsight_core::Bounds;
+use zbus::blocking::Connection;
+use zbus::zvariant::{OwnedObjectPath, OwnedValue, Value};
+
+use crate::{Error, Result};
+
+const REMOTE_DESKTOP: &str = "org.gnome.Mutter.RemoteDesktop";
+const SCREEN_CAST: &str = "org.gnome.Mutter.ScreenCast";
+const DISPLAY_CONFIG: &str = "org.gnome.Mutter.DisplayConfig";
+
+/// A monitor's place in the layout, and the stream input to it is relative to.
+#[derive(Debug, Clone)]
+pub struct Monitor {
+    pub bounds: Bounds,
+    stream: OwnedObjectPath,
+}
+
+/// A started RemoteDesktop session.
+pub struct RemoteDesktop {
+    bus: Connection,
+    session: OwnedObjectPath,
+    pub monitors: Vec<Monitor>,
+}
+
+/// `DisplayConfig.GetCurrentState`'s monitors: connector names and modes.
+type Monitors = Vec<(
+    (String, String, String, String),
+    Vec<(
+        String,
+        i32,
+        i32,
+        f64,
+        f64,
+        Vec<f64>,
+        HashMap<String, OwnedValue>,
+    )>,
+    HashMap<String, OwnedValue>,
+)>;
+/// Its logical monitors: place, scale, and the monitors they show.
+type LogicalMonitors = Vec<(
+    i32,
+    i32,
+    f64,
+    u32,
+    bool,
+    Vec<(String, String, String, String)>,
+    HashMap<String, OwnedValue>,
+)>;
+
+impl RemoteDesktop {
+    /// Makes and starts a session on `bus`, with a stream for each monitor.
+    pub fn start(bus: &Connection) -> Result<RemoteDesktop> {
+        let monitors = layout(bus)?;
+        let session: OwnedObjectPath = call(
+            bus,
+            REMOTE_DESKTOP,
+            "/org/gnome/Mutter/RemoteDesktop",
+            REMOTE_DESKTOP,
+            "CreateSession",
+            &(),
+        )?;
+        let id: String = property(bus, REMOTE_DESKTOP, &session, "SessionId")?;
+        let mut options: HashMap<&str, Value> = HashMap::new();
+        options.insert("remote-desktop-session-id", Value::from(id.as_str()));
+        let cast: OwnedObjectPath = call(
+            bus,
+            SCREEN_CAST,
+            "/org/gnome/Mutter/ScreenCast",
+            SCREEN_CAST,
+            "CreateSession",
+            &(options,),
+        )?;
+        let mut streams = Vec::new();
+        for (connector, bounds) in monitors {
+            let none: HashMap<&str, Value> = HashMap::new();
+            let stream: OwnedObjectPath = call(
+                bus,
+                SCREEN_CAST,
+                &cast,
+                "org.gnome.Mutter.ScreenCast.Session",
+                "RecordMonitor",
+                &(connector.as_str(), none),
+            )?;
+            streams.push(Monitor { bounds, stream });
+        }
+        let () = call(bus, REMOTE_DESKTOP, &session, SESSION, "Start", &())?;
+        Ok(RemoteDesktop {
+            bus: bus.clone(),
+            session,
+            monitors: streams,
+        })
+    }
+
+    /// Makes mutter add the session's pointer and keyboard to the seat, which
+    /// it does at their first event: a pointer motion by nothing and a tap of
+    /// Shift, which move and type nothing.
+    pub fn wake_devices(&self) -> Result<()> {
+        self.notify("NotifyPointerMotionRelative", &(0.0f64, 0.0f64))?;
+        let shift = crate::screen::keysyms::named("Shift_L").unwrap_or(0xffe1);
+        self.keysym(shift, true)?;
+        self.keysym(shift, false)
+    }
+
+    /// Moves the pointer to (`x`, `y`) of the layout.
+    pub fn move_to(&self, x: i32, y: i32) -> Result<()> {
+        let monitor = self
+            .monitors
+            .iter()
+            .find(|m| m.bounds.contains(x, y))
+            .ok_or_else(|| Error::Wayland(format!("point ({x}, {y}) is on no monitor")))?;
+        let (dx, dy) = (
+            f64::from(x - monitor.bounds.x),
+            f64::from(y - monitor.bounds.y),
+        );
+        self.notify(
+            "NotifyPointerMotionAbsolute",
+            &(monitor.stream.as_str(), dx, dy),
+        )
+    }
+
+    /// Presses or releases a pointer button (`BTN_LEFT`…).
+    pub fn button(&self, code: i32, down: bool) -> Result<()> {
+        self.notify("NotifyPointerButton", &(code, down))
+    }
+
+    /// Turns the wheel `steps` notches on `axis` (0 vertical, 1 horizontal).
+    pub fn wheel(&self, axis: u32, steps: i32) -> Result<()> {
+        self.notify("NotifyPointerAxisDiscrete", &(axis, steps))
+    }
+
+    /// Presses or releases the key of `keysym`.
+    pub fn keysym(&self, keysym: u32, down: bool) -> Result<()> {
+        self.notify("NotifyKeyboardKeysym", &(keysym, down))
+    }
+
+    fn notify<B>(&self, method: &str, body: &B) -> Result<()>
+    where
+        B: serde::Serialize + zbus::zvariant::DynamicType,
+    {
+        call(
+            &self.bus,
+            REMOTE_DESKTOP,
+            &self.session,
+            SESSION,
+            method,
+            body,
+        )
+    }
+}
+
+const SESSION: &str = "org.gnome.Mutter.RemoteDesktop.Session";
+
+/// Each logical monitor's first connector and its place in the layout.
+fn layout(bus: &Connection) -> Result<Vec<(String, Bounds)>> {
+    let (_serial, monitors, logical, properties): (
+        u32,
+        Monitors,
+        LogicalMonitors,
+        HashMap<String, OwnedValue>,
+    ) = call(
+        bus,
+        DISPLAY_CONFIG,
+        "/org/gnome/Mutter/DisplayConfig",
+        DISPLAY_CONFIG,
+        "GetCurrentState",
+        &(),
+    )?;
+    // Layout mode 2 is physical pixels; 1 (logical) divides modes by the scale.
+    let physical = properties
+        .get("layout-mode")
+        .and_then(|v| u32::try_from(v).ok())
+        == Some(2);
+    let mut places = Vec::new();
+    for (x, y, scale, _transform, _primary, shown, _) in logical {
+        let Some(first) = shown.first() else { continue };
+        let Some((_, modes, _)) = monitors.iter().find(|(spec, _, _)| spec == first) else {
+            continue;
+        };
+        let current = modes.iter().find(|mode| {
+            mode.6
+                .get("is-current")
+                .and_then(|v| bool::try_from(v).ok())
+                .unwrap_or(false)
+        });
+        let Some((_, width, height, ..)) = current else {
+            continue;
+        };
+        let scale = if physical || scale <= 0.0 { 1.0 } else { scale };
+        places.push((
+            first.0.clone(),
+            Bounds {
+                x,
+                y,
+                width: (f64::from(*width) / scale).round() as i32,
+                height: (f64::from(*height) / scale).round() as i32,
+            },
+        ));
+    }
+    if places.is_empty() {
+        return Err(Error::Wayland("mutter reports no monitor".into()));
+    }
+    Ok(places)
+}
+
+/// One method call and its reply's body.
+pub(super) fn call<B, R>(
+    bus: &Connection,
+    destination: &str,
+    path: &str,
+    interface: &str,
+    method: &str,
+    body: &B,
+) -> Result<R>
+where
+    B: serde::Serialize + zbus::zvariant::DynamicType,
+    R: for<'d> zbus::zvariant::DynamicDeserialize<'d>,
+{
+    let reply = bus
+        .call_method(Some(destination), path, Some(interface), method, body)
+        .map_err(|e| Error::Wayland(format!("{interface}.{method} failed: {e}")))?;
+    reply
+        .body()
+        .deserialize::<R>()
+        .map_err(|e| Error::Wayland(format!("{interface}.{method} answered oddly: {e}")))
+}
+
+/// A property's value.
+fn property<T>(bus: &Connection, destination: &str, path: &str, name: &str) -> Result<T>
+where
+    T: TryFrom<OwnedValue>,
+    T::Error: std::fmt::Display,
+{
+    let value: OwnedValue = call(
+        bus,
+        destination,
+        path,
+        "org.freedesktop.DBus.Properties",
+        "Get",
+        &(SESSION, name),
+    )?;
+    T::try_from(value).map_err(|e| Error::Wayland(format!("{name} is not what was expected: {e}")))
+}

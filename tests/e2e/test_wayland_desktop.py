@@ -3,6 +3,7 @@ runs natively on Wayland and joins the accessibility bus, and everything goes aw
 at the end. These check the test bed (test_wayland_tools.py drives axsight's
 tools on it), and what `axsight doctor` says of each session."""
 import json
+import os
 import re
 import shutil
 import subprocess
@@ -10,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import FIXTURE_APP, PrivateDesktop, poll
+from conftest import FIXTURE_APP, REPO, PrivateDesktop, poll
 from test_mcp_server import AXSIGHT_BIN
 
 COMPOSITORS = {"sway": "sway", "gnome": "gnome-shell"}
@@ -154,3 +155,36 @@ def test_doctor_names_the_wayland_session_and_its_screen(kind, expected, tmp_pat
         assert re.search(r"^ok +applications: [1-9]\d* on the bus", out.stdout, re.M), out.stdout
     finally:
         private.close()
+
+
+def test_without_the_gnome_extension_axsight_says_what_to_install(tmp_path, monkeypatch):
+    """GNOME tells no client where windows are: without axsight's Shell extension,
+    doctor says so, a click on an element goes through its accessible action and
+    the answer says why, and the window tools name the command that installs it."""
+    if not shutil.which("gnome-shell"):
+        pytest.skip("gnome-shell is not installed (scripts/install-deps)")
+    monkeypatch.setenv("AXSIGHT_GNOME_EXTENSION", "off")
+    private = start("gnome", tmp_path)
+    try:
+        env = private.env
+        doctor = subprocess.run([str(AXSIGHT_BIN), "doctor"], env=env, capture_output=True,
+                                text=True, timeout=60).stdout
+        assert "no window places (axsight's Shell extension is not enabled: run " \
+               "`axsight gnome-extension`)" in doctor, doctor
+        clicked = run(env, str(AXSIGHT_BIN), "click", "--app", "axsight-fixture",
+                      "role:Button && name:Count")
+        assert "through its accessible action" in clicked, clicked
+        assert "axsight gnome-extension" in clicked and '-> "Count 1"' in clicked, clicked
+    finally:
+        private.close()
+
+
+def test_gnome_extension_installs_the_files_gnome_shell_runs(tmp_path):
+    """`axsight gnome-extension --dir` writes the extension the test bed enables."""
+    out = run(dict(os.environ), str(AXSIGHT_BIN), "gnome-extension", "--dir", str(tmp_path))
+    uuid = "axsight@axsight.github.io"
+    assert f"installed {tmp_path / uuid}" in out and f"gnome-extensions enable {uuid}" in out
+    source = REPO / "crates" / "axsight-linux" / "gnome-shell" / uuid
+    for name in ("metadata.json", "extension.js"):
+        assert (tmp_path / uuid / name).read_text() == (source / name).read_text()
+    assert json.loads((tmp_path / uuid / "metadata.json").read_text())["uuid"] == uuid

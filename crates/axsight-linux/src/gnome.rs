@@ -15,31 +15,24 @@ mod windows;
 
 pub use windows::{EXTENSION_FILES, EXTENSION_UUID};
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
-use axsight_core::{Bounds, Capture, ElementId, Input, Modifier, Placement, ScrollDirection};
+use axsight_core::{
+    Bounds, Capture, ElementId, Input, Modifier, Placement, Point, ScrollDirection,
+};
 use zbus::blocking::Connection;
 
 use crate::screen::click_gap::ClickPacing;
 use crate::screen::keysyms;
 use crate::screen::matching::{Candidate, Matches, Wanted};
+use crate::screen::virtual_input::{self, VirtualDevices};
 use crate::screen::{Screen, WindowId, WindowOrigin};
 use crate::{Error, Result};
 use remote_desktop::RemoteDesktop;
 use windows::ShellWindow;
 
-/// How long the shell gets to show a focus change or a placement.
-const SHOW_DEADLINE: Duration = Duration::from_secs(2);
 /// How long the seat gets to show the RemoteDesktop session's devices.
 const SEAT_DEADLINE: Duration = Duration::from_secs(1);
-/// Between looks at the window list while waiting.
-const POLL: Duration = Duration::from_millis(10);
-/// Drags are paced as on X11 (see `x11/input.rs`).
-const DRAG_STEPS: i32 = 10;
-const DRAG_STEP_PAUSE: Duration = Duration::from_millis(5);
-const DROP_PAUSE: Duration = Duration::from_millis(50);
-/// More notches than any page needs.
-const MAX_SCROLL: u32 = 1000;
 
 /// A GNOME session's bus connection, with the RemoteDesktop session it holds.
 pub struct Gnome {
@@ -137,28 +130,14 @@ impl Gnome {
         )
     }
 
-    /// Polls the window until `wanted` holds, within [`SHOW_DEADLINE`].
+    /// Looks at the window until `wanted` holds (see [`crate::screen::await_window`]).
     fn await_window(
         &self,
         id: WindowId,
         done: &str,
         wanted: impl Fn(&ShellWindow) -> bool,
     ) -> Result<ShellWindow> {
-        let deadline = Instant::now() + SHOW_DEADLINE;
-        loop {
-            let window = self.window(id)?;
-            if wanted(&window) {
-                return Ok(window);
-            }
-            if Instant::now() >= deadline {
-                let [x, y, w, h] = window.frame;
-                return Err(Error::Placement(format!(
-                    "the window was not {done} as asked within {} ms: it is at [{x},{y},{w},{h}]",
-                    SHOW_DEADLINE.as_millis()
-                )));
-            }
-            std::thread::sleep(POLL);
-        }
+        crate::screen::await_window(done, || self.window(id), wanted, ShellWindow::content)
     }
 
     fn matched(
@@ -182,132 +161,76 @@ impl Gnome {
             .find(id, siblings, wanted, size_of, || Ok::<_, Error>(candidates))?;
         Ok(found.and_then(|window| all.into_iter().find(|w| w.id == window)))
     }
+}
 
-    fn hold(&self, modifiers: &[Modifier], held: &mut Vec<Modifier>) -> Result<()> {
-        for modifier in held.clone() {
-            if !modifiers.contains(&modifier) {
-                self.input.keysym(modifier_keysym(modifier), false)?;
-                held.retain(|m| *m != modifier);
-            }
-        }
-        for &modifier in modifiers {
-            if !held.contains(&modifier) {
-                self.input.keysym(modifier_keysym(modifier), true)?;
-                held.push(modifier);
-            }
-        }
-        Ok(())
+impl VirtualDevices for Gnome {
+    fn refusal(&self, why: String) -> Error {
+        Error::Wayland(why)
     }
 
-    fn tap(&self, keysym: u32) -> Result<()> {
+    fn check_point(&self, at: Point) -> Result<()> {
+        self.input.monitor_of(at.x, at.y).map(drop)
+    }
+
+    fn move_to(&mut self, at: Point) -> Result<()> {
+        self.input.move_to(at.x, at.y)
+    }
+
+    fn button(&mut self, code: u32, down: bool) -> Result<()> {
+        self.input.button(code as i32, down)
+    }
+
+    fn wheel(&mut self, direction: ScrollDirection) -> Result<()> {
+        let (axis, steps) = match direction {
+            ScrollDirection::Up => (0, -1),
+            ScrollDirection::Down => (0, 1),
+            ScrollDirection::Left => (1, -1),
+            ScrollDirection::Right => (1, 1),
+        };
+        self.input.wheel(axis, steps)
+    }
+
+    fn modifier(&mut self, modifier: Modifier, down: bool, _held: &[Modifier]) -> Result<()> {
+        let keysym = keysyms::named(modifier.key_name())
+            .ok_or_else(|| Error::Wayland(format!("no keysym for {modifier}")))?;
+        self.input.keysym(keysym, down)
+    }
+
+    /// mutter types a keysym only where the keyboard layout has it, and drops
+    /// others: refused before anything is typed, so that nothing is half typed.
+    fn prepare_keys(&mut self, keysyms: &[u32]) -> Result<()> {
+        let untypable: String = keysyms
+            .iter()
+            .filter(|k| !crate::wayland::on_a_us_keyboard(**k))
+            .filter_map(|k| keysym_char(*k))
+            .collect();
+        if untypable.is_empty() {
+            return Ok(());
+        }
+        Err(Error::Wayland(format!(
+            "GNOME's remote desktop types only what the keyboard layout has, and {untypable:?} \
+             is not on it: type into the element instead (its text is set), or put the text \
+             on the clipboard and paste it"
+        )))
+    }
+
+    /// mutter adds Shift where the keysym's level needs it.
+    fn tap(&mut self, keysym: u32, _held: &[Modifier]) -> Result<()> {
         self.input.keysym(keysym, true)?;
         self.input.keysym(keysym, false)
     }
 
-    fn perform(
-        &mut self,
-        input: &Input,
-        held: &mut Vec<Modifier>,
-        buttons: &mut Vec<i32>,
-    ) -> Result<()> {
-        match input {
-            Input::Click {
-                at,
-                button,
-                count,
-                modifiers,
-                control,
-            } => {
-                self.input.move_to(at.x, at.y)?;
-                self.clicks.await_gap(*count, *control);
-                self.hold(modifiers, held)?;
-                let code = crate::screen::evdev_button(*button) as i32;
-                for _ in 0..*count {
-                    self.input.button(code, true)?;
-                    buttons.push(code);
-                    self.input.button(code, false)?;
-                    buttons.retain(|b| *b != code);
-                }
-                Ok(())
-            }
-            Input::Scroll {
-                at,
-                direction,
-                amount,
-            } => {
-                if *amount > MAX_SCROLL {
-                    return Err(Error::Wayland(format!(
-                        "cannot scroll {amount} notches at once; {MAX_SCROLL} at most"
-                    )));
-                }
-                self.input.move_to(at.x, at.y)?;
-                let (axis, sign) = match direction {
-                    ScrollDirection::Up => (0, -1),
-                    ScrollDirection::Down => (0, 1),
-                    ScrollDirection::Left => (1, -1),
-                    ScrollDirection::Right => (1, 1),
-                };
-                for _ in 0..*amount {
-                    self.input.wheel(axis, sign)?;
-                }
-                Ok(())
-            }
-            Input::Drag { from, to, button } => {
-                self.input.move_to(from.x, from.y)?;
-                self.clicks.await_gap(1, None);
-                let code = crate::screen::evdev_button(*button) as i32;
-                self.input.button(code, true)?;
-                buttons.push(code);
-                for step in 1..=DRAG_STEPS {
-                    std::thread::sleep(DRAG_STEP_PAUSE);
-                    let between = |a: i32, b: i32| a + (b - a) * step / DRAG_STEPS;
-                    self.input
-                        .move_to(between(from.x, to.x), between(from.y, to.y))?;
-                }
-                std::thread::sleep(DROP_PAUSE);
-                self.input.button(code, false)?;
-                buttons.retain(|b| *b != code);
-                Ok(())
-            }
-            Input::Keys(chords) => {
-                let keysyms = chords
-                    .iter()
-                    .map(|chord| keysyms::of_chord(chord).map_err(Error::Wayland))
-                    .collect::<Result<Vec<u32>>>()?;
-                let untypable: String = chords
-                    .iter()
-                    .zip(&keysyms)
-                    .filter(|(_, k)| !crate::wayland::on_a_us_keyboard(**k))
-                    .map(|(chord, _)| chord.key.to_string())
-                    .collect();
-                if !untypable.is_empty() {
-                    return Err(untypable_error(&untypable));
-                }
-                for (chord, keysym) in chords.iter().zip(keysyms) {
-                    self.hold(&chord.modifiers, held)?;
-                    self.tap(keysym)?;
-                    self.hold(&[], held)?;
-                }
-                Ok(())
-            }
-            Input::Text(text) => {
-                let keysyms =
-                    keysyms::of_text(text).map_err(|c| Error::Wayland(keysyms::no_key_for(c)))?;
-                let untypable: String = text
-                    .chars()
-                    .zip(&keysyms)
-                    .filter(|(_, k)| !crate::wayland::on_a_us_keyboard(**k))
-                    .map(|(c, _)| c)
-                    .collect();
-                if !untypable.is_empty() {
-                    return Err(untypable_error(&untypable));
-                }
-                for keysym in keysyms {
-                    self.tap(keysym)?;
-                }
-                Ok(())
-            }
-        }
+    /// Each event is a method call mutter has handled when it answers.
+    fn sync(&mut self) -> Result<()> {
+        Ok(())
+    }
+
+    fn flush(&mut self) -> Result<()> {
+        Ok(())
+    }
+
+    fn clicks(&mut self) -> &mut ClickPacing {
+        &mut self.clicks
     }
 }
 
@@ -346,14 +269,7 @@ impl Screen for Gnome {
     }
 
     fn send_input(&mut self, input: &Input) -> Result<()> {
-        let mut held = Vec::new();
-        let mut buttons = Vec::new();
-        let result = self.perform(input, &mut held, &mut buttons);
-        let mut released = self.hold(&[], &mut held);
-        for code in buttons {
-            released = released.and(self.input.button(code, false));
-        }
-        result.and(released)
+        virtual_input::send(self, input)
     }
 
     fn capture(&mut self, region: Option<Bounds>) -> Result<Capture> {
@@ -551,16 +467,6 @@ fn candidate(window: &ShellWindow) -> Candidate {
     }
 }
 
-/// Characters mutter's remote desktop would drop: refused before anything is
-/// typed, so that nothing is half typed.
-fn untypable_error(untypable: &str) -> Error {
-    Error::Wayland(format!(
-        "GNOME's remote desktop types only what the keyboard layout has, and {untypable:?} \
-         is not on it: type into the element instead (its text is set), or put the text \
-         on the clipboard and paste it"
-    ))
-}
-
 fn no_extension() -> Error {
     Error::Wayland(
         "GNOME tells no client where windows are: enable axsight's GNOME Shell extension \
@@ -570,6 +476,11 @@ fn no_extension() -> Error {
     )
 }
 
-fn modifier_keysym(modifier: Modifier) -> u32 {
-    keysyms::named(modifier.key_name()).unwrap_or(0)
+/// The character a keysym types, for naming it in an error.
+fn keysym_char(keysym: u32) -> Option<char> {
+    match keysym {
+        0x20..=0x7e | 0xa0..=0xff => char::from_u32(keysym),
+        0x0100_0100..=0x0110_ffff => char::from_u32(keysym - 0x0100_0000),
+        _ => None,
+    }
 }

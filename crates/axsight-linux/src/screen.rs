@@ -8,13 +8,15 @@
 //! Points and bounds are in one screen space: the X root window's, or the
 //! compositor's output layout. Window ids are the display server's own (an X
 //! window, a sway container), only ever handed back to the screen that gave them.
-//! The pure parts every backend shares live here too: key names and characters
-//! as keysyms ([`keysyms`]), the pause between clicks ([`click_gap`]), and which
-//! display window shows an accessible window ([`matching`]).
+//! The parts every backend shares live here too: key names and characters as
+//! keysyms ([`keysyms`]), the pause between clicks ([`click_gap`]), which display
+//! window shows an accessible window ([`matching`]), and input as events of
+//! virtual devices ([`virtual_input`], for the Wayland backends).
 
 pub mod click_gap;
 pub mod keysyms;
 pub mod matching;
+pub mod virtual_input;
 
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -210,6 +212,39 @@ pub fn evdev_button(button: axsight_core::MouseButton) -> u32 {
         axsight_core::MouseButton::Left => 0x110,
         axsight_core::MouseButton::Right => 0x111,
         axsight_core::MouseButton::Middle => 0x112,
+    }
+}
+
+/// How long a compositor gets to show a focus change or a placement.
+pub const SHOW_DEADLINE: Duration = Duration::from_secs(2);
+
+/// Looks at a window (`look`) until `wanted` holds, within [`SHOW_DEADLINE`]:
+/// the window then, or an error naming what was not `done` and where the
+/// window is (`bounds_of`).
+pub fn await_window<W>(
+    done: &str,
+    mut look: impl FnMut() -> Result<W>,
+    wanted: impl Fn(&W) -> bool,
+    bounds_of: impl Fn(&W) -> Bounds,
+) -> Result<W> {
+    let deadline = std::time::Instant::now() + SHOW_DEADLINE;
+    loop {
+        let window = look()?;
+        if wanted(&window) {
+            return Ok(window);
+        }
+        if std::time::Instant::now() >= deadline {
+            let b = bounds_of(&window);
+            return Err(Error::Placement(format!(
+                "the window was not {done} as asked within {} ms: it is at [{},{},{},{}]",
+                SHOW_DEADLINE.as_millis(),
+                b.x,
+                b.y,
+                b.width,
+                b.height
+            )));
+        }
+        std::thread::sleep(Duration::from_millis(10));
     }
 }
 

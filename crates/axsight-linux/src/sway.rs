@@ -9,8 +9,6 @@
 
 mod views;
 
-use std::time::{Duration, Instant};
-
 use axsight_core::{Bounds, Capture, ElementId, Input, Placement};
 
 use crate::screen::matching::{Candidate, Matches, Wanted};
@@ -18,11 +16,6 @@ use crate::screen::{Screen, WindowId, WindowOrigin};
 use crate::wayland::Wlroots;
 use crate::{Error, Result};
 use views::View;
-
-/// How long sway gets to show a focus change or a placement.
-const SHOW_DEADLINE: Duration = Duration::from_secs(2);
-/// Between looks at the tree while waiting.
-const POLL: Duration = Duration::from_millis(10);
 
 /// A sway session's IPC and Wayland connections.
 pub struct Sway {
@@ -68,33 +61,14 @@ impl Sway {
         Ok(())
     }
 
-    /// Polls the view until `wanted` holds, within [`SHOW_DEADLINE`]; the view
-    /// then, or an error naming `done` and where the view is.
+    /// Looks at the view until `wanted` holds (see [`crate::screen::await_window`]).
     fn await_view(
         &mut self,
         window: WindowId,
         done: &str,
         wanted: impl Fn(&View) -> bool,
     ) -> Result<View> {
-        let deadline = Instant::now() + SHOW_DEADLINE;
-        loop {
-            let view = self.view(window)?;
-            if wanted(&view) {
-                return Ok(view);
-            }
-            if Instant::now() >= deadline {
-                let b = view.content;
-                return Err(Error::Placement(format!(
-                    "the window was not {done} as asked within {} ms: it is at [{},{},{},{}]",
-                    SHOW_DEADLINE.as_millis(),
-                    b.x,
-                    b.y,
-                    b.width,
-                    b.height
-                )));
-            }
-            std::thread::sleep(POLL);
-        }
+        crate::screen::await_window(done, || self.view(window), wanted, |v| v.content)
     }
 
     fn candidates(&mut self) -> Result<Vec<Candidate>> {

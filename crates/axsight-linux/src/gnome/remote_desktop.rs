@@ -113,13 +113,17 @@ impl RemoteDesktop {
         self.keysym(shift, false)
     }
 
-    /// Moves the pointer to (`x`, `y`) of the layout.
-    pub fn move_to(&self, x: i32, y: i32) -> Result<()> {
-        let monitor = self
-            .monitors
+    /// The monitor holding (`x`, `y`) of the layout.
+    pub fn monitor_of(&self, x: i32, y: i32) -> Result<&Monitor> {
+        self.monitors
             .iter()
             .find(|m| m.bounds.contains(x, y))
-            .ok_or_else(|| Error::Wayland(format!("point ({x}, {y}) is on no monitor")))?;
+            .ok_or_else(|| Error::Wayland(format!("point ({x}, {y}) is on no monitor")))
+    }
+
+    /// Moves the pointer to (`x`, `y`) of the layout.
+    pub fn move_to(&self, x: i32, y: i32) -> Result<()> {
+        let monitor = self.monitor_of(x, y)?;
         let (dx, dy) = (
             f64::from(x - monitor.bounds.x),
             f64::from(y - monitor.bounds.y),

@@ -43,42 +43,38 @@ impl Wlroots {
     }
 
     /// Presses and releases the key of `keysym` (one the keymap has: see
-    /// [`Wlroots::keys_for`]), with Shift added to the `held` modifiers where
-    /// its level needs it; the modifiers are as before when it returns.
-    pub(super) fn tap(&mut self, keysym: u32, held: &mut Vec<Modifier>) -> Result<()> {
+    /// [`Wlroots::keys_for`]) with `held` down, adding Shift where its level
+    /// needs it; the modifiers are as before when it returns.
+    pub(super) fn tap(&mut self, keysym: u32, held: &[Modifier]) -> Result<()> {
         let stroke = self
             .keyboard
             .1
             .stroke(keysym)
             .ok_or_else(|| Error::Wayland(format!("no key holds keysym {keysym:#x}")))?;
-        let before = held.clone();
-        if stroke.shift && !held.contains(&Modifier::Shift) {
-            let mut shifted = before.clone();
+        let add_shift = stroke.shift && !held.contains(&Modifier::Shift);
+        if add_shift {
+            let mut shifted = held.to_vec();
             shifted.push(Modifier::Shift);
-            self.hold(&shifted, held)?;
+            self.modifier_key(Modifier::Shift, true, &shifted)?;
         }
         self.key(stroke.evdev, PRESSED)?;
         self.key(stroke.evdev, RELEASED)?;
-        self.hold(&before, held)
+        if add_shift {
+            self.modifier_key(Modifier::Shift, false, held)?;
+        }
+        Ok(())
     }
 
-    /// Holds `modifiers` down (an empty list releases them all).
-    pub(super) fn hold(&mut self, modifiers: &[Modifier], held: &mut Vec<Modifier>) -> Result<()> {
-        if modifiers == held.as_slice() {
-            return Ok(());
-        }
-        for modifier in held.clone() {
-            if !modifiers.contains(&modifier) {
-                self.key(modifier_key(modifier).evdev, RELEASED)?;
-                held.retain(|m| *m != modifier);
-            }
-        }
-        for &modifier in modifiers {
-            if !held.contains(&modifier) {
-                self.key(modifier_key(modifier).evdev, PRESSED)?;
-                held.push(modifier);
-            }
-        }
+    /// Presses or releases `modifier`'s key, and tells the compositor that
+    /// `held` are down now.
+    pub(super) fn modifier_key(
+        &mut self,
+        modifier: Modifier,
+        down: bool,
+        held: &[Modifier],
+    ) -> Result<()> {
+        let state = if down { PRESSED } else { RELEASED };
+        self.key(modifier_key(modifier).evdev, state)?;
         let mask = held
             .iter()
             .map(|m| modifier_key(*m).mask)

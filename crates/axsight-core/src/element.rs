@@ -86,6 +86,26 @@ impl Bounds {
         })
     }
 
+    /// The smallest rectangle holding both.
+    ///
+    /// ```
+    /// use axsight_core::Bounds;
+    /// let a = Bounds { x: 0, y: 0, width: 10, height: 10 };
+    /// let b = Bounds { x: 20, y: 5, width: 10, height: 10 };
+    /// assert_eq!(a.union(&b), Bounds { x: 0, y: 0, width: 30, height: 15 });
+    /// ```
+    pub fn union(&self, other: &Bounds) -> Bounds {
+        let (x, y) = (self.x.min(other.x), self.y.min(other.y));
+        let right = (self.x + self.width).max(other.x + other.width);
+        let bottom = (self.y + self.height).max(other.y + other.height);
+        Bounds {
+            x,
+            y,
+            width: right - x,
+            height: bottom - y,
+        }
+    }
+
     /// Whether the point lies inside the rectangle.
     pub fn contains(&self, x: i32, y: i32) -> bool {
         x >= self.x && x < self.x + self.width && y >= self.y && y < self.y + self.height

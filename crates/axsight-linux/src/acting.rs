@@ -110,16 +110,22 @@ impl LinuxEngine {
         screen::off_thread(deadline, move || lock(&screen).send_input(&input)).await
     }
 
+    /// The last app listing, without a call to any app; a fresh one when there
+    /// is none yet.
+    async fn listed_entries(&self) -> Result<Vec<AppEntry>> {
+        let listed = lock(&self.listing).as_ref().map(|(_, e)| e.clone());
+        match listed {
+            Some(entries) => Ok(entries),
+            None => self.app_entries().await,
+        }
+    }
+
     /// Waits (within [`ALIVE_DEADLINE`]) for each listed app to answer an
     /// accessibility call, which its main loop answers: its loop has then run
     /// since the call was sent. A ping would not do: GDBus answers pings on a
     /// thread of its own.
     async fn await_main_loops(&self) {
-        let listed = lock(&self.listing).as_ref().map(|(_, e)| e.clone());
-        let entries = match listed {
-            Some(entries) => entries,
-            None => self.app_entries().await.unwrap_or_default(),
-        };
+        let entries = self.listed_entries().await.unwrap_or_default();
         let calls = entries.iter().map(|entry| {
             let role = crate::dbus::call::<_, u32>(
                 &self.conn,
@@ -173,11 +179,7 @@ impl LinuxEngine {
     /// close another app's window.
     pub async fn close_window_titled(&self, title: &str) -> Result<bool> {
         let screen = self.screen.clone().ok_or_else(|| self.no_display())?;
-        let listed = lock(&self.listing).as_ref().map(|(_, e)| e.clone());
-        let entries = match listed {
-            Some(entries) => entries,
-            None => self.app_entries().await?,
-        };
+        let entries = self.listed_entries().await?;
         for entry in entries {
             let Some(pid) = entry.info.pid else { continue };
             if self.answers_ping(&entry.root).await {

@@ -150,16 +150,7 @@ impl Gnome {
             return Ok(None);
         }
         let all = self.windows()?;
-        let candidates: Vec<Candidate> = all.iter().map(candidate).collect();
-        let size_of = |window: u64| {
-            all.iter()
-                .find(|w| w.id == window)
-                .map(|w| (w.frame[2], w.frame[3]))
-        };
-        let found = self
-            .matches
-            .find(id, siblings, wanted, size_of, || Ok::<_, Error>(candidates))?;
-        Ok(found.and_then(|window| all.into_iter().find(|w| w.id == window)))
+        Ok(self.matches.find_in(id, siblings, wanted, all, candidate))
     }
 }
 
@@ -202,7 +193,7 @@ impl VirtualDevices for Gnome {
         let untypable: String = keysyms
             .iter()
             .filter(|k| !crate::wayland::on_a_us_keyboard(**k))
-            .filter_map(|k| keysym_char(*k))
+            .filter_map(|k| keysyms::char_of(*k))
             .collect();
         if untypable.is_empty() {
             return Ok(());
@@ -278,15 +269,7 @@ impl Screen for Gnome {
             .monitors
             .iter()
             .map(|m| m.bounds)
-            .reduce(|a, b| {
-                let (x, y) = (a.x.min(b.x), a.y.min(b.y));
-                Bounds {
-                    x,
-                    y,
-                    width: (a.x + a.width).max(b.x + b.width) - x,
-                    height: (a.y + a.height).max(b.y + b.height) - y,
-                }
-            })
+            .reduce(|a, b| a.union(&b))
             .ok_or_else(|| Error::Wayland("mutter reports no monitor".into()))?;
         let area = match region {
             Some(region) => region.intersection(&layout).ok_or_else(|| {
@@ -474,13 +457,4 @@ fn no_extension() -> Error {
          enable axsight@axsight.github.io`)"
             .into(),
     )
-}
-
-/// The character a keysym types, for naming it in an error.
-fn keysym_char(keysym: u32) -> Option<char> {
-    match keysym {
-        0x20..=0x7e | 0xa0..=0xff => char::from_u32(keysym),
-        0x0100_0100..=0x0110_ffff => char::from_u32(keysym - 0x0100_0000),
-        _ => None,
-    }
 }

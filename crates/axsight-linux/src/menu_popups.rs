@@ -43,7 +43,11 @@ pub fn place_menu_items(tree: &mut Tree) {
             .copied()
             .filter(|&id| is_shown_item(tree, id))
             .collect();
-        let Some(span) = union(items.iter().filter_map(|&id| tree.element(id).bounds)) else {
+        let Some(span) = items
+            .iter()
+            .filter_map(|&id| tree.element(id).bounds)
+            .reduce(|a, b| a.union(&b))
+        else {
             continue;
         };
         if popups.iter().any(|popup| holds(popup, &span)) {
@@ -85,21 +89,6 @@ fn is_shown_item(tree: &Tree, id: NodeId) -> bool {
         Role::MenuItem | Role::CheckMenuItem | Role::RadioMenuItem | Role::Menu
     ) && element.states.contains(axsight_core::State::Showing)
         && element.bounds.is_some_and(|b| b.has_area())
-}
-
-/// The box around all of `boxes`.
-fn union(boxes: impl Iterator<Item = Bounds>) -> Option<Bounds> {
-    boxes.reduce(|a, b| {
-        let (x, y) = (a.x.min(b.x), a.y.min(b.y));
-        let right = (a.x + a.width).max(b.x + b.width);
-        let bottom = (a.y + a.height).max(b.y + b.height);
-        Bounds {
-            x,
-            y,
-            width: right - x,
-            height: bottom - y,
-        }
-    })
 }
 
 /// Whether `inner` lies inside `outer`, give or take [`SLACK`].

@@ -3,7 +3,7 @@
 //! wlroots protocols ([`crate::wayland::Wlroots`]).
 //!
 //! Native Wayland apps report accessible extents relative to their own window,
-//! so each window's origin comes from here (see [`views::frame_origin`]).
+//! so each window's origin comes from here (see [`crate::screen::frame_origin`]).
 //! Minimizing sends a window to the scratchpad (sway has no icons); maximizing
 //! is sway's fullscreen. It runs no external tool (`swaymsg`, `grim`, `wtype`).
 
@@ -82,17 +82,7 @@ impl Sway {
         wanted: &Wanted,
     ) -> Result<Option<View>> {
         let views = self.views()?;
-        let candidates: Vec<Candidate> = views.iter().map(candidate).collect();
-        let size_of = |window: u64| {
-            views
-                .iter()
-                .find(|view| view.id as u64 == window)
-                .map(|view| (view.content.width, view.content.height))
-        };
-        let found = self
-            .matches
-            .find(id, siblings, wanted, size_of, || Ok::<_, Error>(candidates))?;
-        Ok(found.and_then(|window| views.into_iter().find(|view| view.id as u64 == window)))
+        Ok(self.matches.find_in(id, siblings, wanted, views, candidate))
     }
 
     /// Moves the floating view's content to (`x`, `y`), with `size` if given:

@@ -171,21 +171,12 @@ impl Wlroots {
 
     /// The box around every output: what absolute pointer positions span.
     fn layout(&self) -> Result<Bounds> {
-        let mut outputs = self.state.outputs.iter().map(Output::bounds);
-        let first = outputs
-            .next()
-            .ok_or_else(|| Error::Wayland("the compositor shows no output".into()))?;
-        Ok(outputs.fold(first, |all, b| {
-            let (x, y) = (all.x.min(b.x), all.y.min(b.y));
-            let right = (all.x + all.width).max(b.x + b.width);
-            let bottom = (all.y + all.height).max(b.y + b.height);
-            Bounds {
-                x,
-                y,
-                width: right - x,
-                height: bottom - y,
-            }
-        }))
+        self.state
+            .outputs
+            .iter()
+            .map(Output::bounds)
+            .reduce(|all, b| all.union(&b))
+            .ok_or_else(|| Error::Wayland("the compositor shows no output".into()))
     }
 
     /// Milliseconds since connecting, as event timestamps.

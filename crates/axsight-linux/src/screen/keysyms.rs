@@ -65,6 +65,16 @@ pub fn of_char(c: char) -> Option<u32> {
     }
 }
 
+/// The character `keysym` types, where it is one: the inverse of [`of_char`]
+/// for printable characters (named keys such as Return give `None`).
+pub fn char_of(keysym: u32) -> Option<char> {
+    match keysym {
+        0x20..=0x7e | 0xa0..=0xff => char::from_u32(keysym),
+        0x0100_0100..=0x0110_ffff => char::from_u32(keysym - 0x0100_0000),
+        _ => None,
+    }
+}
+
 /// The keysyms that type `text`, one per character but one Return for a CRLF;
 /// the first character without a keysym is the error.
 pub fn of_text(text: &str) -> Result<Vec<u32>, char> {
@@ -133,6 +143,14 @@ mod tests {
             key: Key::Named("Return"),
         };
         assert_eq!(of_chord(&named), Ok(0xff0d));
+    }
+
+    #[test]
+    fn printable_keysyms_give_back_their_character() {
+        for c in ['a', 'é', '€', '日'] {
+            assert_eq!(of_char(c).and_then(char_of), Some(c));
+        }
+        assert_eq!(char_of(RETURN), None);
     }
 
     #[test]

@@ -151,6 +151,33 @@ impl Matches {
     }
 }
 
+impl Matches {
+    /// [`Matches::find`] among `windows`, all read at once (a compositor's
+    /// window list), each weighed as `candidate` says: the window found.
+    pub fn find_in<W>(
+        &mut self,
+        id: &ElementId,
+        siblings: &[ElementId],
+        wanted: &Wanted,
+        windows: Vec<W>,
+        candidate: impl Fn(&W) -> Candidate,
+    ) -> Option<W> {
+        let candidates: Vec<Candidate> = windows.iter().map(&candidate).collect();
+        let size_of = |window: u64| {
+            candidates
+                .iter()
+                .find(|c| c.window == window)
+                .and_then(|c| c.size)
+        };
+        let found = self
+            .find(id, siblings, wanted, size_of, || {
+                Ok::<_, std::convert::Infallible>(candidates.clone())
+            })
+            .unwrap_or_else(|never| match never {})?;
+        windows.into_iter().find(|w| candidate(w).window == found)
+    }
+}
+
 /// The bus name part of an element id (`:1.42` of `:1.42/org/a11y/...`): the app.
 fn bus_of(id: &ElementId) -> &str {
     id.0.split_once('/').map_or(id.0.as_str(), |(bus, _)| bus)

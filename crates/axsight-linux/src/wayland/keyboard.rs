@@ -90,7 +90,7 @@ impl Wlroots {
     }
 }
 
-/// Sends `map` as the keyboard's keymap, through a sealed-size memfd.
+/// Sends `map` as the keyboard's keymap, through a memfd.
 pub(super) fn send_keymap(keyboard: &ZwpVirtualKeyboardV1, map: &Keymap) -> Result<()> {
     let text = map.to_xkb();
     let fd = rustix::fs::memfd_create("axsight-keymap", rustix::fs::MemfdFlags::CLOEXEC)

@@ -1,7 +1,7 @@
 """The MCP tools on a native Wayland session, through the official Python SDK client,
 once per backend: a headless compositor (scripts/with-desktop --wayland sway|gnome),
-the fixture (GTK3) and gnome-calculator (GTK4) running as Wayland clients, no X
-display at all.
+the fixture (GTK3), gnome-calculator (GTK4) and the Qt 6 fixture running as Wayland
+clients, no X display at all.
 
 Every answer is checked outside axsight where the desktop allows: where the
 compositor put each window (sway's IPC; on GNOME, which tells no client, the Shell
@@ -29,6 +29,8 @@ MAIN = "axsight fixture"
 SECOND = "second fixture window"
 HEADER_BAR = "header bar fixture"
 HEADER_BAR_APP = FIXTURE_APP.parent / "header_bar_app.py"
+# Qt 6 joins the bus only without AT_SPI_BUS_ADDRESS (see the README's toolkits).
+QT_APP = f"env -u AT_SPI_BUS_ADDRESS /usr/bin/python3 {FIXTURE_APP.parent / 'qt_fixture_app.py'}"
 
 # Run by Debian's python3 inside the desktop (pyatspi binds to the bus of the
 # process that imports it): each fixture element's name and window-relative box.
@@ -65,7 +67,7 @@ def wayland(request, tmp_path_factory):
     private = PrivateDesktop(
         wm=False, tmp_path=tmp_path_factory.mktemp(kind), wayland=kind,
         apps=[f"/usr/bin/python3 {FIXTURE_APP} --second-window '{SECOND}'",
-              "gnome-calculator", f"/usr/bin/python3 {HEADER_BAR_APP}"])
+              "gnome-calculator", f"/usr/bin/python3 {HEADER_BAR_APP}", QT_APP])
     try:
         yield kind, private.env
     finally:
@@ -279,10 +281,28 @@ def test_a_gtk4_calculator_is_driven_by_clicks(wayland):
     run_session(body, env=session_env(env))
 
 
+def test_a_qt_window_is_clicked_where_it_is(wayland):
+    """Qt 6, native on Wayland: sway draws its title bar, while on GNOME Qt draws
+    its own outside its accessible frame; the pointer lands on Save either way."""
+    kind, env = wayland
+
+    async def body(c):
+        args = {"app": "axsight-qt-fixture"}
+        # Other windows may lie over it (sway tiles them, GNOME stacks them).
+        await c.ok("activate_window", args)
+        saved = await c.ok("click_element", {**args, "selector": "role:Button && name:Save"})
+        assert "with the pointer at" in saved, saved
+        assert '"Ready" -> "Saved"' in saved, saved
+
+    run_session(body, env=session_env(env))
+
+
 def test_screenshots_hold_the_pixels_of_the_element_boxes(wayland, tmp_path):
     kind, env = wayland
 
     async def body(c):
+        # On top, so that the button's pixels are its own.
+        await c.ok("activate_window", {"app": "axsight-fixture", "window": MAIN})
         tree = await c.ok("get_window_tree", {"app": "axsight-fixture", "window": MAIN})
         box = bounds_in(tree_line(tree, "Button", "Save"))
         picture = await picture_of(c, {"region": list(box)})

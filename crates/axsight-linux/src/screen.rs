@@ -184,10 +184,16 @@ pub async fn connect(
 /// Where a window's accessible frame starts on screen, given where the window
 /// the compositor shows is (`content`), the frame's size, and where the content
 /// starts inside the frame (`inset`, from the app's own tree or the
-/// compositor): at the content when the frame is the visible window (GTK4, or
-/// a server-decorated window), else that far before it, a client-side shadow
-/// (GTK3 with a header bar, floating). Without an inset the shadow is taken to
-/// be even on each side.
+/// compositor).
+///
+/// - The frame is the visible window (GTK4, or a server-decorated window): it
+///   starts there.
+/// - The frame is larger: it holds a client-side shadow (GTK3 with a header
+///   bar, floating) and starts `inset` before the window; without an inset the
+///   shadow is taken to be even on each side.
+/// - The frame is smaller: the app draws its own decorations outside it (Qt's
+///   title bar on GNOME): borders as wide on the sides and at the bottom, and
+///   the title bar above taking the rest.
 pub fn frame_origin(
     content: Bounds,
     frame: Option<(i32, i32)>,
@@ -200,6 +206,10 @@ pub fn frame_origin(
     let (extra_w, extra_h) = (width - content.width, height - content.height);
     if extra_w.abs() <= 2 && extra_h.abs() <= 2 {
         return (x, y);
+    }
+    if extra_w <= 0 && extra_h <= 0 {
+        let border = -extra_w / 2;
+        return (x + border, y + (-extra_h - border).max(0));
     }
     let (left, top) = inset.unwrap_or(((extra_w / 2).max(0), (extra_h / 2).max(0)));
     (x - left, y - top)
@@ -291,5 +301,21 @@ mod tests {
             (760, 366)
         );
         assert_eq!(frame_origin(window, None, None), (760, 366));
+    }
+
+    #[test]
+    fn a_frame_inside_the_apps_own_decorations_starts_below_its_title_bar() {
+        // Qt 6 on GNOME: mutter's frame 646×513 around an accessible 640×480,
+        // 3 px borders and a 30 px title bar (measured from a screenshot).
+        let window = Bounds {
+            x: 313,
+            y: 38,
+            width: 646,
+            height: 513,
+        };
+        assert_eq!(
+            frame_origin(window, Some((640, 480)), Some((0, 0))),
+            (316, 68)
+        );
     }
 }

@@ -23,13 +23,13 @@ use axsight_core::{
 use zbus::blocking::Connection;
 
 use crate::screen::click_gap::ClickPacing;
+use crate::screen::compositor_window::{self, CompositorWindow, ScriptedWindows, WindowScript};
 use crate::screen::keysyms;
-use crate::screen::matching::{Candidate, Matches, Wanted};
+use crate::screen::matching::Wanted;
 use crate::screen::virtual_input::{self, VirtualDevices};
 use crate::screen::{Screen, WindowId, WindowOrigin};
 use crate::{Error, Result};
 use remote_desktop::RemoteDesktop;
-use windows::ShellWindow;
 
 /// How long the seat gets to show the RemoteDesktop session's devices.
 const SEAT_DEADLINE: Duration = Duration::from_secs(1);
@@ -38,24 +38,26 @@ const SEAT_DEADLINE: Duration = Duration::from_secs(1);
 pub struct Gnome {
     bus: Connection,
     input: RemoteDesktop,
-    /// axsight's Shell extension answers.
-    extension: bool,
-    matches: Matches,
+    windows: ScriptedWindows<ShellExtension>,
     clicks: ClickPacing,
+}
+
+/// axsight's GNOME Shell extension, and whether it answers.
+struct ShellExtension {
+    bus: Connection,
+    enabled: bool,
 }
 
 impl Gnome {
     /// Connects to the session bus at `address`, starts a RemoteDesktop
     /// session, and takes the name GNOME Shell's screenshots want.
     pub fn connect(address: &str) -> Result<Gnome> {
-        let bus = zbus::blocking::connection::Builder::address(address)
-            .and_then(|builder| builder.build())
-            .map_err(|e| Error::Wayland(format!("cannot reach the session bus: {e}")))?;
+        let bus = crate::compositor_bus::connect(address)?;
         // The name GNOME Shell's screenshots want, where it is free; without it
         // screenshots are refused, and say why. Asked for plainly: this
         // connection serves no objects (zbus warns of a name without them).
         const DO_NOT_QUEUE: u32 = 4;
-        let _ = remote_desktop::call::<_, u32>(
+        let _ = crate::compositor_bus::call::<_, u32>(
             &bus,
             "org.freedesktop.DBus",
             "/org/freedesktop/DBus",
@@ -79,7 +81,7 @@ impl Gnome {
             }
             Err(error) => tracing::warn!(%error, "cannot watch the seat: input may be lost"),
         }
-        let extension = remote_desktop::call::<_, zbus::zvariant::OwnedValue>(
+        let extension = crate::compositor_bus::call::<_, zbus::zvariant::OwnedValue>(
             &bus,
             "org.gnome.Shell",
             windows::PATH,
@@ -92,35 +94,31 @@ impl Gnome {
             tracing::warn!("axsight's GNOME Shell extension does not answer: no window places");
         }
         Ok(Gnome {
+            windows: ScriptedWindows::new(ShellExtension {
+                bus: bus.clone(),
+                enabled: extension,
+            }),
             bus,
             input,
-            extension,
-            matches: Matches::default(),
             clicks: ClickPacing::default(),
         })
     }
 
-    fn windows(&self) -> Result<Vec<ShellWindow>> {
-        if !self.extension {
-            return Err(no_extension());
-        }
-        let json: String = self.shell("ListWindows", &())?;
-        windows::parse(&json).map_err(Error::Wayland)
+    fn extension(&self) -> bool {
+        self.windows.script.enabled
     }
+}
 
-    fn window(&self, id: WindowId) -> Result<ShellWindow> {
-        self.windows()?
-            .into_iter()
-            .find(|w| w.id == id)
-            .ok_or(Error::WindowGone)
-    }
-
-    fn shell<B, R>(&self, method: &str, body: &B) -> Result<R>
+impl ShellExtension {
+    fn call<B, R>(&self, method: &str, body: &B) -> Result<R>
     where
         B: serde::Serialize + zbus::zvariant::DynamicType,
         R: for<'d> zbus::zvariant::DynamicDeserialize<'d>,
     {
-        remote_desktop::call(
+        if !self.enabled {
+            return Err(no_extension());
+        }
+        crate::compositor_bus::call(
             &self.bus,
             "org.gnome.Shell",
             windows::PATH,
@@ -129,28 +127,32 @@ impl Gnome {
             body,
         )
     }
+}
 
-    /// Looks at the window until `wanted` holds (see [`crate::screen::await_window`]).
-    fn await_window(
-        &self,
-        id: WindowId,
-        done: &str,
-        wanted: impl Fn(&ShellWindow) -> bool,
-    ) -> Result<ShellWindow> {
-        crate::screen::await_window(done, || self.window(id), wanted, ShellWindow::content)
+impl WindowScript for ShellExtension {
+    fn list(&mut self) -> Result<Vec<CompositorWindow>> {
+        let json: String = self.call("ListWindows", &())?;
+        compositor_window::parse(&json, "the extension").map_err(Error::Wayland)
     }
 
-    fn matched(
-        &mut self,
-        id: &ElementId,
-        siblings: &[ElementId],
-        wanted: &Wanted,
-    ) -> Result<Option<ShellWindow>> {
-        if !self.extension {
-            return Ok(None);
-        }
-        let all = self.windows()?;
-        Ok(self.matches.find_in(id, siblings, wanted, all, candidate))
+    fn activate(&mut self, id: WindowId) -> Result<()> {
+        self.call("Activate", &(id,))
+    }
+
+    fn close(&mut self, id: WindowId) -> Result<()> {
+        self.call("Close", &(id,))
+    }
+
+    fn move_resize(&mut self, id: WindowId, b: Bounds) -> Result<()> {
+        self.call("MoveResize", &(id, b.x, b.y, b.width, b.height))
+    }
+
+    fn maximize(&mut self, id: WindowId, on: bool) -> Result<()> {
+        self.call("Maximize", &(id, on))
+    }
+
+    fn minimize(&mut self, id: WindowId, on: bool) -> Result<()> {
+        self.call("Minimize", &(id, on))
     }
 }
 
@@ -190,19 +192,7 @@ impl VirtualDevices for Gnome {
     /// mutter types a keysym only where the keyboard layout has it, and drops
     /// others: refused before anything is typed, so that nothing is half typed.
     fn prepare_keys(&mut self, keysyms: &[u32]) -> Result<()> {
-        let untypable: String = keysyms
-            .iter()
-            .filter(|k| !crate::wayland::on_a_us_keyboard(**k))
-            .filter_map(|k| keysyms::char_of(*k))
-            .collect();
-        if untypable.is_empty() {
-            return Ok(());
-        }
-        Err(Error::Wayland(format!(
-            "GNOME's remote desktop types only what the keyboard layout has, and {untypable:?} \
-             is not on it: type into the element instead (its text is set), or put the text \
-             on the clipboard and paste it"
-        )))
+        virtual_input::refuse_beyond_us_layout("GNOME's remote desktop", keysyms)
     }
 
     /// mutter adds Shift where the keysym's level needs it.
@@ -227,7 +217,7 @@ impl VirtualDevices for Gnome {
 
 impl Screen for Gnome {
     fn name(&self) -> &'static str {
-        match self.extension {
+        match self.extension() {
             true => "GNOME (mutter): input through mutter's RemoteDesktop, screenshots through GNOME Shell, window places from axsight's Shell extension",
             false => "GNOME (mutter): input through mutter's RemoteDesktop, screenshots through GNOME Shell; no window places (axsight's Shell extension is not enabled: run `axsight gnome-extension`)",
         }
@@ -242,21 +232,12 @@ impl Screen for Gnome {
     }
 
     fn clipboard(&self) -> Option<crate::clipboard::Clipboard> {
-        self.extension
+        self.extension()
             .then(|| crate::clipboard::Clipboard::GnomeShell(self.bus.clone()))
     }
 
     fn round_trip(&mut self) -> Result<()> {
-        remote_desktop::call::<_, String>(
-            &self.bus,
-            "org.freedesktop.DBus",
-            "/org/freedesktop/DBus",
-            "org.freedesktop.DBus",
-            "GetId",
-            &(),
-        )
-        .map(drop)
-        .map_err(|e| Error::DisplayLost(e.to_string()))
+        crate::compositor_bus::ping(&self.bus)
     }
 
     fn send_input(&mut self, input: &Input) -> Result<()> {
@@ -289,21 +270,11 @@ impl Screen for Gnome {
         siblings: &[ElementId],
         wanted: &Wanted,
     ) -> Result<Option<WindowId>> {
-        if !self.extension {
-            return Err(no_extension());
-        }
-        Ok(self.matched(id, siblings, wanted)?.map(|w| w.id))
+        Ok(self.windows.matched(id, siblings, wanted)?.map(|w| w.id))
     }
 
     fn toplevel_of(&mut self, pid: Option<u32>, title: &str) -> Result<Option<WindowId>> {
-        let wanted = Wanted {
-            title: title.to_string(),
-            size: None,
-            pid,
-            inset: None,
-        };
-        let candidates: Vec<Candidate> = self.windows()?.iter().map(candidate).collect();
-        Ok(crate::screen::matching::best(&candidates, &wanted, &[]))
+        self.windows.toplevel_of(pid, title)
     }
 
     fn content_origin(
@@ -312,16 +283,10 @@ impl Screen for Gnome {
         siblings: &[ElementId],
         wanted: &Wanted,
     ) -> Result<Option<WindowOrigin>> {
-        let Some(window) = self.matched(id, siblings, wanted)? else {
+        if !self.extension() {
             return Ok(None);
-        };
-        if window.xwayland {
-            return Ok(Some(WindowOrigin { x: 0, y: 0 }));
         }
-        // The shell knows the shadow exactly (buffer rect against frame rect).
-        let inset = wanted.inset.or(Some(window.shadow()));
-        let (x, y) = crate::screen::frame_origin(window.content(), wanted.size, inset);
-        Ok(Some(WindowOrigin { x, y }))
+        self.windows.content_origin(id, siblings, wanted)
     }
 
     fn window_bounds(
@@ -330,87 +295,44 @@ impl Screen for Gnome {
         siblings: &[ElementId],
         wanted: &Wanted,
     ) -> Result<Option<Bounds>> {
-        Ok(self.matched(id, siblings, wanted)?.map(|w| w.content()))
+        if !self.extension() {
+            return Ok(None);
+        }
+        Ok(self
+            .windows
+            .matched(id, siblings, wanted)?
+            .map(|w| w.content()))
     }
 
     fn windows_of_pid(&mut self, pid: u32) -> Result<Vec<(String, Bounds)>> {
-        Ok(self
-            .windows()?
-            .into_iter()
-            .filter(|w| w.pid() == Some(pid) && w.shown)
-            .map(|w| (w.title.clone(), w.content()))
-            .collect())
+        self.windows.windows_of_pid(pid)
     }
 
     fn reaches(&mut self, window: WindowId, x: i32, y: i32) -> Result<bool> {
-        let all = self.windows()?;
-        Ok(windows::window_at(&all, x, y).is_some_and(|w| w.id == window))
+        self.windows.reaches(window, x, y)
     }
 
     fn activate(&mut self, window: WindowId) -> Result<()> {
-        let () = self.shell("Activate", &(window,))?;
-        self.await_window(window, "focused", |w| w.focused)
-            .map(drop)
+        self.windows.activate(window)
     }
 
     fn activate_at(&mut self, x: i32, y: i32) -> Result<()> {
-        let all = self.windows()?;
-        match windows::window_at(&all, x, y) {
-            Some(window) => {
-                let id = window.id;
-                self.activate(id)
-            }
-            None => Ok(()),
-        }
+        self.windows.activate_at(x, y)
     }
 
     fn close(&mut self, window: WindowId) -> Result<()> {
-        self.shell("Close", &(window,))
+        self.windows.script.close(window)
     }
 
     fn place(&mut self, window: WindowId, placement: Placement) -> Result<Option<Bounds>> {
-        let before = self.window(window)?;
-        let [bx, by, bw, bh] = before.frame;
-        let placed = match placement {
-            Placement::Move { x, y, size } => {
-                let (width, height) = size.unwrap_or((bw, bh));
-                let () = self.shell("MoveResize", &(window, x, y, width, height))?;
-                self.await_window(window, "moved", move |w| w.frame == [x, y, width, height])?
-            }
-            Placement::Resize { width, height } => {
-                let () = self.shell("MoveResize", &(window, bx, by, width, height))?;
-                self.await_window(window, "resized", move |w| {
-                    (w.frame[2], w.frame[3]) == (width, height)
-                })?
-            }
-            Placement::Maximize(on) => {
-                if before.maximized == on {
-                    return Ok(Some(before.content()));
-                }
-                let () = self.shell("Maximize", &(window, on))?;
-                let done = if on { "maximized" } else { "restored" };
-                self.await_window(window, done, move |w| {
-                    w.maximized == on && w.frame != before.frame
-                })?
-            }
-            Placement::Minimize(on) => {
-                let () = self.shell("Minimize", &(window, on))?;
-                let done = if on { "minimized" } else { "shown" };
-                let shown = self.await_window(window, done, move |w| w.minimized == on)?;
-                if on {
-                    return Ok(None);
-                }
-                shown
-            }
-        };
-        Ok(Some(placed.content()))
+        self.windows.place(window, placement)
     }
 }
 
 /// The clipboard's text through axsight's Shell extension, its owner a digest
 /// of it (Wayland names no holder); `None` when it holds none.
 pub(crate) fn clipboard_read(bus: &Connection) -> Result<Option<axsight_core::ClipboardText>> {
-    let text: String = remote_desktop::call(
+    let text: String = crate::compositor_bus::call(
         bus,
         "org.gnome.Shell",
         windows::PATH,
@@ -428,7 +350,7 @@ pub(crate) fn clipboard_read(bus: &Connection) -> Result<Option<axsight_core::Cl
 
 /// Puts `text` on GNOME Shell's clipboard, which holds it itself.
 pub(crate) fn clipboard_hold(bus: &Connection, text: &str) -> Result<()> {
-    remote_desktop::call(
+    crate::compositor_bus::call(
         bus,
         "org.gnome.Shell",
         windows::PATH,
@@ -437,17 +359,6 @@ pub(crate) fn clipboard_hold(bus: &Connection, text: &str) -> Result<()> {
         &(text,),
     )
     .map_err(|e| Error::Clipboard(e.to_string()))
-}
-
-/// What matching weighs of a shell window.
-fn candidate(window: &ShellWindow) -> Candidate {
-    Candidate {
-        window: window.id,
-        title: window.title.clone(),
-        size: Some((window.frame[2], window.frame[3])),
-        pid: window.pid(),
-        mapped: window.shown,
-    }
 }
 
 fn no_extension() -> Error {

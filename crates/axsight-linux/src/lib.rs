@@ -12,6 +12,7 @@ mod acting;
 mod apps;
 mod cache;
 mod clipboard;
+mod compositor_bus;
 mod dbus;
 mod desktop_session;
 pub mod discover;
@@ -19,10 +20,12 @@ mod engine;
 mod error;
 mod events;
 mod gnome;
+mod kde;
 mod launch;
 mod menu_popups;
 mod normalize;
 mod operate;
+mod pipe;
 mod quirks;
 mod refresh;
 mod screen;
@@ -35,6 +38,7 @@ mod x11;
 pub use desktop_session::{Compositor, DesktopSession};
 pub use engine::{LinuxEngine, READ_DEADLINE};
 pub use gnome::{EXTENSION_FILES as GNOME_EXTENSION_FILES, EXTENSION_UUID as GNOME_EXTENSION_UUID};
+pub use kde::{desktop_entry as kde_desktop_entry, DESKTOP_FILE as KDE_DESKTOP_FILE};
 // The query types live in core, where the Engine trait is; re-exported for callers
 // that use this engine directly.
 pub use axsight_core::{ReadOptions, WindowQuery};

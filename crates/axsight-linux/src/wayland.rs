@@ -79,10 +79,66 @@ impl Output {
 
 /// What the event queue's handlers fill in.
 #[derive(Default)]
-struct State {
+pub(crate) struct State {
     outputs: Vec<Output>,
     /// The screencopy frame being captured, if any.
     frame: screencopy::FrameState,
+}
+
+impl State {
+    /// The outputs' bounds in the layout.
+    pub(crate) fn outputs(&self) -> Vec<Bounds> {
+        self.outputs.iter().map(Output::bounds).collect()
+    }
+
+    /// The box around every output: what absolute pointer positions span.
+    pub(crate) fn layout(&self) -> Result<Bounds> {
+        self.outputs
+            .iter()
+            .map(Output::bounds)
+            .reduce(|all, b| all.union(&b))
+            .ok_or_else(|| Error::Wayland("the compositor shows no output".into()))
+    }
+
+    /// Whether `at` is on an output; an error listing the outputs when not.
+    pub(crate) fn check_on_output(&self, at: axsight_core::Point) -> Result<()> {
+        let outputs = self.outputs();
+        if outputs.iter().any(|o| o.contains(at.x, at.y)) {
+            return Ok(());
+        }
+        let shown: Vec<String> = outputs
+            .iter()
+            .map(|o| format!("[{},{},{},{}]", o.x, o.y, o.width, o.height))
+            .collect();
+        Err(Error::Wayland(format!(
+            "point ({}, {}) is on no output (outputs: {})",
+            at.x,
+            at.y,
+            shown.join(", ")
+        )))
+    }
+}
+
+/// A Wayland connection to the compositor at `WAYLAND_DISPLAY`, its globals,
+/// and its outputs' places followed (after one round trip): what every client
+/// of a compositor's own protocols starts from.
+pub(crate) fn connect_following_outputs(
+) -> Result<(Connection, GlobalList, EventQueue<State>, State)> {
+    let conn = Connection::connect_to_env()
+        .map_err(|e| Error::Wayland(format!("cannot connect to the compositor: {e}")))?;
+    let (globals, mut queue) = registry_queue_init::<State>(&conn).map_err(wayland_error)?;
+    let qh = queue.handle();
+    let mut state = State::default();
+    bind_outputs(&globals, &qh, &mut state);
+    if let Ok(xdg) = globals.bind::<ZxdgOutputManagerV1, _, _>(&qh, 1..=3, ()) {
+        for output in &state.outputs {
+            if let Some(proxy) = &output.proxy {
+                xdg.get_xdg_output(proxy, &qh, output.global);
+            }
+        }
+    }
+    queue.roundtrip(&mut state).map_err(wayland_error)?;
+    Ok((conn, globals, queue, state))
 }
 
 /// A connection to a wlroots compositor with a virtual pointer and keyboard.
@@ -106,9 +162,7 @@ impl Wlroots {
     /// protocol is an error naming what it lacks; one without screencopy is
     /// not (input works; screenshots are refused when asked for).
     pub fn connect() -> Result<Wlroots> {
-        let conn = Connection::connect_to_env()
-            .map_err(|e| Error::Wayland(format!("cannot connect to the compositor: {e}")))?;
-        let (globals, mut queue) = registry_queue_init::<State>(&conn).map_err(wayland_error)?;
+        let (conn, globals, mut queue, mut state) = connect_following_outputs()?;
         let qh = queue.handle();
         let missing = |what: &'static str| {
             move |e| {
@@ -127,15 +181,6 @@ impl Wlroots {
             .bind(&qh, 1..=1, ())
             .map_err(missing("zwp_virtual_keyboard_manager_v1"))?;
         let screencopy = globals.bind(&qh, 1..=3, ()).ok();
-        let mut state = State::default();
-        bind_outputs(&globals, &qh, &mut state);
-        if let Ok(xdg) = globals.bind::<ZxdgOutputManagerV1, _, _>(&qh, 1..=3, ()) {
-            for output in &state.outputs {
-                if let Some(proxy) = &output.proxy {
-                    xdg.get_xdg_output(proxy, &qh, output.global);
-                }
-            }
-        }
         // One pointer and one keyboard for the connection's life, made now:
         // clients bind a wl_pointer or wl_keyboard only once the seat says it
         // has one, and input sent before that is lost.
@@ -166,17 +211,12 @@ impl Wlroots {
 
     /// The outputs' bounds in the layout.
     pub fn outputs(&self) -> Vec<Bounds> {
-        self.state.outputs.iter().map(Output::bounds).collect()
+        self.state.outputs()
     }
 
     /// The box around every output: what absolute pointer positions span.
     fn layout(&self) -> Result<Bounds> {
-        self.state
-            .outputs
-            .iter()
-            .map(Output::bounds)
-            .reduce(|all, b| all.union(&b))
-            .ok_or_else(|| Error::Wayland("the compositor shows no output".into()))
+        self.state.layout()
     }
 
     /// Milliseconds since connecting, as event timestamps.
@@ -189,6 +229,20 @@ impl Wlroots {
 /// with a US layout can type by keysyms alone.
 pub fn on_a_us_keyboard(keysym: u32) -> bool {
     keymap::Keymap::in_base(keysym)
+}
+
+/// The key a US keyboard types `keysym` with (its evdev code), and whether
+/// Shift goes with it: for input that presses the session's own keys (KWin's
+/// fake input).
+pub(crate) fn us_key(keysym: u32) -> Option<(u32, bool)> {
+    keymap::Keymap::default()
+        .stroke(keysym)
+        .map(|stroke| (stroke.evdev, stroke.shift))
+}
+
+/// The evdev code of `modifier`'s (left) key.
+pub(crate) fn modifier_code(modifier: axsight_core::Modifier) -> u32 {
+    keyboard::modifier_key(modifier).evdev
 }
 
 /// Binds every `wl_output` the registry lists, each with its global name.
@@ -214,7 +268,7 @@ fn bind_outputs(globals: &GlobalList, qh: &QueueHandle<State>, state: &mut State
 }
 
 /// A failed Wayland request or dispatch: the compositor gone or protocol error.
-fn wayland_error(error: impl std::fmt::Display) -> Error {
+pub(crate) fn wayland_error(error: impl std::fmt::Display) -> Error {
     Error::DisplayLost(format!("the Wayland compositor connection failed: {error}"))
 }
 

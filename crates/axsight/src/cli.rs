@@ -246,6 +246,17 @@ pub enum Command {
         #[arg(long, value_name = "DIR")]
         dir: Option<std::path::PathBuf>,
     },
+    /// Let this axsight use KWin's input and screenshots on KDE Wayland: writes
+    /// $XDG_DATA_HOME/applications/io.github.axsight.desktop naming this binary, and
+    /// refreshes KDE's service database.
+    KdeAuthorize {
+        /// Write the .desktop file into DIR instead.
+        #[arg(long, value_name = "DIR")]
+        dir: Option<std::path::PathBuf>,
+        /// Authorise the axsight binary at PATH instead of this one.
+        #[arg(long, value_name = "PATH")]
+        exec: Option<std::path::PathBuf>,
+    },
     /// Print the tool reference (docs/tools.md) made from the server's schemas and EXAMPLES.
     #[command(hide = true)]
     ToolsReference { examples: std::path::PathBuf },

@@ -7,8 +7,10 @@ mod bench;
 mod completions;
 mod doctor;
 mod gnome_extension;
+mod kde_authorize;
 mod man;
 mod shot;
+mod xdg;
 
 use anyhow::Context as _;
 use std::process::ExitCode;
@@ -137,6 +139,9 @@ pub async fn run(command: Command, flags: GroundingFlags) -> anyhow::Result<Exit
         Command::Completions { shell } => return Ok(completions::print(shell)),
         Command::Man { dir } => return man::run(dir.as_deref()),
         Command::GnomeExtension { dir } => return gnome_extension::run(dir.as_deref()),
+        Command::KdeAuthorize { dir, exec } => {
+            return kde_authorize::run(dir.as_deref(), exec.as_deref())
+        }
         Command::ToolsReference { examples } => {
             let examples = std::fs::read_to_string(&examples)
                 .with_context(|| format!("cannot read {}", examples.display()))?;

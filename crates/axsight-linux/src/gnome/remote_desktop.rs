@@ -14,6 +14,7 @@ use axsight_core::Bounds;
 use zbus::blocking::Connection;
 use zbus::zvariant::{OwnedObjectPath, OwnedValue, Value};
 
+use crate::compositor_bus::call;
 use crate::{Error, Result};
 
 const REMOTE_DESKTOP: &str = "org.gnome.Mutter.RemoteDesktop";
@@ -216,28 +217,6 @@ fn layout(bus: &Connection) -> Result<Vec<(String, Bounds)>> {
         return Err(Error::Wayland("mutter reports no monitor".into()));
     }
     Ok(places)
-}
-
-/// One method call and its reply's body.
-pub(super) fn call<B, R>(
-    bus: &Connection,
-    destination: &str,
-    path: &str,
-    interface: &str,
-    method: &str,
-    body: &B,
-) -> Result<R>
-where
-    B: serde::Serialize + zbus::zvariant::DynamicType,
-    R: for<'d> zbus::zvariant::DynamicDeserialize<'d>,
-{
-    let reply = bus
-        .call_method(Some(destination), path, Some(interface), method, body)
-        .map_err(|e| Error::Wayland(format!("{interface}.{method} failed: {e}")))?;
-    reply
-        .body()
-        .deserialize::<R>()
-        .map_err(|e| Error::Wayland(format!("{interface}.{method} answered oddly: {e}")))
 }
 
 /// A property's value.

@@ -57,6 +57,25 @@ pub trait VirtualDevices {
     fn clicks(&mut self) -> &mut ClickPacing;
 }
 
+/// Refuses `keysyms` when some are not on a US keyboard, naming them and what
+/// to do instead: for backends that press the session's own keys (`who` types
+/// them), where only the layout's characters can be typed.
+pub fn refuse_beyond_us_layout(who: &str, keysyms: &[u32]) -> Result<()> {
+    let untypable: String = keysyms
+        .iter()
+        .filter(|k| !crate::wayland::on_a_us_keyboard(**k))
+        .filter_map(|k| keysyms::char_of(*k))
+        .collect();
+    if untypable.is_empty() {
+        return Ok(());
+    }
+    Err(Error::Wayland(format!(
+        "{who} types only what the keyboard layout has, and {untypable:?} is not on it: type \
+         into the element instead (its text is set), or put the text on the clipboard and \
+         paste it"
+    )))
+}
+
 /// What is down, so that any exit releases it.
 #[derive(Default)]
 struct Down {

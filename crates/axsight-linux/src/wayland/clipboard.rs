@@ -9,9 +9,9 @@
 
 use std::collections::hash_map::DefaultHasher;
 use std::hash::{Hash as _, Hasher as _};
-use std::io::{Read as _, Write as _};
+use std::io::Write as _;
 use std::os::fd::{AsFd as _, OwnedFd};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use wayland_client::globals::{registry_queue_init, GlobalListContents};
 use wayland_client::protocol::{wl_registry, wl_seat};
@@ -173,38 +173,17 @@ pub fn hold(text: String) -> Result<()> {
 
 /// Reads `reader` to its end, `deadline` at most, and [`MAX_TEXT_BYTES`].
 fn read_within(reader: &mut std::io::PipeReader, deadline: Duration) -> Result<Vec<u8>> {
-    use rustix::event::{poll, PollFd, PollFlags, Timespec};
-    let end = Instant::now() + deadline;
-    let mut bytes = Vec::new();
-    let mut chunk = [0u8; 8192];
-    loop {
-        let left = end.saturating_duration_since(Instant::now());
-        if left.is_zero() {
-            return Err(Error::Clipboard(format!(
-                "the clipboard's holder did not hand its text over within {} ms",
-                deadline.as_millis()
-            )));
-        }
-        let timeout = Timespec::try_from(left).ok();
-        let mut fds = [PollFd::new(reader, PollFlags::IN)];
-        poll(&mut fds, timeout.as_ref())
-            .map_err(|e| Error::Clipboard(format!("cannot wait for the clipboard: {e}")))?;
-        if fds[0].revents().is_empty() {
-            continue;
-        }
-        let read = reader
-            .read(&mut chunk)
-            .map_err(|e| Error::Clipboard(format!("cannot read the clipboard: {e}")))?;
-        if read == 0 {
-            return Ok(bytes);
-        }
-        bytes.extend_from_slice(&chunk[..read]);
-        if bytes.len() > MAX_TEXT_BYTES {
-            return Err(Error::Clipboard(format!(
-                "the clipboard holds more than {MAX_TEXT_BYTES} bytes"
-            )));
-        }
-    }
+    use crate::pipe::PipeError;
+    crate::pipe::read_within(reader, deadline, MAX_TEXT_BYTES).map_err(|e| match e {
+        PipeError::TimedOut => Error::Clipboard(format!(
+            "the clipboard's holder did not hand its text over within {} ms",
+            deadline.as_millis()
+        )),
+        PipeError::TooLong => Error::Clipboard(format!(
+            "the clipboard holds more than {MAX_TEXT_BYTES} bytes"
+        )),
+        PipeError::Io(e) => Error::Clipboard(format!("cannot read the clipboard: {e}")),
+    })
 }
 
 /// A digest of `text`, the same in every process (SipHash with fixed keys): on

@@ -24,19 +24,7 @@ impl Wlroots {
     /// `at` relative to the layout's corner, with the layout's size, when it
     /// is on an output.
     fn layout_point(&self, at: Point) -> Result<(u32, u32, u32, u32)> {
-        let outputs = self.outputs();
-        if !outputs.iter().any(|o| o.contains(at.x, at.y)) {
-            let shown: Vec<String> = outputs
-                .iter()
-                .map(|o| format!("[{},{},{},{}]", o.x, o.y, o.width, o.height))
-                .collect();
-            return Err(Error::Wayland(format!(
-                "point ({}, {}) is on no output (outputs: {})",
-                at.x,
-                at.y,
-                shown.join(", ")
-            )));
-        }
+        self.state.check_on_output(at)?;
         let layout = self.layout()?;
         Ok((
             (at.x - layout.x) as u32,

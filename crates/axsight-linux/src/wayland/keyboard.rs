@@ -21,7 +21,7 @@ const RELEASED: u32 = 0;
 const PRESSED: u32 = 1;
 
 /// The modifier key of `modifier`.
-fn modifier_key(modifier: Modifier) -> ModifierKey {
+pub(super) fn modifier_key(modifier: Modifier) -> ModifierKey {
     match modifier {
         Modifier::Shift => keymap::SHIFT,
         Modifier::Ctrl => keymap::CONTROL,

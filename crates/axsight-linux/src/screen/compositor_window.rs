@@ -1,0 +1,370 @@
+//! A compositor's toplevel windows as a script running inside it lists and
+//! moves them (axsight's GNOME Shell extension, axsight's KWin scripts): one
+//! JSON shape for both, read into plain data and tested without a compositor;
+//! what each window's fields say about where its content starts; and the window
+//! half of [`super::Screen`] built once on a script's few operations
+//! ([`ScriptedWindows`]).
+
+use axsight_core::{Bounds, ElementId, Placement};
+use serde::Deserialize;
+
+use super::matching::{Candidate, Matches, Wanted};
+use super::{WindowId, WindowOrigin};
+use crate::{Error, Result};
+
+/// One window as the compositor's script reports it.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+pub struct CompositorWindow {
+    pub id: u64,
+    #[serde(default)]
+    pub pid: Option<i64>,
+    #[serde(default)]
+    pub title: String,
+    /// The visible window, server-drawn title bar and borders included
+    /// (mutter's frame rect, KWin's frameGeometry), in the layout.
+    pub frame: [i32; 4],
+    /// The client's whole surface: with its shadow when it draws its own
+    /// decorations, without the compositor's title bar when it does not
+    /// (mutter's buffer rect, KWin's bufferGeometry).
+    pub buffer: [i32; 4],
+    pub focused: bool,
+    pub minimized: bool,
+    pub maximized: bool,
+    pub fullscreen: bool,
+    /// Not minimized, and on the active workspace.
+    pub shown: bool,
+    pub xwayland: bool,
+}
+
+impl CompositorWindow {
+    /// The visible window's bounds.
+    pub fn content(&self) -> Bounds {
+        rect(self.frame)
+    }
+
+    /// Where the client-side shadow around the visible window starts: how far
+    /// the surface reaches out left and up.
+    pub fn shadow(&self) -> (i32, i32) {
+        (
+            (self.frame[0] - self.buffer[0]).max(0),
+            (self.frame[1] - self.buffer[1]).max(0),
+        )
+    }
+
+    /// The process, when the compositor knows it.
+    pub fn pid(&self) -> Option<u32> {
+        self.pid.and_then(|pid| u32::try_from(pid).ok())
+    }
+
+    /// Where the accessible frame `wanted` describes starts on screen.
+    ///
+    /// A surface inside the visible window is the client's area under the
+    /// compositor's title bar (KWin's decorations): the frame starts with it.
+    /// Otherwise the app draws its own decorations, and the shadow the
+    /// compositor reports (or the app's own inset) places the frame.
+    pub fn frame_origin(&self, wanted: &Wanted) -> (i32, i32) {
+        let (frame, buffer) = (self.content(), rect(self.buffer));
+        if buffer != frame && frame.intersection(&buffer) == Some(buffer) {
+            return super::frame_origin(buffer, wanted.size, Some((0, 0)));
+        }
+        let inset = wanted.inset.or(Some(self.shadow()));
+        super::frame_origin(frame, wanted.size, inset)
+    }
+
+    /// What matching weighs of the window.
+    pub fn candidate(&self) -> Candidate {
+        Candidate {
+            window: self.id,
+            title: self.title.clone(),
+            size: Some((self.frame[2], self.frame[3])),
+            pid: self.pid(),
+            mapped: self.shown,
+        }
+    }
+}
+
+fn rect([x, y, width, height]: [i32; 4]) -> Bounds {
+    Bounds {
+        x,
+        y,
+        width,
+        height,
+    }
+}
+
+/// The windows of a script's JSON list, bottom first; `who` names the script
+/// in the error.
+pub fn parse(json: &str, who: &str) -> Result<Vec<CompositorWindow>, String> {
+    serde_json::from_str(json).map_err(|e| format!("{who}'s window list does not parse: {e}"))
+}
+
+/// The topmost shown window whose visible window holds (`x`, `y`).
+pub fn window_at(windows: &[CompositorWindow], x: i32, y: i32) -> Option<&CompositorWindow> {
+    windows
+        .iter()
+        .rev()
+        .find(|w| w.shown && w.content().contains(x, y))
+}
+
+/// The operations a compositor's window script offers.
+pub trait WindowScript {
+    /// Every toplevel window, bottom first.
+    fn list(&mut self) -> Result<Vec<CompositorWindow>>;
+    /// Unminimizes, raises and focuses the window.
+    fn activate(&mut self, id: WindowId) -> Result<()>;
+    /// Asks the window to close.
+    fn close(&mut self, id: WindowId) -> Result<()>;
+    /// Places the visible window (restoring it first when maximized).
+    fn move_resize(&mut self, id: WindowId, bounds: Bounds) -> Result<()>;
+    fn maximize(&mut self, id: WindowId, on: bool) -> Result<()>;
+    fn minimize(&mut self, id: WindowId, on: bool) -> Result<()>;
+}
+
+/// The window half of a [`super::Screen`], on a compositor's script: which
+/// window shows an accessible one, where its content starts, and focus,
+/// closing and placing, each waited for until the compositor shows it.
+pub struct ScriptedWindows<S> {
+    pub script: S,
+    matches: Matches,
+}
+
+impl<S: WindowScript> ScriptedWindows<S> {
+    pub fn new(script: S) -> ScriptedWindows<S> {
+        ScriptedWindows {
+            script,
+            matches: Matches::default(),
+        }
+    }
+
+    /// The window `id` as it is now.
+    pub fn window(&mut self, id: WindowId) -> Result<CompositorWindow> {
+        self.script
+            .list()?
+            .into_iter()
+            .find(|w| w.id == id)
+            .ok_or(Error::WindowGone)
+    }
+
+    /// The window that shows the accessible window `id`.
+    pub fn matched(
+        &mut self,
+        id: &ElementId,
+        siblings: &[ElementId],
+        wanted: &Wanted,
+    ) -> Result<Option<CompositorWindow>> {
+        let all = self.script.list()?;
+        Ok(self
+            .matches
+            .find_in(id, siblings, wanted, all, CompositorWindow::candidate))
+    }
+
+    /// The window of process `pid` titled `title`.
+    pub fn toplevel_of(&mut self, pid: Option<u32>, title: &str) -> Result<Option<WindowId>> {
+        let wanted = Wanted {
+            title: title.to_string(),
+            size: None,
+            pid,
+            inset: None,
+        };
+        let candidates: Vec<Candidate> = self
+            .script
+            .list()?
+            .iter()
+            .map(CompositorWindow::candidate)
+            .collect();
+        Ok(super::matching::best(&candidates, &wanted, &[]))
+    }
+
+    /// Where the accessible frame of `id` starts on screen.
+    pub fn content_origin(
+        &mut self,
+        id: &ElementId,
+        siblings: &[ElementId],
+        wanted: &Wanted,
+    ) -> Result<Option<WindowOrigin>> {
+        let Some(window) = self.matched(id, siblings, wanted)? else {
+            return Ok(None);
+        };
+        if window.xwayland {
+            // XWayland apps report screen coordinates already.
+            return Ok(Some(WindowOrigin { x: 0, y: 0 }));
+        }
+        let (x, y) = window.frame_origin(wanted);
+        Ok(Some(WindowOrigin { x, y }))
+    }
+
+    /// The shown windows of process `pid`, with their titles and bounds.
+    pub fn windows_of_pid(&mut self, pid: u32) -> Result<Vec<(String, Bounds)>> {
+        Ok(self
+            .script
+            .list()?
+            .into_iter()
+            .filter(|w| w.pid() == Some(pid) && w.shown)
+            .map(|w| (w.title.clone(), w.content()))
+            .collect())
+    }
+
+    /// Whether (`x`, `y`) lands in `window`.
+    pub fn reaches(&mut self, window: WindowId, x: i32, y: i32) -> Result<bool> {
+        let all = self.script.list()?;
+        Ok(window_at(&all, x, y).is_some_and(|w| w.id == window))
+    }
+
+    /// Focuses `window` and waits until the compositor says it has the focus.
+    pub fn activate(&mut self, window: WindowId) -> Result<()> {
+        self.script.activate(window)?;
+        self.await_window(window, "focused", |w| w.focused)
+            .map(drop)
+    }
+
+    /// Focuses the window under (`x`, `y`), if any.
+    pub fn activate_at(&mut self, x: i32, y: i32) -> Result<()> {
+        let all = self.script.list()?;
+        match window_at(&all, x, y).map(|w| w.id) {
+            Some(id) => self.activate(id),
+            None => Ok(()),
+        }
+    }
+
+    /// Places `window` and waits until the compositor shows it so; its visible
+    /// bounds then (`None` when minimized).
+    pub fn place(&mut self, window: WindowId, placement: Placement) -> Result<Option<Bounds>> {
+        let before = self.window(window)?;
+        let [bx, by, bw, bh] = before.frame;
+        let placed = match placement {
+            Placement::Move { x, y, size } => {
+                let (width, height) = size.unwrap_or((bw, bh));
+                self.script
+                    .move_resize(window, rect([x, y, width, height]))?;
+                self.await_window(window, "moved", move |w| w.frame == [x, y, width, height])?
+            }
+            Placement::Resize { width, height } => {
+                self.script
+                    .move_resize(window, rect([bx, by, width, height]))?;
+                self.await_window(window, "resized", move |w| {
+                    (w.frame[2], w.frame[3]) == (width, height)
+                })?
+            }
+            Placement::Maximize(on) => {
+                if before.maximized == on {
+                    return Ok(Some(before.content()));
+                }
+                self.script.maximize(window, on)?;
+                let done = if on { "maximized" } else { "restored" };
+                self.await_window(window, done, move |w| {
+                    w.maximized == on && w.frame != before.frame
+                })?
+            }
+            Placement::Minimize(on) => {
+                self.script.minimize(window, on)?;
+                let done = if on { "minimized" } else { "shown" };
+                let shown = self.await_window(window, done, move |w| w.minimized == on)?;
+                if on {
+                    return Ok(None);
+                }
+                shown
+            }
+        };
+        Ok(Some(placed.content()))
+    }
+
+    /// Looks at the window until `wanted` holds (see [`super::await_window`]).
+    fn await_window(
+        &mut self,
+        id: WindowId,
+        done: &str,
+        wanted: impl Fn(&CompositorWindow) -> bool,
+    ) -> Result<CompositorWindow> {
+        super::await_window(done, || self.window(id), wanted, CompositorWindow::content)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const REPLY: &str = r#"[
+        {"id": 11, "pid": 40, "title": "axsight fixture", "frame": [160, 168, 852, 689],
+         "buffer": [134, 145, 904, 741], "focused": false, "minimized": false,
+         "maximized": false, "fullscreen": false, "shown": true, "xwayland": false},
+        {"id": 12, "pid": 41, "title": "Calculator", "frame": [57, 73, 360, 503],
+         "buffer": [-4, 18, 482, 613], "focused": true, "minimized": false,
+         "maximized": false, "fullscreen": false, "shown": true, "xwayland": false},
+        {"id": 13, "pid": -1, "title": "hidden", "frame": [0, 0, 10, 10],
+         "buffer": [0, 0, 10, 10], "focused": false, "minimized": true,
+         "maximized": false, "fullscreen": false, "shown": false, "xwayland": true}
+    ]"#;
+
+    #[test]
+    fn a_reply_becomes_windows_bottom_first() {
+        let windows = parse(REPLY, "the extension").unwrap();
+        assert_eq!(windows.len(), 3);
+        assert_eq!(
+            windows[0].content(),
+            Bounds {
+                x: 160,
+                y: 168,
+                width: 852,
+                height: 689
+            }
+        );
+        assert_eq!(windows[0].shadow(), (26, 23));
+        assert_eq!(windows[2].pid(), None);
+        assert!(parse("{", "the extension").is_err());
+    }
+
+    #[test]
+    fn the_point_belongs_to_the_topmost_shown_window() {
+        let windows = parse(REPLY, "the extension").unwrap();
+        assert_eq!(window_at(&windows, 200, 200).map(|w| w.id), Some(12));
+        assert_eq!(window_at(&windows, 900, 800).map(|w| w.id), Some(11));
+        assert_eq!(window_at(&windows, 5, 5), None); // only the minimized one is there
+    }
+}
+
+#[cfg(test)]
+mod frame_tests {
+    use super::*;
+
+    fn window(frame: [i32; 4], buffer: [i32; 4]) -> CompositorWindow {
+        CompositorWindow {
+            id: 1,
+            pid: None,
+            title: String::new(),
+            frame,
+            buffer,
+            focused: false,
+            minimized: false,
+            maximized: false,
+            fullscreen: false,
+            shown: true,
+            xwayland: false,
+        }
+    }
+
+    fn wanted(size: (i32, i32)) -> Wanted {
+        Wanted {
+            title: String::new(),
+            size: Some(size),
+            pid: None,
+            inset: None,
+        }
+    }
+
+    #[test]
+    fn a_server_decorated_frame_starts_below_the_compositors_title_bar() {
+        // KWin with Breeze: the fixture's 800×600 surface under a 37 px title bar.
+        let w = window([560, 221, 800, 637], [560, 258, 800, 600]);
+        assert_eq!(w.frame_origin(&wanted((800, 600))), (560, 258));
+    }
+
+    #[test]
+    fn a_client_decorated_frame_starts_at_its_shadow_or_its_window() {
+        // GTK4 on KWin: the frame is the visible window, the surface larger.
+        let gtk4 = window([780, 309, 360, 495], [719, 254, 482, 617]);
+        assert_eq!(gtk4.frame_origin(&wanted((360, 495))), (780, 309));
+        // GTK3 with a header bar: the frame holds the shadow.
+        let gtk3 = window([760, 366, 400, 347], [734, 343, 452, 405]);
+        assert_eq!(gtk3.frame_origin(&wanted((452, 399))), (734, 343));
+    }
+}

@@ -34,7 +34,7 @@ class PrivateDesktop:
     Wayland compositor WAYLAND, with the apps APPS) beside the suite's, for a test
     that needs what the suite's desktop lacks; it lives until close()."""
 
-    def __init__(self, wm, tmp_path, wayland=None, apps=()):
+    def __init__(self, wm, tmp_path, wayland=None, apps=(), env=None):
         env_file = tmp_path / "desktop.env"
         flags = ["--wm"] if wm else []
         flags += ["--wayland", wayland] if wayland else []
@@ -45,7 +45,7 @@ class PrivateDesktop:
             [str(REPO / "scripts" / "with-desktop"), "-q", *flags, "--",
              "bash", "-c", 'env -0 > "$0.part" && mv "$0.part" "$0" && exec cat >/dev/null',
              str(env_file)],
-            stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+            stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env)
         if not poll(env_file.exists, timeout=30):
             self.close()
             pytest.fail("the private desktop did not start")

@@ -90,16 +90,18 @@ def text_of(result):
 TRANSPORT = os.environ.get("AXSIGHT_E2E_TRANSPORT", "stdio")
 
 
-def run_session(body, env=None, deadline=SESSION_DEADLINE_S, args=()):
+def run_session(body, env=None, deadline=SESSION_DEADLINE_S, args=(), binary=None):
     """Starts `axsight serve [args]`, initializes, runs `await body(client)`, shuts down.
 
     env=None passes the desktop's variables (most tests: unambiguous when several
-    desktops run at once); env={} passes none beyond the SDK's defaults.
+    desktops run at once); env={} passes none beyond the SDK's defaults. BINARY
+    is the axsight to start, AXSIGHT_BIN unless given.
     """
-    assert AXSIGHT_BIN.exists(), f"{AXSIGHT_BIN} is missing: run cargo build -p axsight"
+    binary = binary or AXSIGHT_BIN
+    assert binary.exists(), f"{binary} is missing: run cargo build -p axsight"
     if TRANSPORT == "http":
-        return run_http_session(body, env, deadline, args)
-    params = StdioServerParameters(command=str(AXSIGHT_BIN), args=["serve", *args],
+        return run_http_session(body, env, deadline, args, binary)
+    params = StdioServerParameters(command=str(binary), args=["serve", *args],
                                    env=desktop_env() if env is None else env)
 
     async def main(errlog):
@@ -121,7 +123,7 @@ def run_session(body, env=None, deadline=SESSION_DEADLINE_S, args=()):
     assert SECRET not in stderr, "the password leaked into the server's stderr"
 
 
-def run_http_session(body, env, deadline, args):
+def run_http_session(body, env, deadline, args, binary):
     """`run_session` over streamable HTTP: the server started with `--http` on a
     free loopback port, the SDK's HTTP client, the same checks after."""
     import subprocess
@@ -132,7 +134,7 @@ def run_http_session(body, env, deadline, args):
             if k in os.environ}
     server_env = {**base, **(desktop_env() if env is None else env)}
     with tempfile.TemporaryFile("w+") as errlog:
-        server = subprocess.Popen([str(AXSIGHT_BIN), "serve", "--http", "127.0.0.1:0", *args],
+        server = subprocess.Popen([str(binary), "serve", "--http", "127.0.0.1:0", *args],
                                   stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
                                   stderr=errlog, env=server_env, text=True)
         try:

@@ -1,4 +1,4 @@
-"""scripts/with-desktop --wayland sway|gnome: the compositor runs headless, the fixture
+"""scripts/with-desktop --wayland sway|gnome|kde: the compositor runs headless, the fixture
 runs natively on Wayland and joins the accessibility bus, and everything goes away
 at the end. These check the test bed (test_wayland_tools.py drives axsight's
 tools on it), and what `axsight doctor` says of each session."""
@@ -14,7 +14,7 @@ import pytest
 from conftest import FIXTURE_APP, REPO, PrivateDesktop, poll
 from test_mcp_server import AXSIGHT_BIN
 
-COMPOSITORS = {"sway": "sway", "gnome": "gnome-shell"}
+COMPOSITORS = {"sway": "sway", "gnome": "gnome-shell", "kde": "kwin_wayland"}
 
 # Run by Debian's python3 inside the private desktop (pyatspi binds to the bus of
 # the process that imports it, so the check cannot run in this one): the fixture's
@@ -43,10 +43,21 @@ print(session)
 
 
 def start(kind, tmp_path):
+    """A desktop of KIND with the fixture; its env's AXSIGHT_BIN is the axsight
+    to run there: on KDE a copy without debug info, which with-desktop
+    authorises (KWin hashes an authorised client's executable at each
+    connection: 6 s for the debug build with its debug info)."""
     if not shutil.which(COMPOSITORS[kind]):
         pytest.skip(f"{COMPOSITORS[kind]} is not installed (scripts/install-deps)")
-    return PrivateDesktop(wm=False, tmp_path=tmp_path, wayland=kind,
-                          apps=[f"/usr/bin/python3 {FIXTURE_APP}"])
+    binary = AXSIGHT_BIN
+    if kind == "kde":
+        binary = tmp_path / "axsight"
+        subprocess.run(["objcopy", "--strip-debug", str(AXSIGHT_BIN), str(binary)], check=True)
+    private = PrivateDesktop(wm=False, tmp_path=tmp_path, wayland=kind,
+                             env=os.environ | {"AXSIGHT_BIN": str(binary)},
+                             apps=[f"/usr/bin/python3 {FIXTURE_APP}"])
+    private.env["AXSIGHT_BIN"] = str(binary)
+    return private
 
 
 def run(env, *argv):
@@ -81,7 +92,7 @@ def gone_after_close(private, paths):
     return poll(lambda: not any(Path(p).exists() for p in paths), timeout=5)
 
 
-@pytest.mark.parametrize("kind", ["sway", "gnome"])
+@pytest.mark.parametrize("kind", ["sway", "gnome", "kde"])
 def test_the_fixture_runs_natively_on_wayland(kind, tmp_path):
     private = start(kind, tmp_path)
     try:
@@ -138,14 +149,17 @@ def test_gnome_shell_offers_remote_desktop_with_pipewire(tmp_path):
               "ok    screen: sway (wlroots): input through a virtual pointer and keyboard"]),
     ("gnome", ["ok    desktop session: Wayland (GNOME)",
                "ok    screen: GNOME (mutter): input through mutter's RemoteDesktop"]),
+    ("kde", ["ok    desktop session: Wayland (KDE)",
+             "ok    screen: KDE (KWin): input through KWin's fake input, screenshots through "
+             "KWin's ScreenShot2, window places from KWin scripts"]),
 ])
 def test_doctor_names_the_wayland_session_and_its_screen(kind, expected, tmp_path):
     """axsight itself on the test bed: doctor names the compositor and the screen
     backend in use, and the tree is read (exit 0)."""
     private = start(kind, tmp_path)
     try:
-        out = subprocess.run([str(AXSIGHT_BIN), "doctor"], env=private.env, capture_output=True,
-                             text=True, timeout=60)
+        out = subprocess.run([private.env["AXSIGHT_BIN"], "doctor"], env=private.env,
+                             capture_output=True, text=True, timeout=60)
         assert out.returncode == 0, f"{out.stdout}\n{out.stderr}"
         for line in expected:
             assert line in out.stdout, out.stdout
@@ -188,3 +202,45 @@ def test_gnome_extension_installs_the_files_gnome_shell_runs(tmp_path):
     for name in ("metadata.json", "extension.js"):
         assert (tmp_path / uuid / name).read_text() == (source / name).read_text()
     assert json.loads((tmp_path / uuid / "metadata.json").read_text())["uuid"] == uuid
+
+
+def test_unauthorised_on_kde_axsight_says_what_to_run_and_kde_authorize_grants_it(
+        tmp_path, monkeypatch):
+    """KWin gives fake input and screenshots only to a program a .desktop file
+    names: unauthorised, doctor says what to run, window places still work (boxes
+    on screen), and input and screenshots are refused with the same advice; once
+    `axsight kde-authorize` has run, in the running session, a new server has both."""
+    monkeypatch.setenv("AXSIGHT_KDE_AUTHORIZE", "off")
+    private = start("kde", tmp_path)
+    try:
+        env = private.env
+        axsight = env["AXSIGHT_BIN"]
+        doctor = run(env, axsight, "doctor")
+        assert "KDE (KWin): window places from KWin scripts; no input and no screenshots " \
+               "(axsight is not authorised: run `axsight kde-authorize`)" in doctor, doctor
+        tree = run(env, axsight, "tree", "--app", "axsight-fixture")
+        frame = [int(n) for n in re.search(r"\[(\d+),(\d+),(\d+),(\d+)\]", tree).groups()]
+        assert frame[:2] != [0, 0], tree  # placed on screen though unauthorised
+        shot = subprocess.run([axsight, "shot", str(tmp_path / "shot.png")], env=env,
+                              capture_output=True, text=True, timeout=30)
+        assert shot.returncode != 0 and "axsight kde-authorize" in shot.stderr, shot.stderr
+        # As the session's user: KWin's home (private to the test bed) is theirs.
+        home = Path(env["XDG_RUNTIME_DIR"]) / "home"
+        written = run(env | {"HOME": str(home), "XDG_DATA_HOME": str(home / ".local/share"),
+                             "XDG_CACHE_HOME": str(home / ".cache"),
+                             "XDG_CONFIG_HOME": str(home / ".config")}, axsight, "kde-authorize")
+        entry = home / ".local/share/applications/io.github.axsight.desktop"
+        assert f"wrote {entry}" in written and "kbuildsycoca5 refreshed" in written, written
+        assert f"Exec={Path(axsight).resolve()}" in entry.read_text()
+        # KWin notices the new file within seconds (KDE's service database is
+        # checked for changes at most every second or so).
+        granted = "KDE (KWin): input through KWin's fake input, screenshots through KWin's " \
+                  "ScreenShot2"
+        doctors = []
+        assert poll(lambda: doctors.append(run(env, axsight, "doctor")) or granted in doctors[-1],
+                    timeout=20), doctors[-1]
+        clicked = run(env, axsight, "click", "--app", "axsight-fixture",
+                      "role:Button && name:Count")
+        assert "with the pointer at" in clicked and '-> "Count 1"' in clicked, clicked
+    finally:
+        private.close()

@@ -1,11 +1,12 @@
 """The MCP tools on a native Wayland session, through the official Python SDK client,
-once per backend: a headless compositor (scripts/with-desktop --wayland sway|gnome),
+once per backend: a headless compositor (scripts/with-desktop --wayland sway|gnome|kde),
 the fixture (GTK3), gnome-calculator (GTK4) and the Qt 6 fixture running as Wayland
 clients, no X display at all.
 
 Every answer is checked outside axsight where the desktop allows: where the
 compositor put each window (sway's IPC; on GNOME, which tells no client, the Shell
-extension's report of mutter's own rectangles), what the apps report about
+extension's report of mutter's own rectangles; on KDE a KWin script of the test's
+own), what the apps report about
 themselves (pyatspi, window-relative on Wayland), and the screen's pixels (grim, a
 separate screencopy client, on sway).
 """
@@ -17,8 +18,10 @@ import subprocess
 
 import pytest
 
+from pathlib import Path
+
 from conftest import FIXTURE_APP, PrivateDesktop, poll
-from test_mcp_server import parse_tree, handle_of, run_session
+from test_mcp_server import AXSIGHT_BIN, parse_tree, handle_of, run_session
 
 BOUNDS = re.compile(r"\[(-?\d+),(-?\d+),(\d+),(\d+)\]")
 # What a client must pass for the server to reach a Wayland session.
@@ -54,20 +57,62 @@ print(json.dumps(out))
 """
 
 
-COMPOSITORS = {"sway": "sway", "gnome": "gnome-shell"}
+# Run by Debian's python3 inside a KWin desktop: a KWin script of the test's own
+# answers with every window's caption, frame (title bar included), client surface
+# and focus, through a D-Bus object this script serves.
+KWIN_WINDOWS = """
+import json, os, sys, tempfile
+from gi.repository import Gio, GLib
+bus = Gio.bus_get_sync(Gio.BusType.SESSION)
+node = Gio.DBusNodeInfo.new_for_xml('<node><interface name="test.Windows"><method '
+    'name="Reply"><arg type="s" direction="in"/></method></interface></node>')
+got, loop = [], GLib.MainLoop()
+def on_call(conn, sender, path, iface, method, params, invocation):
+    got.append(params.unpack()[0]); invocation.return_value(None); loop.quit()
+bus.register_object("/test", node.interfaces[0], on_call, None, None)
+rect = "r => [r.x, r.y, r.width, r.height]"
+script = ("const rect = %s; callDBus(%s, '/test', 'test.Windows', 'Reply', JSON.stringify("
+          "workspace.clientList().map(w => ({title: w.caption, frame: rect(w.frameGeometry), "
+          "buffer: rect(w.bufferGeometry), focused: w === workspace.activeClient}))));"
+          % (rect, json.dumps(bus.get_unique_name())))
+path = tempfile.mktemp(suffix=".js", dir=os.environ["XDG_RUNTIME_DIR"])
+open(path, "w").write(script)
+def call(obj, iface, method, args=None):
+    return bus.call_sync("org.kde.KWin", obj, iface, method, args, None, 0, 5000, None)
+sid = call("/Scripting", "org.kde.kwin.Scripting", "loadScript",
+           GLib.Variant("(ss)", (path, "test-windows"))).unpack()[0]
+call(f"/{sid}", "org.kde.kwin.Script", "run")
+GLib.timeout_add(5000, loop.quit)
+loop.run()
+call("/Scripting", "org.kde.kwin.Scripting", "unloadScript", GLib.Variant("(s)", ("test-windows",)))
+os.remove(path)
+print(got[0])
+"""
 
 
-@pytest.fixture(scope="module", params=["sway", "gnome"])
+COMPOSITORS = {"sway": "sway", "gnome": "gnome-shell", "kde": "kwin_wayland"}
+
+
+@pytest.fixture(scope="module", params=["sway", "gnome", "kde"])
 def wayland(request, tmp_path_factory):
     """(compositor, environment) of a Wayland desktop with the fixture (and its
-    second window), gnome-calculator and a header-bar window."""
+    second window), gnome-calculator and a header-bar window. On KDE the server
+    is a copy of AXSIGHT_BIN without its debug info, which `axsight kde-authorize`
+    (in with-desktop) authorises: KWin hashes an authorised client's executable
+    at each connection, 6 s for the debug build with its debug info."""
     kind = request.param
     if not shutil.which(COMPOSITORS[kind]):
         pytest.skip(f"{COMPOSITORS[kind]} is not installed (scripts/install-deps)")
+    tmp = tmp_path_factory.mktemp(kind)
+    binary = AXSIGHT_BIN
+    if kind == "kde":
+        binary = tmp / "axsight"
+        subprocess.run(["objcopy", "--strip-debug", str(AXSIGHT_BIN), str(binary)], check=True)
     private = PrivateDesktop(
-        wm=False, tmp_path=tmp_path_factory.mktemp(kind), wayland=kind,
+        wm=False, tmp_path=tmp, wayland=kind, env=os.environ | {"AXSIGHT_BIN": str(binary)},
         apps=[f"/usr/bin/python3 {FIXTURE_APP} --second-window '{SECOND}'",
               "gnome-calculator", f"/usr/bin/python3 {HEADER_BAR_APP}", QT_APP])
+    private.env["AXSIGHT_BIN"] = str(binary)
     try:
         yield kind, private.env
     finally:
@@ -76,6 +121,12 @@ def wayland(request, tmp_path_factory):
 
 def session_env(env):
     return {k: env[k] for k in WAYLAND_VARS if env.get(k)}
+
+
+def session(body, env):
+    """An MCP session with the desktop's server binary, given only the session's
+    variables."""
+    run_session(body, env=session_env(env), binary=Path(env["AXSIGHT_BIN"]))
 
 
 def run(env, *argv):
@@ -111,8 +162,27 @@ def shell_windows(env):
     return {w["title"]: (tuple(w["frame"]), w["focused"]) for w in windows}
 
 
+def kwin_windows(env, frames=False):
+    """{title: (client area, focused)} as KWin has them: the client's surface
+    where it lies inside the frame (KWin draws the title bar), else the frame
+    (the app draws its own decorations); or the frame itself with FRAMES."""
+    windows = json.loads(run(env, "/usr/bin/python3", "-c", KWIN_WINDOWS))
+    out = {}
+    for w in windows:
+        (fx, fy, fw, fh), (bx, by, bw, bh) = w["frame"], w["buffer"]
+        inside = fx <= bx and fy <= by and bx + bw <= fx + fw and by + bh <= fy + fh
+        box = w["buffer"] if inside and not frames else w["frame"]
+        out[w["title"]] = (tuple(round(v) for v in box), w["focused"])
+    return out
+
+
 def windows_of(kind, env):
-    return sway_views(env) if kind == "sway" else shell_windows(env)
+    return {"sway": sway_views, "gnome": shell_windows, "kde": kwin_windows}[kind](env)
+
+
+def frames_of(kind, env):
+    """Where each window's frame is, as window placement moves it."""
+    return kwin_windows(env, frames=True) if kind == "kde" else windows_of(kind, env)
 
 
 def frame_inset(facts_of_window, content):
@@ -151,13 +221,15 @@ def grim_rgb(env, box):
 
 def test_doctor_names_the_wayland_backend(wayland):
     kind, env = wayland
-    out = subprocess.run([os.environ.get("AXSIGHT_BIN", "target/debug/axsight"), "doctor"],
+    out = subprocess.run([env["AXSIGHT_BIN"], "doctor"],
                          env=session_env(env) | {"PATH": os.environ["PATH"]},
                          capture_output=True, text=True, timeout=30).stdout
     screen = next(l for l in out.splitlines() if "screen:" in l)
     named = {"sway": "sway (wlroots)",
              "gnome": "GNOME (mutter): input through mutter's RemoteDesktop, screenshots "
-                      "through GNOME Shell, window places from axsight's Shell extension"}
+                      "through GNOME Shell, window places from axsight's Shell extension",
+             "kde": "KDE (KWin): input through KWin's fake input, screenshots through KWin's "
+                    "ScreenShot2, window places from KWin scripts"}
     assert screen.startswith("ok") and named[kind] in screen, out
 
 
@@ -181,7 +253,7 @@ def test_tree_bounds_are_the_window_place_plus_the_element_place(wayland):
                 line = tree_line(tree, "Button", name)
                 assert bounds_in(line) == (x - left + ex, y - top + ey, ew, eh), (line, ex, ey)
 
-    run_session(body, env=session_env(env))
+    session(body, env)
 
 
 def test_a_header_bar_window_with_its_shadow_is_placed_and_clicked(wayland):
@@ -190,7 +262,7 @@ def test_a_header_bar_window_with_its_shadow_is_placed_and_clicked(wayland):
     kind, env = wayland
     if kind != "sway":
         pytest.skip("the other backends' windows all float (and GNOME's GTK3 ones all "
-                    "draw shadows: the bounds test covers them)")
+                    "draw shadows: the bounds test covers them; KDE's calculator too)")
     run(env, "swaymsg", f'[title="{HEADER_BAR}"] floating enable')
     # Floating, then settled: sway drops its title bar once it sees the window
     # draws its own, which moves the window.
@@ -222,7 +294,7 @@ def test_a_header_bar_window_with_its_shadow_is_placed_and_clicked(wayland):
                                                "selector": "role:Button && name:Hit"})
         assert '"Hit" -> "Hit 1"' in clicked, clicked
 
-    run_session(body, env=session_env(env))
+    session(body, env)
 
 
 def test_clicks_keys_and_text_land_and_answer_with_the_diff(wayland):
@@ -236,12 +308,13 @@ def test_clicks_keys_and_text_land_and_answer_with_the_diff(wayland):
         # Typed through the keyboard (a point, not an element): any Unicode.
         tree = await c.ok("get_window_tree", args)
         x, y, w, h = bounds_in(tree_line(tree, "Edit", "Name"))
-        text = "Grüße, 日本 € ✓ ω" if kind == "sway" else "Hello, GNOME! (1+2=3)"
+        text = {"sway": "Grüße, 日本 € ✓ ω", "gnome": "Hello, GNOME! (1+2=3)",
+                "kde": "Hello, KDE! (1+2=3)"}[kind]
         typed = await c.ok("type_into_element", {"x": x + w // 2, "y": y + h // 2,
                                                  "text": text})
         assert f'-> "{text}"' in typed, typed
-        if kind == "gnome":
-            # mutter types only what the layout has: refused, not half typed.
+        if kind != "sway":
+            # mutter and KWin type only what the layout has: refused, not half typed.
             refused = await c.error("press_key", {**args, "key": "€"})
             assert "only what the keyboard layout has" in refused, refused
         # Chords: select all, then delete.
@@ -257,7 +330,7 @@ def test_clicks_keys_and_text_land_and_answer_with_the_diff(wayland):
         read = await c.ok("clipboard", {})
         assert '"pasted ✓"' in read, read
 
-    run_session(body, env=session_env(env))
+    session(body, env)
     facts = app_facts(env, "axsight-fixture")[MAIN]
     assert any(name == "Count 1" for _, name, _ in facts), facts
 
@@ -278,7 +351,7 @@ def test_a_gtk4_calculator_is_driven_by_clicks(wayland):
         assert "42" in shown, shown
         assert seven
 
-    run_session(body, env=session_env(env))
+    session(body, env)
 
 
 def test_a_qt_window_is_clicked_where_it_is(wayland):
@@ -294,7 +367,7 @@ def test_a_qt_window_is_clicked_where_it_is(wayland):
         assert "with the pointer at" in saved, saved
         assert '"Ready" -> "Saved"' in saved, saved
 
-    run_session(body, env=session_env(env))
+    session(body, env)
 
 
 def test_screenshots_hold_the_pixels_of_the_element_boxes(wayland, tmp_path):
@@ -317,7 +390,7 @@ def test_screenshots_hold_the_pixels_of_the_element_boxes(wayland, tmp_path):
             assert whole.crop((x, y, x + w, y + h)).tobytes() == picture.tobytes()
             assert len(set(picture.getdata())) > 10
 
-    run_session(body, env=session_env(env))
+    session(body, env)
 
 
 async def picture_of(c, args):
@@ -339,11 +412,13 @@ def test_windows_are_activated_moved_and_a_dialog_shows_in_the_diff(wayland):
         assert poll(lambda: windows_of(kind, env)[SECOND][1]), activated
         moved = await c.ok("move_window", {"app": "axsight-fixture", "window": SECOND,
                                            "x": 300, "y": 200})
-        assert windows_of(kind, env)[SECOND][0][:2] == (300, 200), moved
+        assert frames_of(kind, env)[SECOND][0][:2] == (300, 200), moved
         tree = await c.ok("get_window_tree", {"app": "axsight-fixture", "window": SECOND})
         facts = app_facts(env, "axsight-fixture")[SECOND]
-        left, top = frame_inset(facts, windows_of(kind, env)[SECOND][0])
-        assert bounds_in(tree.splitlines()[1])[:2] == (300 - left, 200 - top), tree
+        content = windows_of(kind, env)[SECOND][0]
+        left, top = frame_inset(facts, content)
+        # The content is the frame, but under KWin's title bar.
+        assert bounds_in(tree.splitlines()[1])[:2] == (content[0] - left, content[1] - top), tree
         # The main window first: a click that also moves the focus settles on
         # the focus change, before a dialog that opens later.
         await c.ok("activate_window", {"app": "axsight-fixture", "window": MAIN})
@@ -363,4 +438,4 @@ def test_windows_are_activated_moved_and_a_dialog_shows_in_the_diff(wayland):
                                               "selector": "role:Button && name:OK"})
         assert "Delayed dialog" in closed, closed
 
-    run_session(body, env=session_env(env))
+    session(body, env)

@@ -36,8 +36,8 @@ pub fn run(dir: Option<&Path>, exec: Option<&Path>) -> anyhow::Result<ExitCode> 
              database is rebuilt (log out and in)"
         ),
     }
-    outln!("start axsight again, and check with `axsight doctor` (its screen line names input");
-    outln!("and screenshots).");
+    outln!("KWin notices it within seconds: start axsight again, and check with `axsight doctor`");
+    outln!("(its screen line names input and screenshots).");
     Ok(ExitCode::SUCCESS)
 }
 

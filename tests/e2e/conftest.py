@@ -5,6 +5,7 @@ Run under scripts/with-desktop (scripts/test does), with the repo's .venv (made 
 
     scripts/with-desktop -- .venv/bin/python -m pytest tests/e2e
 """
+import json
 import os
 import subprocess
 import sys
@@ -164,3 +165,45 @@ def atspi_app(fixture_app):
 def app_args(fixture_app):
     """Tool arguments naming the module's fixture window (app and window title)."""
     return {"app": "axsight-fixture", "window": fixture_app.title}
+
+
+# Run by Debian's python3 inside a KWin desktop: a KWin script of the test's own
+# answers with every window's caption, frame (title bar included), client surface
+# and focus, through a D-Bus object this script serves.
+KWIN_WINDOWS = """
+import json, os, sys, tempfile
+from gi.repository import Gio, GLib
+bus = Gio.bus_get_sync(Gio.BusType.SESSION)
+node = Gio.DBusNodeInfo.new_for_xml('<node><interface name="test.Windows"><method '
+    'name="Reply"><arg type="s" direction="in"/></method></interface></node>')
+got, loop = [], GLib.MainLoop()
+def on_call(conn, sender, path, iface, method, params, invocation):
+    got.append(params.unpack()[0]); invocation.return_value(None); loop.quit()
+bus.register_object("/test", node.interfaces[0], on_call, None, None)
+rect = "r => [r.x, r.y, r.width, r.height]"
+script = ("const rect = %s; callDBus(%s, '/test', 'test.Windows', 'Reply', JSON.stringify("
+          "workspace.clientList().map(w => ({title: w.caption, frame: rect(w.frameGeometry), "
+          "buffer: rect(w.bufferGeometry), focused: w === workspace.activeClient}))));"
+          % (rect, json.dumps(bus.get_unique_name())))
+path = tempfile.mktemp(suffix=".js", dir=os.environ["XDG_RUNTIME_DIR"])
+open(path, "w").write(script)
+def call(obj, iface, method, args=None):
+    return bus.call_sync("org.kde.KWin", obj, iface, method, args, None, 0, 5000, None)
+sid = call("/Scripting", "org.kde.kwin.Scripting", "loadScript",
+           GLib.Variant("(ss)", (path, "test-windows"))).unpack()[0]
+call(f"/{sid}", "org.kde.kwin.Script", "run")
+GLib.timeout_add(5000, loop.quit)
+loop.run()
+call("/Scripting", "org.kde.kwin.Scripting", "unloadScript", GLib.Variant("(s)", ("test-windows",)))
+os.remove(path)
+print(got[0])
+"""
+
+
+def kwin_window_list(env):
+    """Every window KWin manages, as a KWin script of the tests' own reports it
+    (caption as title, frame and buffer rectangles, focus): what a test checks
+    axsight's answers against on KDE."""
+    out = subprocess.run(["/usr/bin/python3", "-c", KWIN_WINDOWS], env=env, capture_output=True,
+                         text=True, timeout=20, check=True).stdout
+    return json.loads(out)

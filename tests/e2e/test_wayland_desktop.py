@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import FIXTURE_APP, REPO, PrivateDesktop, poll
+from conftest import FIXTURE_APP, REPO, PrivateDesktop, kwin_window_list, poll
 from test_mcp_server import AXSIGHT_BIN
 
 COMPOSITORS = {"sway": "sway", "gnome": "gnome-shell", "kde": "kwin_wayland"}
@@ -42,8 +42,8 @@ print(session)
 """
 
 
-def start(kind, tmp_path):
-    """A desktop of KIND with the fixture; its env's AXSIGHT_BIN is the axsight
+def start(kind, tmp_path, apps=(f"/usr/bin/python3 {FIXTURE_APP}",)):
+    """A desktop of KIND with APPS (the fixture); its env's AXSIGHT_BIN is the axsight
     to run there: on KDE a copy without debug info, which with-desktop
     authorises (KWin hashes an authorised client's executable at each
     connection: 6 s for the debug build with its debug info)."""
@@ -54,8 +54,7 @@ def start(kind, tmp_path):
         binary = tmp_path / "axsight"
         subprocess.run(["objcopy", "--strip-debug", str(AXSIGHT_BIN), str(binary)], check=True)
     private = PrivateDesktop(wm=False, tmp_path=tmp_path, wayland=kind,
-                             env=os.environ | {"AXSIGHT_BIN": str(binary)},
-                             apps=[f"/usr/bin/python3 {FIXTURE_APP}"])
+                             env=os.environ | {"AXSIGHT_BIN": str(binary)}, apps=list(apps))
     private.env["AXSIGHT_BIN"] = str(binary)
     return private
 
@@ -242,5 +241,33 @@ def test_unauthorised_on_kde_axsight_says_what_to_run_and_kde_authorize_grants_i
         clicked = run(env, axsight, "click", "--app", "axsight-fixture",
                       "role:Button && name:Count")
         assert "with the pointer at" in clicked and '-> "Count 1"' in clicked, clicked
+    finally:
+        private.close()
+
+
+def buffer_rect(kind, env, title):
+    """The whole surface (shadow included) of the window TITLE, as the compositor
+    has it: KWin through a script of the tests' own, GNOME through axsight's Shell
+    extension."""
+    if kind == "kde":
+        return tuple(next(w["buffer"] for w in kwin_window_list(env) if w["title"] == title))
+    out = run(env, "gdbus", "call", "--session", "--dest", "org.gnome.Shell", "--object-path",
+              "/io/github/axsight/Shell", "--method", "io.github.axsight.Shell1.ListWindows")
+    windows = json.loads(out.strip()[2:-3].encode().decode("unicode_escape"))
+    return tuple(next(w["buffer"] for w in windows if w["title"] == title))
+
+
+@pytest.mark.parametrize("kind", ["gnome", "kde"])
+def test_a_shadowed_window_starts_where_the_compositor_puts_its_surface(kind, tmp_path):
+    """gtk3-widget-factory draws its own header bar and shadow; one of its frame's
+    children sits at 0,0, so the children's corner would put the frame on the
+    visible window. Its frame is the compositor's whole surface (buffer) rectangle."""
+    private = start(kind, tmp_path, apps=["gtk3-widget-factory"])
+    try:
+        env = private.env
+        tree = run(env, env["AXSIGHT_BIN"], "tree", "--app", "gtk3-widget-factory")
+        frame = tuple(int(n) for n in re.search(
+            r"\[(-?\d+),(-?\d+),(\d+),(\d+)\]", tree.splitlines()[1]).groups())
+        assert frame == buffer_rect(kind, env, "gtk3-widget-factory"), tree
     finally:
         private.close()

@@ -20,7 +20,7 @@ import pytest
 
 from pathlib import Path
 
-from conftest import FIXTURE_APP, PrivateDesktop, poll
+from conftest import FIXTURE_APP, PrivateDesktop, kwin_window_list, poll
 from test_mcp_server import AXSIGHT_BIN, parse_tree, handle_of, run_session
 
 BOUNDS = re.compile(r"\[(-?\d+),(-?\d+),(\d+),(\d+)\]")
@@ -54,39 +54,6 @@ def walk(node, window):
 for window in app:
     walk(window, window.name)
 print(json.dumps(out))
-"""
-
-
-# Run by Debian's python3 inside a KWin desktop: a KWin script of the test's own
-# answers with every window's caption, frame (title bar included), client surface
-# and focus, through a D-Bus object this script serves.
-KWIN_WINDOWS = """
-import json, os, sys, tempfile
-from gi.repository import Gio, GLib
-bus = Gio.bus_get_sync(Gio.BusType.SESSION)
-node = Gio.DBusNodeInfo.new_for_xml('<node><interface name="test.Windows"><method '
-    'name="Reply"><arg type="s" direction="in"/></method></interface></node>')
-got, loop = [], GLib.MainLoop()
-def on_call(conn, sender, path, iface, method, params, invocation):
-    got.append(params.unpack()[0]); invocation.return_value(None); loop.quit()
-bus.register_object("/test", node.interfaces[0], on_call, None, None)
-rect = "r => [r.x, r.y, r.width, r.height]"
-script = ("const rect = %s; callDBus(%s, '/test', 'test.Windows', 'Reply', JSON.stringify("
-          "workspace.clientList().map(w => ({title: w.caption, frame: rect(w.frameGeometry), "
-          "buffer: rect(w.bufferGeometry), focused: w === workspace.activeClient}))));"
-          % (rect, json.dumps(bus.get_unique_name())))
-path = tempfile.mktemp(suffix=".js", dir=os.environ["XDG_RUNTIME_DIR"])
-open(path, "w").write(script)
-def call(obj, iface, method, args=None):
-    return bus.call_sync("org.kde.KWin", obj, iface, method, args, None, 0, 5000, None)
-sid = call("/Scripting", "org.kde.kwin.Scripting", "loadScript",
-           GLib.Variant("(ss)", (path, "test-windows"))).unpack()[0]
-call(f"/{sid}", "org.kde.kwin.Script", "run")
-GLib.timeout_add(5000, loop.quit)
-loop.run()
-call("/Scripting", "org.kde.kwin.Scripting", "unloadScript", GLib.Variant("(s)", ("test-windows",)))
-os.remove(path)
-print(got[0])
 """
 
 
@@ -166,8 +133,8 @@ def kwin_windows(env, frames=False):
     """{title: (client area, focused)} as KWin has them: the client's surface
     where it lies inside the frame (KWin draws the title bar), else the frame
     (the app draws its own decorations); or the frame itself with FRAMES."""
-    windows = json.loads(run(env, "/usr/bin/python3", "-c", KWIN_WINDOWS))
     out = {}
+    windows = kwin_window_list(env)
     for w in windows:
         (fx, fy, fw, fh), (bx, by, bw, bh) = w["frame"], w["buffer"]
         inside = fx <= bx and fy <= by and bx + bw <= fx + fw and by + bh <= fy + fh

@@ -60,15 +60,19 @@ impl CompositorWindow {
     ///
     /// A surface inside the visible window is the client's area under the
     /// compositor's title bar (KWin's decorations): the frame starts with it.
-    /// Otherwise the app draws its own decorations, and the shadow the
-    /// compositor reports (or the app's own inset) places the frame.
+    /// Otherwise the app draws its own decorations: a surface larger than the
+    /// visible window holds a shadow, which the compositor measures exactly
+    /// (the app's own inset, its children's corner, is fooled by a child at
+    /// 0,0: gtk3-widget-factory's); else the app's inset places the frame.
     pub fn frame_origin(&self, wanted: &Wanted) -> (i32, i32) {
         let (frame, buffer) = (self.content(), rect(self.buffer));
-        if buffer != frame && frame.intersection(&buffer) == Some(buffer) {
+        if buffer == frame {
+            return super::frame_origin(frame, wanted.size, wanted.inset.or(Some((0, 0))));
+        }
+        if frame.intersection(&buffer) == Some(buffer) {
             return super::frame_origin(buffer, wanted.size, Some((0, 0)));
         }
-        let inset = wanted.inset.or(Some(self.shadow()));
-        super::frame_origin(frame, wanted.size, inset)
+        super::frame_origin(frame, wanted.size, Some(self.shadow()))
     }
 
     /// What matching weighs of the window.
@@ -363,8 +367,14 @@ mod frame_tests {
         // GTK4 on KWin: the frame is the visible window, the surface larger.
         let gtk4 = window([780, 309, 360, 495], [719, 254, 482, 617]);
         assert_eq!(gtk4.frame_origin(&wanted((360, 495))), (780, 309));
-        // GTK3 with a header bar: the frame holds the shadow.
+        // GTK3 with a header bar: the frame holds the shadow, which the
+        // compositor knows better than the app's children tell.
         let gtk3 = window([760, 366, 400, 347], [734, 343, 452, 405]);
         assert_eq!(gtk3.frame_origin(&wanted((452, 399))), (734, 343));
+        let fooled = Wanted {
+            inset: Some((0, 0)),
+            ..wanted((452, 399))
+        };
+        assert_eq!(gtk3.frame_origin(&fooled), (734, 343));
     }
 }

@@ -183,7 +183,8 @@ bus.register_object("/test", node.interfaces[0], on_call, None, None)
 rect = "r => [r.x, r.y, r.width, r.height]"
 script = ("const rect = %s; callDBus(%s, '/test', 'test.Windows', 'Reply', JSON.stringify("
           "workspace.clientList().map(w => ({title: w.caption, frame: rect(w.frameGeometry), "
-          "buffer: rect(w.bufferGeometry), focused: w === workspace.activeClient}))));"
+          "buffer: rect(w.bufferGeometry), focused: w === workspace.activeClient, "
+          "minimized: w.minimized}))));"
           % (rect, json.dumps(bus.get_unique_name())))
 path = tempfile.mktemp(suffix=".js", dir=os.environ["XDG_RUNTIME_DIR"])
 open(path, "w").write(script)
@@ -202,7 +203,7 @@ print(got[0])
 
 def kwin_window_list(env):
     """Every window KWin manages, as a KWin script of the tests' own reports it
-    (caption as title, frame and buffer rectangles, focus): what a test checks
+    (caption as title, frame and buffer rectangles, focus, minimized): what a test checks
     axsight's answers against on KDE."""
     out = subprocess.run(["/usr/bin/python3", "-c", KWIN_WINDOWS], env=env, capture_output=True,
                          text=True, timeout=20, check=True).stdout

@@ -412,3 +412,42 @@ def test_windows_are_activated_moved_and_a_dialog_shows_in_the_diff(wayland):
         assert "Delayed dialog" in closed, closed
 
     session(body, env)
+
+
+def placed(kind, env, title):
+    """(visible frame, minimized) of the window TITLE as the compositor has it."""
+    if kind == "kde":
+        w = next(w for w in kwin_window_list(env) if w["title"] == title)
+    else:
+        out = run(env, "gdbus", "call", "--session", "--dest", "org.gnome.Shell",
+                  "--object-path", "/io/github/axsight/Shell",
+                  "--method", "io.github.axsight.Shell1.ListWindows")
+        windows = json.loads(out.strip()[2:-3].encode().decode("unicode_escape"))
+        w = next(w for w in windows if w["title"] == title)
+    return tuple(round(v) for v in w["frame"]), w["minimized"]
+
+
+def test_a_window_is_maximized_minimized_and_restored(wayland):
+    """On the stacking desktops (sway's maximize is its fullscreen, its minimize
+    the scratchpad: its own test bed's), each answer against the compositor."""
+    kind, env = wayland
+    if kind == "sway":
+        pytest.skip("sway tiles: maximize and minimize mean other things there")
+    args = {"app": "gnome-calculator"}
+
+    async def body(c):
+        before, _ = placed(kind, env, "Calculator")
+        big = await c.ok("maximize_window", args)
+        frame, _ = placed(kind, env, "Calculator")
+        assert frame[2] > 1000 and frame[3] > 700, (big, frame)
+        assert bounds_in(big)[2:] == frame[2:], (big, frame)
+        back = await c.ok("maximize_window", {**args, "restore": True})
+        # GTK4's calculator sizes its restored window itself (12 px taller here).
+        (_, _, width, height), _ = placed(kind, env, "Calculator")
+        assert width == before[2] and abs(height - before[3]) <= 20, (back, before)
+        gone = await c.ok("minimize_window", args)
+        assert placed(kind, env, "Calculator")[1], gone
+        shown = await c.ok("minimize_window", {**args, "restore": True})
+        assert not placed(kind, env, "Calculator")[1], shown
+
+    session(body, env)

@@ -13,7 +13,7 @@ mod remote_desktop;
 mod screenshot;
 mod windows;
 
-pub use windows::{EXTENSION_FILES, EXTENSION_UUID};
+pub use windows::{extension_files, EXTENSION_UUID};
 
 use std::time::Duration;
 

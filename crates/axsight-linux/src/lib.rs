@@ -37,7 +37,7 @@ mod x11;
 
 pub use desktop_session::{Compositor, DesktopSession};
 pub use engine::{LinuxEngine, READ_DEADLINE};
-pub use gnome::{EXTENSION_FILES as GNOME_EXTENSION_FILES, EXTENSION_UUID as GNOME_EXTENSION_UUID};
+pub use gnome::{extension_files as gnome_extension_files, EXTENSION_UUID as GNOME_EXTENSION_UUID};
 pub use kde::{desktop_entry as kde_desktop_entry, DESKTOP_FILE as KDE_DESKTOP_FILE};
 // The query types live in core, where the Engine trait is; re-exported for callers
 // that use this engine directly.

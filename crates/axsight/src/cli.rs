@@ -245,6 +245,10 @@ pub enum Command {
         /// Install into DIR (the extension's own folder goes inside it) instead.
         #[arg(long, value_name = "DIR")]
         dir: Option<std::path::PathBuf>,
+        /// The GNOME Shell to install for (its major version: 43, 46), instead of the
+        /// one `gnome-shell --version` names.
+        #[arg(long, value_name = "MAJOR")]
+        shell_version: Option<u32>,
     },
     /// Let this axsight use KWin's input and screenshots on KDE Wayland: writes
     /// $XDG_DATA_HOME/applications/io.github.axsight.desktop naming this binary, and

@@ -138,7 +138,9 @@ pub async fn run(command: Command, flags: GroundingFlags) -> anyhow::Result<Exit
         Command::Doctor => return doctor::run().await,
         Command::Completions { shell } => return Ok(completions::print(shell)),
         Command::Man { dir } => return man::run(dir.as_deref()),
-        Command::GnomeExtension { dir } => return gnome_extension::run(dir.as_deref()),
+        Command::GnomeExtension { dir, shell_version } => {
+            return gnome_extension::run(dir.as_deref(), shell_version)
+        }
         Command::KdeAuthorize { dir, exec } => {
             return kde_authorize::run(dir.as_deref(), exec.as_deref())
         }

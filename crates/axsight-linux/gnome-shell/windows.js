@@ -1,9 +1,10 @@
-// axsight's GNOME Shell extension (GNOME 42 to 44): the windows' places, and
-// focus, move, resize, maximize, minimize and close, and the clipboard's text, at
-// /io/github/axsight/Shell on the session bus (name org.gnome.Shell). Nothing
-// else: no input, no pixels.
-/* exported init */
-const { Gio, GLib, Meta, St } = imports.gi;
+// The part of axsight's GNOME Shell extension that both generations share (see
+// imports/ for GNOME 42 to 44 and modules/ for GNOME 45 on): the windows' places,
+// and focus, move, resize, maximize, minimize and close, and the clipboard's text,
+// at /io/github/axsight/Shell on the session bus (name org.gnome.Shell). Nothing
+// else: no input, no pixels. `axsight gnome-extension` writes it into the
+// generation's extension.js where the line `// @windows.js` stands; Gio, GLib, Meta
+// and St come from there.
 
 const IFACE = `
 <node>
@@ -46,6 +47,21 @@ function rect(r) {
     return [r.x, r.y, r.width, r.height];
 }
 
+// Both ways: mutter 49 has is_maximized() and argument-less maximize().
+function maximized(w) {
+    if (typeof w.is_maximized === 'function')
+        return w.is_maximized();
+    return w.get_maximized() === Meta.MaximizeFlags.BOTH;
+}
+
+function setMaximized(w, on) {
+    const flags = w.is_maximized === undefined ? [Meta.MaximizeFlags.BOTH] : [];
+    if (on)
+        w.maximize(...flags);
+    else
+        w.unmaximize(...flags);
+}
+
 class Windows {
     get Version() {
         return 1;
@@ -65,7 +81,7 @@ class Windows {
             buffer: rect(w.get_buffer_rect()),
             focused: w.has_focus(),
             minimized: w.minimized,
-            maximized: w.get_maximized() === Meta.MaximizeFlags.BOTH,
+            maximized: maximized(w),
             fullscreen: w.is_fullscreen(),
             shown: !w.minimized && w.located_on_workspace(workspace),
             xwayland: w.get_client_type() === Meta.WindowClientType.X11,
@@ -94,17 +110,13 @@ class Windows {
 
     MoveResize(id, x, y, width, height) {
         const w = this._window(id);
-        if (w.get_maximized())
-            w.unmaximize(Meta.MaximizeFlags.BOTH);
+        if (maximized(w))
+            setMaximized(w, false);
         w.move_resize_frame(true, x, y, width, height);
     }
 
     Maximize(id, on) {
-        const w = this._window(id);
-        if (on)
-            w.maximize(Meta.MaximizeFlags.BOTH);
-        else
-            w.unmaximize(Meta.MaximizeFlags.BOTH);
+        setMaximized(this._window(id), on);
     }
 
     // The shell reads the clipboard asynchronously: the call is answered then.
@@ -125,20 +137,4 @@ class Windows {
         else
             w.unminimize();
     }
-}
-
-class Extension {
-    enable() {
-        this._object = Gio.DBusExportedObject.wrapJSObject(IFACE, new Windows());
-        this._object.export(Gio.DBus.session, '/io/github/axsight/Shell');
-    }
-
-    disable() {
-        this._object.unexport();
-        this._object = null;
-    }
-}
-
-function init() {
-    return new Extension();
 }

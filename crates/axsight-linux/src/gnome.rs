@@ -252,15 +252,7 @@ impl Screen for Gnome {
             .map(|m| m.bounds)
             .reduce(|a, b| a.union(&b))
             .ok_or_else(|| Error::Wayland("mutter reports no monitor".into()))?;
-        let area = match region {
-            Some(region) => region.intersection(&layout).ok_or_else(|| {
-                Error::Wayland(format!(
-                    "the region [{},{},{},{}] lies off the screen",
-                    region.x, region.y, region.width, region.height
-                ))
-            })?,
-            None => layout,
-        };
+        let area = crate::screen::capture_area(layout, region)?;
         screenshot::capture(&self.bus, area)
     }
 

@@ -104,15 +104,7 @@ impl Screen for Kde {
 
     fn capture(&mut self, region: Option<Bounds>) -> Result<Capture> {
         let layout = self.input.layout()?;
-        let area = match region {
-            Some(region) => region.intersection(&layout).ok_or_else(|| {
-                Error::Wayland(format!(
-                    "the region [{},{},{},{}] lies off the screen",
-                    region.x, region.y, region.width, region.height
-                ))
-            })?,
-            None => layout,
-        };
+        let area = crate::screen::capture_area(layout, region)?;
         screenshot::capture(&self.bus, area)
     }
 

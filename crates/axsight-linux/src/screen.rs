@@ -234,6 +234,20 @@ pub fn frame_origin(
     (x - left, y - top)
 }
 
+/// The part of `layout` (the screen) a capture of `region` covers, all of it
+/// when no region is asked for; an error for a region off the screen.
+pub fn capture_area(layout: Bounds, region: Option<Bounds>) -> Result<Bounds> {
+    match region {
+        Some(region) => region.intersection(&layout).ok_or_else(|| {
+            Error::Wayland(format!(
+                "the region [{},{},{},{}] lies off the screen",
+                region.x, region.y, region.width, region.height
+            ))
+        }),
+        None => Ok(layout),
+    }
+}
+
 /// The Linux input event code of a pointer button (`BTN_LEFT`…), as Wayland
 /// and mutter take them.
 pub fn evdev_button(button: axsight_core::MouseButton) -> u32 {

@@ -240,6 +240,19 @@ pub(crate) fn us_key(keysym: u32) -> Option<(u32, bool)> {
         .map(|stroke| (stroke.evdev, stroke.shift))
 }
 
+/// Packed RGB of 32-bit pixels stored B, G, R, then alpha or padding (the
+/// `xrgb8888` of Wayland buffers, QImage's RGB32 and ARGB32 on a little-endian
+/// machine), `width` × `height` in rows of `stride` bytes.
+pub(crate) fn rgb_of_bgrx(data: &[u8], (width, height, stride): (usize, usize, usize)) -> Vec<u8> {
+    screencopy::to_rgb(
+        data,
+        (width, height, stride),
+        [2, 1, 0],
+        false,
+        (width, height),
+    )
+}
+
 /// The evdev code of `modifier`'s (left) key.
 pub(crate) fn modifier_code(modifier: axsight_core::Modifier) -> u32 {
     keyboard::modifier_key(modifier).evdev

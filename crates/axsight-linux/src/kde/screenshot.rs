@@ -99,13 +99,7 @@ fn to_rgb(bytes: &[u8], width: u32, height: u32, stride: u32) -> Result<Vec<u8>>
             bytes.len()
         )));
     }
-    let mut rgb = Vec::with_capacity(width * height * 3);
-    for row in bytes.chunks_exact(stride).take(height) {
-        for pixel in row[..width * 4].chunks_exact(4) {
-            rgb.extend_from_slice(&[pixel[2], pixel[1], pixel[0]]);
-        }
-    }
-    Ok(rgb)
+    Ok(crate::wayland::rgb_of_bgrx(bytes, (width, height, stride)))
 }
 
 #[cfg(test)]

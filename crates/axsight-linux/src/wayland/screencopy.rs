@@ -187,7 +187,7 @@ fn channel_order(format: wl_shm::Format) -> Result<[usize; 3]> {
 /// Packed RGB of `size` pixels from a buffer of `width` × `height` 4-byte pixels
 /// in rows of `stride` bytes, sampled to `size` (a scaled output's buffer is
 /// larger than its logical size), upside down when `y_invert`.
-fn to_rgb(
+pub(super) fn to_rgb(
     data: &[u8],
     (width, height, stride): (usize, usize, usize),
     order: [usize; 3],

@@ -43,7 +43,7 @@ impl Kde {
     pub fn connect(address: &str) -> Result<Kde> {
         let scripting = scripting::Scripting::connect(address)?;
         let bus = scripting.bus().clone();
-        let mut windows = ScriptedWindows::new(KwinWindows { scripting });
+        let mut windows = ScriptedWindows::new(KwinWindows::new(scripting));
         // One question first: KWin's scripting answers, or this is no KWin.
         windows.script.list().map_err(|e| match e {
             Error::Wayland(why) => {

@@ -49,6 +49,7 @@ function axsightList() {
     const active = axsightActive();
     return axsightToplevels().map(w => ({
         id: axsightId(w),
+        uuid: String(w.internalId),
         pid: w.pid,
         title: w.caption || '',
         frame: axsightRect(w.frameGeometry),

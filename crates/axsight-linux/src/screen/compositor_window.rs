@@ -122,6 +122,14 @@ pub trait WindowScript {
     fn move_resize(&mut self, id: WindowId, bounds: Bounds) -> Result<()>;
     fn maximize(&mut self, id: WindowId, on: bool) -> Result<()>;
     fn minimize(&mut self, id: WindowId, on: bool) -> Result<()>;
+    /// The window `id` as it is now, by one request cheaper than [`list`]
+    /// where the compositor has one; `None` (the default) sends the caller to
+    /// the list.
+    ///
+    /// [`list`]: WindowScript::list
+    fn look_up(&mut self, _id: WindowId) -> Result<Option<CompositorWindow>> {
+        Ok(None)
+    }
 }
 
 /// The window half of a [`super::Screen`], on a compositor's script: which
@@ -149,13 +157,24 @@ impl<S: WindowScript> ScriptedWindows<S> {
             .ok_or(Error::WindowGone)
     }
 
-    /// The window that shows the accessible window `id`.
+    /// The window that shows the accessible window `id`: the one matched to
+    /// it before, looked up alone while it still fits, else the best of all.
     pub fn matched(
         &mut self,
         id: &ElementId,
         siblings: &[ElementId],
         wanted: &Wanted,
     ) -> Result<Option<CompositorWindow>> {
+        if let Some(known) = self.matches.remembered(id) {
+            if let Some(window) = self.script.look_up(known)? {
+                let fits = wanted.size.is_none_or(|frame| {
+                    super::matching::fits((window.frame[2], window.frame[3]), frame)
+                });
+                if fits {
+                    return Ok(Some(window));
+                }
+            }
+        }
         let all = self.script.list()?;
         Ok(self
             .matches

@@ -106,6 +106,11 @@ pub struct Matches {
 }
 
 impl Matches {
+    /// The window matched to the accessible window `id` last, if any.
+    pub fn remembered(&self, id: &ElementId) -> Option<u64> {
+        self.by_accessible.get(id).copied()
+    }
+
     /// The window that shows the accessible window `id`, one of the app's
     /// current windows `siblings`; `wanted` is what is known of it.
     ///

@@ -142,8 +142,8 @@ impl LinuxEngine {
         let ids: Vec<ElementId> = kept.iter().map(|w| w.id.clone()).collect();
         if self.window_relative(quirks) {
             for window in &mut kept {
-                let (dx, dy) = self.window_origin(pid, window, &ids).await;
-                window.bounds = window.bounds.map(|b| b.offset(dx, dy));
+                let origin = self.window_origin(pid, window, window.bounds, &ids).await;
+                window.bounds = origin.and_then(|(dx, dy)| window.bounds.map(|b| b.offset(dx, dy)));
             }
         }
         // A window without extents (Java's frames answer -1s) is where its

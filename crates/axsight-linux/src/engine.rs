@@ -52,7 +52,9 @@ struct CachedWindow {
     bookmark: u64,
     options: ReadOptions,
     raw: Arc<RawNode>,
-    origin: (i32, i32),
+    /// Where the window's content starts on screen; `None` when its extents
+    /// are window-relative and the screen cannot say where it is.
+    origin: Option<(i32, i32)>,
     gaps: Vec<String>,
     /// The app's witness's mark taken before the read, for an app that misses
     /// events (see [`LinuxEngine::add_witness`]).
@@ -322,7 +324,9 @@ impl LinuxEngine {
     }
 
     /// Where the content of `window` (one whose extents are window-relative)
-    /// starts on screen; (0, 0) when the screen cannot say. `siblings` are the
+    /// starts on screen; `None` when the screen cannot say, so that its boxes
+    /// are no screen boxes and must not pass for them (GNOME without axsight's
+    /// extension, a window the compositor does not list). `siblings` are the
     /// ids of its app's current windows: each is matched to a display window of
     /// its own (see [`screen::matching::Matches::find`]). Replies are waited
     /// for off the runtime, within [`SCREEN_DEADLINE`]: a stopped display
@@ -331,11 +335,14 @@ impl LinuxEngine {
         &self,
         pid: Option<u32>,
         window: &Window,
+        frame: Option<Bounds>,
         siblings: &[ElementId],
-    ) -> (i32, i32) {
-        let (Some(screen), Some(frame)) = (self.screen.clone(), window.bounds) else {
-            return (0, 0);
+    ) -> Option<(i32, i32)> {
+        // A frame without extents (Java's) has no boxes to move.
+        let Some(frame) = frame else {
+            return Some((0, 0));
         };
+        let screen = self.screen.clone()?;
         let inset = match self.every_window_relative {
             true => self.frame_inset(window, frame).await,
             false => None,
@@ -353,19 +360,19 @@ impl LinuxEngine {
         });
         let title = &window.title;
         match lookup.await {
-            Ok(Some(origin)) => (origin.x, origin.y),
+            Ok(Some(origin)) => Some((origin.x, origin.y)),
             // An untitled one is often no window at all (GNOME Shell's own).
             Ok(None) if title.is_empty() => {
                 tracing::debug!("no display window for an untitled window");
-                (0, 0)
+                Some((0, 0))
             }
             Ok(None) => {
-                tracing::warn!("no display window for {title:?}: its bounds stay window-relative");
-                (0, 0)
+                tracing::warn!("no display window for {title:?}: its boxes are left out");
+                None
             }
             Err(error) => {
-                tracing::warn!(%error, "no origin for {title:?}: its bounds stay window-relative");
-                (0, 0)
+                tracing::warn!(%error, "no origin for {title:?}: its boxes are left out");
+                None
             }
         }
     }
@@ -551,7 +558,15 @@ impl LinuxEngine {
                 .or_insert_with(std::time::Instant::now);
         }
         let read = read?;
-        let mut tree = build_tree(&read.raw, entry.quirks, read.origin);
+        let mut tree = build_tree(&read.raw, entry.quirks, read.origin.unwrap_or((0, 0)));
+        if read.origin.is_none() {
+            // Window-relative boxes where the window is not known: none at all
+            // rather than boxes that look like the screen's and are not.
+            let ids: Vec<_> = tree.ids().collect();
+            for id in ids {
+                tree.element_mut(id).bounds = None;
+            }
+        }
         // A window that reports no extents (Java's) is where its X window is.
         let root = tree.root();
         if tree.element(root).bounds.is_none() {
@@ -641,7 +656,12 @@ impl LinuxEngine {
         }
         if self.window_relative(entry.quirks)
             && self
-                .window_origin(entry.info.pid, window, &entry.window_ids())
+                .window_origin(
+                    entry.info.pid,
+                    window,
+                    frame_of(cached.raw.extents),
+                    &entry.window_ids(),
+                )
                 .await
                 != cached.origin
         {
@@ -706,10 +726,11 @@ impl LinuxEngine {
         })?;
         let origin = match self.window_relative(entry.quirks) {
             true => {
-                self.window_origin(entry.info.pid, window, &entry.window_ids())
+                let frame = frame_of(raw.extents);
+                self.window_origin(entry.info.pid, window, frame, &entry.window_ids())
                     .await
             }
-            false => (0, 0),
+            false => Some((0, 0)),
         };
         tracing::debug!(app = %entry.info.name, "window walked");
         Ok(CachedWindow {
@@ -722,6 +743,12 @@ impl LinuxEngine {
             read: next_read(),
         })
     }
+}
+
+/// A window's frame from its extents as read (window-relative where the
+/// toolkit reports so); `None` for a frame without real extents (Java's -1s).
+fn frame_of(extents: Option<(i32, i32, i32, i32)>) -> Option<Bounds> {
+    extents.and_then(|(x, y, width, height)| Bounds::from_extents(x, y, width, height))
 }
 
 /// Whether the app listing can be reused after `events` (`None`: some were lost):

@@ -114,7 +114,7 @@ impl Screen for Kde {
         siblings: &[ElementId],
         wanted: &Wanted,
     ) -> Result<Option<WindowId>> {
-        Ok(self.windows.matched(id, siblings, wanted)?.map(|w| w.id))
+        self.windows.toplevel_for(id, siblings, wanted)
     }
 
     fn toplevel_of(&mut self, pid: Option<u32>, title: &str) -> Result<Option<WindowId>> {
@@ -136,10 +136,7 @@ impl Screen for Kde {
         siblings: &[ElementId],
         wanted: &Wanted,
     ) -> Result<Option<Bounds>> {
-        Ok(self
-            .windows
-            .matched(id, siblings, wanted)?
-            .map(|w| w.content()))
+        self.windows.window_bounds(id, siblings, wanted)
     }
 
     fn windows_of_pid(&mut self, pid: u32) -> Result<Vec<(String, Bounds)>> {

@@ -2,8 +2,8 @@
 //! (real input, the screen's pixels, where each app window sits, and raising,
 //! closing and placing windows). [`crate::x11::X11`] answers it on an X display,
 //! [`crate::sway::Sway`] on a sway (wlroots) Wayland session, [`crate::gnome::Gnome`]
-//! on a GNOME one, [`crate::kde::Kde`] on a KDE one; the engine picks one when it connects and never asks which it
-//! holds.
+//! on a GNOME one, [`crate::kde::Kde`] on a KDE one; the engine picks one when it
+//! connects and never asks which it holds.
 //!
 //! Points and bounds are in one screen space: the X root window's, or the
 //! compositor's output layout. Window ids are the display server's own (an X
@@ -142,62 +142,72 @@ pub async fn connect(
 ) -> (Option<SharedScreen>, Option<String>) {
     let mut problems = Vec::new();
     if let DesktopSession::Wayland { compositor, .. } = session {
-        match (compositor, session_bus) {
+        let bus = session_bus.map(str::to_string);
+        let screen = match (compositor, bus) {
             (Compositor::Sway, _) => {
-                match off_thread(CONNECT_DEADLINE, crate::sway::Sway::connect).await {
-                    Ok(sway) => return (Some(Arc::new(Mutex::new(sway))), None),
-                    Err(error) => {
-                        tracing::warn!(%error, "no sway backend");
-                        problems.push(format!("sway: {error}"));
-                    }
-                }
+                backend(
+                    "sway",
+                    CONNECT_DEADLINE,
+                    crate::sway::Sway::connect,
+                    &mut problems,
+                )
+                .await
             }
             (Compositor::Gnome, Some(bus)) => {
-                let bus = bus.to_string();
-                match off_thread(CONNECT_DEADLINE, move || crate::gnome::Gnome::connect(&bus)).await
-                {
-                    Ok(gnome) => return (Some(Arc::new(Mutex::new(gnome))), None),
-                    Err(error) => {
-                        tracing::warn!(%error, "no GNOME backend");
-                        problems.push(format!("GNOME: {error}"));
-                    }
-                }
-            }
-            (Compositor::Gnome, None) => {
-                problems.push("GNOME: no session bus, which its backend talks to".into())
+                let connect = move || crate::gnome::Gnome::connect(&bus);
+                backend("GNOME", CONNECT_DEADLINE, connect, &mut problems).await
             }
             (Compositor::Kde, Some(bus)) => {
-                let bus = bus.to_string();
-                match off_thread(KDE_CONNECT_DEADLINE, move || crate::kde::Kde::connect(&bus)).await
-                {
-                    Ok(kde) => return (Some(Arc::new(Mutex::new(kde))), None),
-                    Err(error) => {
-                        tracing::warn!(%error, "no KDE backend");
-                        problems.push(format!("KDE: {error}"));
-                    }
-                }
+                let connect = move || crate::kde::Kde::connect(&bus);
+                backend("KDE", KDE_CONNECT_DEADLINE, connect, &mut problems).await
             }
-            (Compositor::Kde, None) => {
-                problems.push("KDE: no session bus, which its backend talks to".into())
+            (Compositor::Gnome | Compositor::Kde, None) => {
+                problems.push(format!(
+                    "{}: no session bus, which its backend talks to",
+                    compositor.name()
+                ));
+                None
             }
-            (other, _) => problems.push(format!(
-                "axsight has no Wayland backend for {} yet (sway, GNOME and KDE have one)",
-                other.name()
-            )),
+            (other, _) => {
+                problems.push(format!(
+                    "axsight has no Wayland backend for {} yet (sway, GNOME and KDE have one)",
+                    other.name()
+                ));
+                None
+            }
+        };
+        if screen.is_some() {
+            return (screen, None);
         }
     }
     if let Some(display) = display {
         let name = display.to_string();
-        match off_thread(CONNECT_DEADLINE, move || crate::x11::X11::connect(&name)).await {
-            Ok(x11) => return (Some(Arc::new(Mutex::new(x11))), None),
-            Err(error) => {
-                tracing::warn!(%error, "no X11 connection: GTK4 bounds stay window-relative");
-                problems.push(format!("display {display}: {error}"));
-            }
+        let connect = move || crate::x11::X11::connect(&name);
+        let label = format!("display {display}");
+        if let Some(screen) = backend(&label, CONNECT_DEADLINE, connect, &mut problems).await {
+            return (Some(screen), None);
         }
     }
     let problem = (!problems.is_empty()).then(|| problems.join("; "));
     (None, problem)
+}
+
+/// One backend's screen, connected within `deadline`; `None` with why noted in
+/// `problems` under `name`.
+async fn backend<S: Screen + 'static>(
+    name: &str,
+    deadline: Duration,
+    connect: impl FnOnce() -> Result<S> + Send + 'static,
+    problems: &mut Vec<String>,
+) -> Option<SharedScreen> {
+    match off_thread(deadline, connect).await {
+        Ok(screen) => Some(Arc::new(Mutex::new(screen))),
+        Err(error) => {
+            tracing::warn!(%error, "no screen through {name}");
+            problems.push(format!("{name}: {error}"));
+            None
+        }
+    }
 }
 
 /// Where a window's accessible frame starts on screen, given where the window

@@ -181,6 +181,26 @@ impl<S: WindowScript> ScriptedWindows<S> {
             .find_in(id, siblings, wanted, all, CompositorWindow::candidate))
     }
 
+    /// The id of the window that shows the accessible window `id`.
+    pub fn toplevel_for(
+        &mut self,
+        id: &ElementId,
+        siblings: &[ElementId],
+        wanted: &Wanted,
+    ) -> Result<Option<WindowId>> {
+        Ok(self.matched(id, siblings, wanted)?.map(|w| w.id))
+    }
+
+    /// The visible bounds of the window that shows the accessible window `id`.
+    pub fn window_bounds(
+        &mut self,
+        id: &ElementId,
+        siblings: &[ElementId],
+        wanted: &Wanted,
+    ) -> Result<Option<Bounds>> {
+        Ok(self.matched(id, siblings, wanted)?.map(|w| w.content()))
+    }
+
     /// The window of process `pid` titled `title`.
     pub fn toplevel_of(&mut self, pid: Option<u32>, title: &str) -> Result<Option<WindowId>> {
         let wanted = Wanted {

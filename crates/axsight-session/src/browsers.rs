@@ -28,57 +28,95 @@ pub struct BrowserSetup {
 pub(crate) struct Browsers {
     pub setup: BrowserSetup,
     open: tokio::sync::Mutex<Vec<Arc<Browser>>>,
-    /// When a read last tried to attach to the configured browser.
-    read_attach_tried: std::sync::Mutex<Option<std::time::Instant>>,
+    read_attach: std::sync::Mutex<ReadAttach>,
 }
 
-/// How often tree reads try to attach to a configured browser that is not
+/// Tree reads' attaching to the configured browser.
+#[derive(Debug, Default)]
+struct ReadAttach {
+    /// When a read last started an attach.
+    started: Option<std::time::Instant>,
+    /// An attach a read stopped waiting for: it goes on, and the next read or
+    /// browser tool takes it up, so that a browser slow to answer (a loaded
+    /// machine) is still attached to rather than asked again from the start.
+    pending: Option<tokio::task::JoinHandle<Result<Browser, BrowserError>>>,
+}
+
+/// How often tree reads start an attach to a configured browser that is not
 /// attached yet (each try costs a connection attempt).
 const READ_ATTACH_EVERY: std::time::Duration = std::time::Duration::from_secs(5);
 
-/// How long a tree read waits for such an attach.
-const READ_ATTACH_DEADLINE: std::time::Duration = std::time::Duration::from_millis(300);
+/// How long a tree read waits for such an attach (which goes on after).
+pub const READ_ATTACH_DEADLINE: std::time::Duration = std::time::Duration::from_millis(300);
 
 impl Browsers {
     pub fn new(setup: BrowserSetup) -> Browsers {
         Browsers {
             setup,
             open: tokio::sync::Mutex::default(),
-            read_attach_tried: std::sync::Mutex::default(),
+            read_attach: std::sync::Mutex::default(),
         }
     }
 
     /// Attaches to the configured browser for a tree read, so that its windows
     /// are vouched for (and read from memory while nothing changed) without a
-    /// browser tool having been called first; tried at most every
-    /// [`READ_ATTACH_EVERY`] while it is not attached. Failing is not an error:
-    /// the window is then read whole.
+    /// browser tool having been called first. An attach is started at most
+    /// every [`READ_ATTACH_EVERY`] while none is attached, and a read waits for
+    /// it only [`READ_ATTACH_DEADLINE`]: an endpoint slow to answer must not
+    /// hold up the tree, and its attach goes on for the next read to take up.
+    /// Failing is not an error: the window is then read whole.
     pub async fn attach_for_reads<E: Engine>(&self, engine: &E) {
-        if self.setup.attach_url.is_none() {
+        let Some(url) = &self.setup.attach_url else {
             return;
-        }
-        {
-            let mut tried = self
-                .read_attach_tried
-                .lock()
-                .unwrap_or_else(|e| e.into_inner());
-            if tried.is_some_and(|at| at.elapsed() < READ_ATTACH_EVERY) {
-                return;
-            }
-            *tried = Some(std::time::Instant::now());
-        }
+        };
         if holds_attached(&self.open.lock().await) {
             return;
         }
-        // A read waits for this only briefly: an endpoint that does not answer
-        // must not hold up the tree.
-        match tokio::time::timeout(READ_ATTACH_DEADLINE, self.live(engine)).await {
-            Ok(Ok(_)) => {}
-            Ok(Err(error)) => {
+        let mut attach = {
+            let mut state = self.read_attach_state();
+            match state.pending.take() {
+                Some(pending) => pending,
+                None => {
+                    if state
+                        .started
+                        .is_some_and(|at| at.elapsed() < READ_ATTACH_EVERY)
+                    {
+                        return;
+                    }
+                    state.started = Some(std::time::Instant::now());
+                    let url = url.clone();
+                    tokio::spawn(async move { Browser::attach(&url).await })
+                }
+            }
+        };
+        match tokio::time::timeout(READ_ATTACH_DEADLINE, &mut attach).await {
+            Ok(Ok(Ok(browser))) => self.adopt(&mut *self.open.lock().await, browser, engine),
+            Ok(Ok(Err(error))) => {
                 tracing::debug!(%error, "the configured browser could not be attached to for a read")
             }
-            Err(_) => tracing::debug!("the configured browser did not answer in time for a read"),
+            Ok(Err(error)) => tracing::debug!(%error, "attaching for a read ended abnormally"),
+            Err(_) => {
+                tracing::debug!("the configured browser did not answer in time for a read");
+                self.read_attach_state().pending = Some(attach);
+            }
         }
+    }
+
+    fn read_attach_state(&self) -> std::sync::MutexGuard<'_, ReadAttach> {
+        self.read_attach.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Keeps `attached` among `open` (unless another attach got there first),
+    /// vouching to `engine` for its windows when it runs on this machine.
+    fn adopt<E: Engine>(&self, open: &mut Vec<Arc<Browser>>, attached: Browser, engine: &E) {
+        if holds_attached(open) {
+            return;
+        }
+        let attached = Arc::new(attached);
+        if let Some(pid) = attached.process_id() {
+            engine.add_witness(pid, Arc::new(PageWitness(Arc::downgrade(&attached))));
+        }
+        open.push(attached);
     }
 
     /// Starts `program` (a Chromium, an Electron app or Firefox) with `args` in
@@ -117,11 +155,16 @@ impl Browsers {
         *open = alive;
         if let Some(url) = &self.setup.attach_url {
             if !holds_attached(&open) {
-                let attached = Arc::new(Browser::attach(url).await.map_err(browser_error)?);
-                if let Some(pid) = attached.process_id() {
-                    engine.add_witness(pid, Arc::new(PageWitness(Arc::downgrade(&attached))));
-                }
-                open.push(attached);
+                let pending = self.read_attach_state().pending.take();
+                let attached = match pending {
+                    Some(pending) => pending.await.map_err(|error| {
+                        ToolError::CannotAct(format!(
+                            "attaching to the browser at {url} ended abnormally: {error}"
+                        ))
+                    })?,
+                    None => Browser::attach(url).await,
+                };
+                self.adopt(&mut open, attached.map_err(browser_error)?, engine);
             }
         }
         Ok(open.clone())

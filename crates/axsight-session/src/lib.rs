@@ -29,7 +29,7 @@ pub use acting::{
     ActOptions, AgainstReference, ClickOptions, ClipboardRequest, Condition, NewValue,
     SequenceStart,
 };
-pub use browsers::BrowserSetup;
+pub use browsers::{BrowserSetup, READ_ATTACH_DEADLINE};
 pub use browsing::NavigateRequest;
 pub use error::ToolError;
 pub use screenshot::{Shot, ShotRequest};

@@ -33,12 +33,14 @@ def poll(predicate, timeout=5.0, interval=0.05):
 class PrivateDesktop:
     """A desktop of its own (scripts/with-desktop, with openbox when wm=True, or the
     Wayland compositor WAYLAND, with the apps APPS) beside the suite's, for a test
-    that needs what the suite's desktop lacks; it lives until close()."""
+    that needs what the suite's desktop lacks, and the desktop portals with
+    PORTALS; it lives until close()."""
 
-    def __init__(self, wm, tmp_path, wayland=None, apps=(), env=None):
+    def __init__(self, wm, tmp_path, wayland=None, apps=(), env=None, portals=False):
         env_file = tmp_path / "desktop.env"
         flags = ["--wm"] if wm else []
         flags += ["--wayland", wayland] if wayland else []
+        flags += ["--portals"] if portals else []
         for app in apps:
             flags += ["--app", app]
         # The command writes its environment, then waits for its stdin to close.

@@ -1,5 +1,7 @@
 """The MCP tools on a native Wayland session, through the official Python SDK client,
 once per backend: a headless compositor (scripts/with-desktop --wayland sway|gnome|kde),
+and GNOME once more through the desktop portals (AXSIGHT_SCREEN=portal, with-desktop
+--portals, their dialogs answered by tests/fixtures/portal_user.py),
 the fixture (GTK3), gnome-calculator (GTK4) and the Qt 6 fixture running as Wayland
 clients, no X display at all.
 
@@ -27,7 +29,10 @@ BOUNDS = re.compile(r"\[(-?\d+),(-?\d+),(\d+),(\d+)\]")
 # What a client must pass for the server to reach a Wayland session.
 WAYLAND_VARS = ("WAYLAND_DISPLAY", "XDG_RUNTIME_DIR", "XDG_CURRENT_DESKTOP",
                 "XDG_SESSION_TYPE", "SWAYSOCK", "DBUS_SESSION_BUS_ADDRESS",
-                "AT_SPI_BUS_ADDRESS")
+                "AT_SPI_BUS_ADDRESS", "AXSIGHT_SCREEN", "XDG_STATE_HOME")
+PORTAL_USER = FIXTURE_APP.parent / "portal_user.py"
+# Where install-deps unpacks the portals (with-desktop --portals finds them there).
+PORTALS = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "axsight/portals"
 MAIN = "axsight fixture"
 SECOND = "second fixture window"
 HEADER_BAR = "header bar fixture"
@@ -60,17 +65,23 @@ print(json.dumps(out))
 COMPOSITORS = {"sway": "sway", "gnome": "gnome-shell", "kde": "kwin_wayland"}
 
 
-@pytest.fixture(scope="module", params=["sway", "gnome", "kde"])
+@pytest.fixture(scope="module", params=["sway", "gnome", "gnome-portals", "kde"])
 def wayland(request, tmp_path_factory):
     """(compositor, environment) of a Wayland desktop with the fixture (and its
     second window), gnome-calculator and a header-bar window. On KDE the server
     is a copy of AXSIGHT_BIN without its debug info, which `axsight kde-authorize`
     (in with-desktop) authorises: KWin hashes an authorised client's executable
-    at each connection, 6 s for the debug build with its debug info."""
-    kind = request.param
+    at each connection, 6 s for the debug build with its debug info. Through
+    the portals, the portal user answers every dialog while the module runs
+    (its answers in env["AXSIGHT_PORTAL_LOG"], its mode in
+    env["AXSIGHT_PORTAL_MODE"])."""
+    portals = request.param == "gnome-portals"
+    kind = "gnome" if portals else request.param
     if not shutil.which(COMPOSITORS[kind]):
         pytest.skip(f"{COMPOSITORS[kind]} is not installed (scripts/install-deps)")
-    tmp = tmp_path_factory.mktemp(kind)
+    if portals and not (PORTALS / "usr/libexec/xdg-desktop-portal-gnome").exists():
+        pytest.skip(f"the desktop portals are not unpacked in {PORTALS} (scripts/install-deps)")
+    tmp = tmp_path_factory.mktemp(request.param)
     binary = AXSIGHT_BIN
     if kind == "kde":
         binary = tmp / "axsight"
@@ -78,11 +89,24 @@ def wayland(request, tmp_path_factory):
     private = PrivateDesktop(
         wm=False, tmp_path=tmp, wayland=kind, env=os.environ | {"AXSIGHT_BIN": str(binary)},
         apps=[f"/usr/bin/python3 {FIXTURE_APP} --second-window '{SECOND}'",
-              "gnome-calculator", f"/usr/bin/python3 {HEADER_BAR_APP}", QT_APP])
+              "gnome-calculator", f"/usr/bin/python3 {HEADER_BAR_APP}", QT_APP],
+        portals=portals)
     private.env["AXSIGHT_BIN"] = str(binary)
+    user = None
+    if portals:
+        private.env |= {"AXSIGHT_SCREEN": "portal", "XDG_STATE_HOME": str(tmp / "state"),
+                        "AXSIGHT_PORTAL_LOG": str(tmp / "answers.log"),
+                        "AXSIGHT_PORTAL_MODE": str(tmp / "mode")}
+        user = subprocess.Popen(["/usr/bin/python3", str(PORTAL_USER),
+                                 private.env["AXSIGHT_PORTAL_LOG"],
+                                 private.env["AXSIGHT_PORTAL_MODE"]],
+                                env=private.env, stdin=subprocess.DEVNULL)
     try:
         yield kind, private.env
     finally:
+        if user:
+            user.kill()
+            user.wait()
         private.close()
 
 
@@ -192,6 +216,12 @@ def test_doctor_names_the_wayland_backend(wayland):
                          env=session_env(env) | {"PATH": os.environ["PATH"]},
                          capture_output=True, text=True, timeout=30).stdout
     screen = next(l for l in out.splitlines() if "screen:" in l)
+    if env.get("AXSIGHT_SCREEN") == "portal":
+        assert screen.startswith("ok") and (
+            "GNOME (mutter) through the desktop portals: input through the RemoteDesktop "
+            "portal, screenshots through the Screenshot portal, window places from axsight's "
+            "Shell extension") in screen, out
+        return
     named = {"sway": "sway (wlroots)",
              "gnome": "GNOME (mutter): input through mutter's RemoteDesktop, screenshots "
                       "through GNOME Shell, window places from axsight's Shell extension",
@@ -451,3 +481,35 @@ def test_a_window_is_maximized_minimized_and_restored(wayland):
         assert not placed(kind, env, "Calculator")[1], shown
 
     session(body, env)
+
+
+def test_the_portals_ask_the_user_and_a_refusal_is_told(wayland):
+    """Through the portals every server above started a remote desktop the user
+    allowed in GNOME's dialog (RemoteDesktop version 1 here: no restore token, so
+    it asks each time), and the Screenshot portal asked once; a refused dialog
+    leaves no screen, and says so."""
+    kind, env = wayland
+    if env.get("AXSIGHT_SCREEN") != "portal":
+        pytest.skip("the portals' own test")
+    answers = Path(env["AXSIGHT_PORTAL_LOG"]).read_text().splitlines()
+    asked = [a for a in answers if a.startswith("allowed xdg-desktop-portal-gnome Remote desktop")]
+    assert len(asked) >= 5, answers
+    assert sum("xdg-desktop-portal-gtk" in a for a in answers) == 1, answers
+    token = Path(env["XDG_STATE_HOME"]) / "axsight/remote-desktop-portal.token"
+    assert not token.exists(), "a version 1 portal gives no token to keep"
+
+    Path(env["AXSIGHT_PORTAL_MODE"]).write_text("deny")
+    try:
+        doctor = subprocess.run([env["AXSIGHT_BIN"], "doctor"],
+                                env=session_env(env) | {"PATH": os.environ["PATH"],
+                                                        "AXSIGHT_LOG": "warn"},
+                                capture_output=True, text=True, timeout=60)
+    finally:
+        Path(env["AXSIGHT_PORTAL_MODE"]).write_text("allow")
+    screen = next(l for l in doctor.stdout.splitlines() if "screen:" in l)
+    # No screen through the portals (where the suite's own X display is the only
+    # X socket, doctor falls back to it, as it would to XWayland).
+    assert "through the desktop portals" not in screen, doctor.stdout
+    assert "RemoteDesktop.Start was refused" in doctor.stdout + doctor.stderr, doctor
+    assert Path(env["AXSIGHT_PORTAL_LOG"]).read_text().splitlines()[-1].startswith(
+        "denied xdg-desktop-portal-gnome Remote desktop"), doctor

@@ -50,4 +50,39 @@ impl Capture {
         let at = ((y * self.width + x) * 3) as usize;
         self.rgb.get(at..at + 3).map(|p| [p[0], p[1], p[2]])
     }
+
+    /// The part of the capture inside `area` (screen coordinates), or `None`
+    /// when they do not overlap.
+    ///
+    /// ```
+    /// use axsight_core::{Bounds, Capture, Point};
+    /// let c = Capture { origin: Point { x: 10, y: 0 }, width: 2, height: 2, rgb: (0..12).collect() };
+    /// let right = c.cropped(Bounds { x: 11, y: 0, width: 5, height: 5 }).unwrap();
+    /// assert_eq!((right.origin, right.width, right.height), (Point { x: 11, y: 0 }, 1, 2));
+    /// assert_eq!(right.rgb, vec![3, 4, 5, 9, 10, 11]);
+    /// assert!(c.cropped(Bounds { x: 0, y: 0, width: 10, height: 10 }).is_none());
+    /// ```
+    pub fn cropped(&self, area: Bounds) -> Option<Capture> {
+        let inside = self.bounds().intersection(&area)?;
+        let (left, top) = (
+            (inside.x - self.origin.x) as usize,
+            (inside.y - self.origin.y) as usize,
+        );
+        let (width, height) = (inside.width as usize, inside.height as usize);
+        let stride = self.width as usize * 3;
+        let mut rgb = Vec::with_capacity(width * height * 3);
+        for row in top..top + height {
+            let start = row * stride + left * 3;
+            rgb.extend_from_slice(self.rgb.get(start..start + width * 3)?);
+        }
+        Some(Capture {
+            origin: Point {
+                x: inside.x,
+                y: inside.y,
+            },
+            width: width as u32,
+            height: height as u32,
+            rgb,
+        })
+    }
 }

@@ -15,31 +15,33 @@ mod windows;
 
 pub use windows::{extension_files, EXTENSION_UUID};
 
-use std::time::Duration;
-
-use axsight_core::{
-    Bounds, Capture, ElementId, Input, Modifier, Placement, Point, ScrollDirection,
-};
+use axsight_core::{Bounds, Capture, ElementId, Input, Placement};
 use zbus::blocking::Connection;
 
-use crate::screen::click_gap::ClickPacing;
 use crate::screen::compositor_window::{self, CompositorWindow, ScriptedWindows, WindowScript};
-use crate::screen::keysyms;
 use crate::screen::matching::Wanted;
-use crate::screen::virtual_input::{self, VirtualDevices};
+use crate::screen::remote_input::RemoteInput;
 use crate::screen::{Screen, WindowId, WindowOrigin};
 use crate::{Error, Result};
 use remote_desktop::RemoteDesktop;
 
-/// How long the seat gets to show the RemoteDesktop session's devices.
-const SEAT_DEADLINE: Duration = Duration::from_secs(1);
+/// Which interfaces a GNOME screen takes input and screenshots through.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Through {
+    /// mutter's RemoteDesktop and GNOME Shell's Screenshot: no dialog.
+    Mutter,
+    /// The RemoteDesktop and Screenshot portals, which ask the user once.
+    Portals,
+}
 
 /// A GNOME session's bus connection, with the RemoteDesktop session it holds.
 pub struct Gnome {
     bus: Connection,
-    input: RemoteDesktop,
+    through: Through,
+    input: RemoteInput,
+    /// The monitors' union.
+    layout: Bounds,
     windows: ScriptedWindows<ShellExtension>,
-    clicks: ClickPacing,
 }
 
 /// axsight's GNOME Shell extension, and whether it answers.
@@ -49,38 +51,24 @@ struct ShellExtension {
 }
 
 impl Gnome {
-    /// Connects to the session bus at `address`, starts a RemoteDesktop
-    /// session, and takes the name GNOME Shell's screenshots want.
-    pub fn connect(address: &str) -> Result<Gnome> {
+    /// Connects to the session bus at `address` and starts a remote desktop
+    /// session, through mutter's own interfaces (taking the name GNOME Shell's
+    /// screenshots want) or through the portals (the user allows both once).
+    pub fn connect(address: &str, through: Through) -> Result<Gnome> {
         let bus = crate::compositor_bus::connect(address)?;
-        // The name GNOME Shell's screenshots want, where it is free; without it
-        // screenshots are refused, and say why. Asked for plainly: this
-        // connection serves no objects (zbus warns of a name without them).
-        const DO_NOT_QUEUE: u32 = 4;
-        let _ = crate::compositor_bus::call::<_, u32>(
-            &bus,
-            "org.freedesktop.DBus",
-            "/org/freedesktop/DBus",
-            "org.freedesktop.DBus",
-            "RequestName",
-            &(screenshot::ALLOWED_NAME, DO_NOT_QUEUE),
-        );
-        let input = RemoteDesktop::start(&bus).map_err(|e| {
-            Error::Wayland(format!(
-                "{e}; input on GNOME needs mutter's RemoteDesktop (GNOME 40 or later) and \
-                 PipeWire running"
-            ))
-        })?;
-        // mutter adds the session's devices to the seat at their first event,
-        // and apps bind them only then: input before is lost.
-        input.wake_devices()?;
-        match crate::wayland::seat::await_pointer_and_keyboard(SEAT_DEADLINE) {
-            Ok(true) => {}
-            Ok(false) => {
-                tracing::warn!("the seat has no pointer and keyboard yet: input may be lost")
+        let input = match through {
+            Through::Mutter => start_mutter_input(&bus)?,
+            Through::Portals => {
+                let input = crate::portal::start_input(&bus)?;
+                crate::portal::allow_screenshots(&bus)?;
+                input
             }
-            Err(error) => tracing::warn!(%error, "cannot watch the seat: input may be lost"),
-        }
+        };
+        let layout = input
+            .session
+            .layout()
+            .ok_or_else(|| Error::Wayland("the remote desktop shows no monitor".into()))?;
+        input.wake_devices()?;
         let extension = crate::compositor_bus::call::<_, zbus::zvariant::OwnedValue>(
             &bus,
             "org.gnome.Shell",
@@ -99,8 +87,9 @@ impl Gnome {
                 enabled: extension,
             }),
             bus,
+            through,
             input,
-            clicks: ClickPacing::default(),
+            layout,
         })
     }
 
@@ -156,70 +145,13 @@ impl WindowScript for ShellExtension {
     }
 }
 
-impl VirtualDevices for Gnome {
-    fn refusal(&self, why: String) -> Error {
-        Error::Wayland(why)
-    }
-
-    fn check_point(&self, at: Point) -> Result<()> {
-        self.input.monitor_of(at.x, at.y).map(drop)
-    }
-
-    fn move_to(&mut self, at: Point) -> Result<()> {
-        self.input.move_to(at.x, at.y)
-    }
-
-    fn button(&mut self, code: u32, down: bool) -> Result<()> {
-        self.input.button(code as i32, down)
-    }
-
-    fn wheel(&mut self, direction: ScrollDirection) -> Result<()> {
-        let (axis, steps) = match direction {
-            ScrollDirection::Up => (0, -1),
-            ScrollDirection::Down => (0, 1),
-            ScrollDirection::Left => (1, -1),
-            ScrollDirection::Right => (1, 1),
-        };
-        self.input.wheel(axis, steps)
-    }
-
-    fn modifier(&mut self, modifier: Modifier, down: bool, _held: &[Modifier]) -> Result<()> {
-        let keysym = keysyms::named(modifier.key_name())
-            .ok_or_else(|| Error::Wayland(format!("no keysym for {modifier}")))?;
-        self.input.keysym(keysym, down)
-    }
-
-    /// mutter types a keysym only where the keyboard layout has it, and drops
-    /// others: refused before anything is typed, so that nothing is half typed.
-    fn prepare_keys(&mut self, keysyms: &[u32]) -> Result<()> {
-        virtual_input::refuse_beyond_us_layout("GNOME's remote desktop", keysyms)
-    }
-
-    /// mutter adds Shift where the keysym's level needs it.
-    fn tap(&mut self, keysym: u32, _held: &[Modifier]) -> Result<()> {
-        self.input.keysym(keysym, true)?;
-        self.input.keysym(keysym, false)
-    }
-
-    /// Each event is a method call mutter has handled when it answers.
-    fn sync(&mut self) -> Result<()> {
-        Ok(())
-    }
-
-    fn flush(&mut self) -> Result<()> {
-        Ok(())
-    }
-
-    fn clicks(&mut self) -> &mut ClickPacing {
-        &mut self.clicks
-    }
-}
-
 impl Screen for Gnome {
     fn name(&self) -> &'static str {
-        match self.extension() {
-            true => "GNOME (mutter): input through mutter's RemoteDesktop, screenshots through GNOME Shell, window places from axsight's Shell extension",
-            false => "GNOME (mutter): input through mutter's RemoteDesktop, screenshots through GNOME Shell; no window places (axsight's Shell extension is not enabled: run `axsight gnome-extension`)",
+        match (self.through, self.extension()) {
+            (Through::Mutter, true) => "GNOME (mutter): input through mutter's RemoteDesktop, screenshots through GNOME Shell, window places from axsight's Shell extension",
+            (Through::Mutter, false) => "GNOME (mutter): input through mutter's RemoteDesktop, screenshots through GNOME Shell; no window places (axsight's Shell extension is not enabled: run `axsight gnome-extension`)",
+            (Through::Portals, true) => "GNOME (mutter) through the desktop portals: input through the RemoteDesktop portal, screenshots through the Screenshot portal, window places from axsight's Shell extension",
+            (Through::Portals, false) => "GNOME (mutter) through the desktop portals: input through the RemoteDesktop portal, screenshots through the Screenshot portal; no window places (axsight's Shell extension is not enabled: run `axsight gnome-extension`)",
         }
     }
 
@@ -241,19 +173,15 @@ impl Screen for Gnome {
     }
 
     fn send_input(&mut self, input: &Input) -> Result<()> {
-        virtual_input::send(self, input)
+        self.input.send(input)
     }
 
     fn capture(&mut self, region: Option<Bounds>) -> Result<Capture> {
-        let layout = self
-            .input
-            .monitors
-            .iter()
-            .map(|m| m.bounds)
-            .reduce(|a, b| a.union(&b))
-            .ok_or_else(|| Error::Wayland("mutter reports no monitor".into()))?;
-        let area = crate::screen::capture_area(layout, region)?;
-        screenshot::capture(&self.bus, area)
+        let area = crate::screen::capture_area(self.layout, region)?;
+        match self.through {
+            Through::Mutter => screenshot::capture(&self.bus, area),
+            Through::Portals => crate::portal::capture(&self.bus, self.layout, area),
+        }
     }
 
     fn toplevel_for(
@@ -316,6 +244,33 @@ impl Screen for Gnome {
     fn place(&mut self, window: WindowId, placement: Placement) -> Result<Option<Bounds>> {
         self.windows.place(window, placement)
     }
+}
+
+/// mutter's own RemoteDesktop session, after taking the name GNOME Shell's
+/// screenshots want.
+fn start_mutter_input(bus: &Connection) -> Result<RemoteInput> {
+    // The name GNOME Shell's screenshots want, where it is free; without it
+    // screenshots are refused, and say why. Asked for plainly: this
+    // connection serves no objects (zbus warns of a name without them).
+    const DO_NOT_QUEUE: u32 = 4;
+    let _ = crate::compositor_bus::call::<_, u32>(
+        bus,
+        "org.freedesktop.DBus",
+        "/org/freedesktop/DBus",
+        "org.freedesktop.DBus",
+        "RequestName",
+        &(screenshot::ALLOWED_NAME, DO_NOT_QUEUE),
+    );
+    let session = RemoteDesktop::start(bus).map_err(|e| {
+        Error::Wayland(format!(
+            "{e}; input on GNOME needs mutter's RemoteDesktop (GNOME 40 or later) and \
+             PipeWire running"
+        ))
+    })?;
+    Ok(RemoteInput::new(
+        Box::new(session),
+        "GNOME's remote desktop",
+    ))
 }
 
 /// The clipboard's text through axsight's Shell extension, its owner a digest

@@ -1,6 +1,7 @@
 //! The Linux engine of axsight: the AT-SPI2 accessibility tree over D-Bus, and the
-//! screen it is shown on: X11, or a Wayland compositor (sway), for where windows
-//! sit, real input and the screen's pixels.
+//! screen it is shown on: X11, or a Wayland compositor (sway, GNOME, KDE, or any
+//! through the desktop portals), for where windows sit, real input and the
+//! screen's pixels.
 //!
 //! It finds the display and buses even from a stripped environment ([`discover`]),
 //! lists applications and windows, and reads a window's tree with pipelined D-Bus
@@ -26,6 +27,7 @@ mod menu_popups;
 mod normalize;
 mod operate;
 mod pipe;
+mod portal;
 mod quirks;
 mod refresh;
 mod screen;

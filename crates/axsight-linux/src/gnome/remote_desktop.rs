@@ -5,8 +5,7 @@
 //! blocking `Stop` could be called from inside the runtime when the engine goes).
 //!
 //! mutter 43 lets any session-bus client make one, with no dialog; it needs
-//! PipeWire running. Keys go as keysyms, which mutter types only where the
-//! session's keyboard layout has them.
+//! PipeWire running. Its events are sent by [`RemoteInput`](crate::screen::remote_input::RemoteInput).
 
 use std::collections::HashMap;
 
@@ -15,6 +14,7 @@ use zbus::blocking::Connection;
 use zbus::zvariant::{OwnedObjectPath, OwnedValue, Value};
 
 use crate::compositor_bus::call;
+use crate::screen::remote_input::RemoteDesktopSession;
 use crate::{Error, Result};
 
 const REMOTE_DESKTOP: &str = "org.gnome.Mutter.RemoteDesktop";
@@ -104,16 +104,6 @@ impl RemoteDesktop {
         })
     }
 
-    /// Makes mutter add the session's pointer and keyboard to the seat, which
-    /// it does at their first event: a pointer motion by nothing and a tap of
-    /// Shift, which move and type nothing.
-    pub fn wake_devices(&self) -> Result<()> {
-        self.notify("NotifyPointerMotionRelative", &(0.0f64, 0.0f64))?;
-        let shift = crate::screen::keysyms::named("Shift_L").unwrap_or(0xffe1);
-        self.keysym(shift, true)?;
-        self.keysym(shift, false)
-    }
-
     /// The monitor holding (`x`, `y`) of the layout.
     pub fn monitor_of(&self, x: i32, y: i32) -> Result<&Monitor> {
         self.monitors
@@ -162,6 +152,44 @@ impl RemoteDesktop {
             method,
             body,
         )
+    }
+}
+
+/// Each event is a method call mutter has handled when it answers.
+impl RemoteDesktopSession for RemoteDesktop {
+    fn check_point(&self, x: i32, y: i32) -> Result<()> {
+        self.monitor_of(x, y).map(drop)
+    }
+
+    fn wake(&self) -> Result<()> {
+        self.notify("NotifyPointerMotionRelative", &(0.0f64, 0.0f64))
+    }
+
+    fn move_to(&self, x: i32, y: i32) -> Result<()> {
+        RemoteDesktop::move_to(self, x, y)
+    }
+
+    fn button(&self, code: i32, down: bool) -> Result<()> {
+        RemoteDesktop::button(self, code, down)
+    }
+
+    fn wheel(&self, axis: u32, steps: i32) -> Result<()> {
+        RemoteDesktop::wheel(self, axis, steps)
+    }
+
+    fn keysym(&self, keysym: u32, down: bool) -> Result<()> {
+        RemoteDesktop::keysym(self, keysym, down)
+    }
+
+    fn sync(&self) -> Result<()> {
+        Ok(())
+    }
+
+    fn layout(&self) -> Option<Bounds> {
+        self.monitors
+            .iter()
+            .map(|m| m.bounds)
+            .reduce(|a, b| a.union(&b))
     }
 }
 

@@ -1,0 +1,273 @@
+//! The desktop portals (xdg-desktop-portal) as a screen: input through the
+//! RemoteDesktop portal ([`remote_desktop`]) and screenshots through the
+//! Screenshot portal ([`screenshot`]), each allowed by the user once in the
+//! desktop's own dialog. They serve a Wayland compositor axsight has no
+//! backend of its own for, and GNOME when mutter's interfaces are not
+//! reachable or `AXSIGHT_SCREEN=portal` asks for them.
+//!
+//! The portals tell no window's place: boxes are left out of the tree (as for
+//! any window the screen cannot place), clicks on elements take their
+//! accessible action, and points from a screenshot's sources (`#o`, `#m`,
+//! `#v`) are clicked with the pointer.
+//!
+//! Asking: RemoteDesktop version 2 (xdg-desktop-portal 1.18) gives a restore
+//! token, kept under `$XDG_STATE_HOME/axsight` ([`restore_token`]), so later
+//! runs are let in without the dialog; version 1 asks at every connection.
+//! Screenshots are asked for once, and the portal keeps the answer.
+
+pub mod remote_desktop;
+pub mod request;
+pub mod restore_token;
+pub mod screenshot;
+
+use std::time::Duration;
+
+use axsight_core::{Bounds, Capture, ElementId, Input, Placement, Point};
+use zbus::blocking::Connection;
+
+use crate::screen::matching::Wanted;
+use crate::screen::remote_input::{RemoteDesktopSession, RemoteInput};
+use crate::screen::{Screen, WindowId, WindowOrigin};
+use crate::{Error, Result};
+use remote_desktop::PortalRemoteDesktop;
+
+/// How long the user has to answer the desktop's dialog.
+pub const APPROVAL_DEADLINE: Duration = Duration::from_secs(90);
+/// How long a screenshot may take once they are allowed.
+const SHOT_DEADLINE: Duration = Duration::from_secs(4);
+
+/// Who types through the portal, for refusals.
+const TYPIST: &str = "the RemoteDesktop portal";
+
+/// Whether `AXSIGHT_SCREEN` asks for the portals on any Wayland desktop.
+///
+/// ```text
+/// AXSIGHT_SCREEN=portal   the portals, even where the compositor has its own interfaces
+/// ```
+pub fn wanted(var: impl Fn(&str) -> Option<String>) -> bool {
+    match var("AXSIGHT_SCREEN").as_deref().map(str::trim) {
+        Some("portal") => true,
+        None | Some("") | Some("auto") => false,
+        Some(other) => {
+            tracing::warn!(
+                value = other,
+                "AXSIGHT_SCREEN is `portal` or `auto`: taken as auto"
+            );
+            false
+        }
+    }
+}
+
+/// Starts the RemoteDesktop portal's session (asking the user unless a kept
+/// restore token lets it in) as virtual devices.
+pub fn start_input(bus: &Connection) -> Result<RemoteInput> {
+    let token = restore_token::path(|name| std::env::var(name).ok());
+    let session = PortalRemoteDesktop::start(bus, token, APPROVAL_DEADLINE)?;
+    Ok(RemoteInput::new(Box::new(session), TYPIST))
+}
+
+/// The screen a started portal session points at: its monitors' union.
+pub fn layout_of(input: &RemoteInput) -> Option<Bounds> {
+    input.session.layout()
+}
+
+/// Takes a first screenshot through the portal, which asks the user whether
+/// apps may take them (once: the portal keeps the answer); its size, so that
+/// a screen without input knows the layout.
+pub fn allow_screenshots(bus: &Connection) -> Result<Capture> {
+    screenshot::capture(bus, Point { x: 0, y: 0 }, APPROVAL_DEADLINE)
+}
+
+/// The pixels of `area` of `layout` through the Screenshot portal.
+pub fn capture(bus: &Connection, layout: Bounds, area: Bounds) -> Result<Capture> {
+    screenshot::capture_area(bus, layout, area, SHOT_DEADLINE)
+}
+
+impl RemoteDesktopSession for PortalRemoteDesktop {
+    fn check_point(&self, x: i32, y: i32) -> Result<()> {
+        self.stream_at(x, y).map(drop)
+    }
+
+    fn wake(&self) -> Result<()> {
+        PortalRemoteDesktop::move_by(self, 0.0, 0.0)
+    }
+
+    fn move_to(&self, x: i32, y: i32) -> Result<()> {
+        PortalRemoteDesktop::move_to(self, x, y)
+    }
+
+    fn button(&self, code: i32, down: bool) -> Result<()> {
+        PortalRemoteDesktop::button(self, code, down)
+    }
+
+    fn wheel(&self, axis: u32, steps: i32) -> Result<()> {
+        PortalRemoteDesktop::wheel(self, axis, steps)
+    }
+
+    fn keysym(&self, keysym: u32, down: bool) -> Result<()> {
+        PortalRemoteDesktop::keysym(self, keysym, down)
+    }
+
+    fn sync(&self) -> Result<()> {
+        PortalRemoteDesktop::sync(self)
+    }
+
+    fn layout(&self) -> Option<Bounds> {
+        self.streams
+            .iter()
+            .map(|s| s.bounds)
+            .reduce(|a, b| a.union(&b))
+    }
+}
+
+/// A Wayland session served through the portals alone.
+pub struct Portal {
+    bus: Connection,
+    /// `Err` with why when the desktop offers or allows no remote desktop.
+    input: std::result::Result<RemoteInput, String>,
+    /// `Err` with why when screenshots are not offered or not allowed.
+    screenshots: std::result::Result<(), String>,
+    layout: Bounds,
+}
+
+impl Portal {
+    /// Connects to the session bus at `address` and asks the portals for input
+    /// and screenshots (the user answers the desktop's dialogs); an error when
+    /// neither is had.
+    pub fn connect(address: &str) -> Result<Portal> {
+        let bus = crate::compositor_bus::connect(address)?;
+        let input = start_input(&bus)
+            .and_then(|input| input.wake_devices().map(|()| input))
+            .map_err(|e| e.to_string());
+        let first_shot = allow_screenshots(&bus);
+        let layout = match (&input, &first_shot) {
+            (Ok(input), _) if layout_of(input).is_some() => layout_of(input),
+            (_, Ok(shot)) => Some(shot.bounds()),
+            _ => None,
+        };
+        let screenshots = first_shot.map(drop).map_err(|e| e.to_string());
+        let (Some(layout), true) = (layout, input.is_ok() || screenshots.is_ok()) else {
+            return Err(Error::Wayland(format!(
+                "the desktop's portals gave neither input ({}) nor screenshots ({}); they need \
+                 xdg-desktop-portal and the portal backend of the desktop",
+                input.err().unwrap_or_default(),
+                screenshots.err().unwrap_or_default()
+            )));
+        };
+        if let Err(why) = &input {
+            tracing::warn!(%why, "no input through the RemoteDesktop portal");
+        }
+        if let Err(why) = &screenshots {
+            tracing::warn!(%why, "no screenshots through the Screenshot portal");
+        }
+        Ok(Portal {
+            bus,
+            input,
+            screenshots,
+            layout,
+        })
+    }
+}
+
+impl Screen for Portal {
+    fn name(&self) -> &'static str {
+        match (self.input.is_ok(), self.screenshots.is_ok()) {
+            (true, true) => "Wayland through the desktop portals: input through the RemoteDesktop portal, screenshots through the Screenshot portal; no window places (the portals tell none)",
+            (true, false) => "Wayland through the desktop portals: input through the RemoteDesktop portal; no screenshots (the Screenshot portal is missing or was not allowed); no window places",
+            _ => "Wayland through the desktop portals: screenshots through the Screenshot portal; no input (the RemoteDesktop portal is missing or was not allowed); no window places",
+        }
+    }
+
+    fn extents_are_window_relative(&self) -> bool {
+        true
+    }
+
+    fn made_input_devices(&self) -> bool {
+        self.input.is_ok()
+    }
+
+    fn round_trip(&mut self) -> Result<()> {
+        crate::compositor_bus::ping(&self.bus)
+    }
+
+    fn send_input(&mut self, input: &Input) -> Result<()> {
+        match &mut self.input {
+            Ok(devices) => devices.send(input),
+            Err(why) => Err(Error::Wayland(format!(
+                "no input on this desktop: {why} (allow axsight in the desktop's remote desktop \
+                 dialog, which opens when axsight starts)"
+            ))),
+        }
+    }
+
+    fn capture(&mut self, region: Option<Bounds>) -> Result<Capture> {
+        if let Err(why) = &self.screenshots {
+            return Err(Error::Wayland(format!(
+                "no screenshots on this desktop: {why}"
+            )));
+        }
+        let area = crate::screen::capture_area(self.layout, region)?;
+        capture(&self.bus, self.layout, area)
+    }
+
+    fn toplevel_for(
+        &mut self,
+        _: &ElementId,
+        _: &[ElementId],
+        _: &Wanted,
+    ) -> Result<Option<WindowId>> {
+        Ok(None)
+    }
+
+    fn toplevel_of(&mut self, _: Option<u32>, _: &str) -> Result<Option<WindowId>> {
+        Ok(None)
+    }
+
+    fn content_origin(
+        &mut self,
+        _: &ElementId,
+        _: &[ElementId],
+        _: &Wanted,
+    ) -> Result<Option<WindowOrigin>> {
+        Ok(None)
+    }
+
+    fn window_bounds(
+        &mut self,
+        _: &ElementId,
+        _: &[ElementId],
+        _: &Wanted,
+    ) -> Result<Option<Bounds>> {
+        Ok(None)
+    }
+
+    fn windows_of_pid(&mut self, _: u32) -> Result<Vec<(String, Bounds)>> {
+        Ok(Vec::new())
+    }
+
+    fn reaches(&mut self, _: WindowId, _: i32, _: i32) -> Result<bool> {
+        Err(no_windows())
+    }
+
+    fn activate(&mut self, _: WindowId) -> Result<()> {
+        Err(no_windows())
+    }
+
+    fn activate_at(&mut self, _: i32, _: i32) -> Result<()> {
+        Err(no_windows())
+    }
+
+    fn close(&mut self, _: WindowId) -> Result<()> {
+        Err(no_windows())
+    }
+
+    fn place(&mut self, _: WindowId, _: Placement) -> Result<Option<Bounds>> {
+        Err(no_windows())
+    }
+}
+
+fn no_windows() -> Error {
+    Error::Wayland(
+        "the desktop portals tell no client where windows are, nor move or close them".into(),
+    )
+}

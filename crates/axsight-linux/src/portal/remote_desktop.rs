@@ -1,0 +1,247 @@
+//! Input through the RemoteDesktop portal: a session with the keyboard, the
+//! pointer and a ScreenCast stream per monitor (absolute pointer motion is
+//! given relative to a stream), started once the user allowed it in the
+//! desktop's dialog, or at once with a restore token from an earlier run
+//! (portals of version 2 and later). The portal ends the session when the
+//! connection that made it closes.
+
+use std::collections::HashMap;
+use std::path::PathBuf;
+use std::time::Duration;
+
+use axsight_core::Bounds;
+use zbus::blocking::Connection;
+use zbus::zvariant::{OwnedObjectPath, OwnedValue, Value};
+
+use super::request::{self, Options, Results, DESKTOP, DESKTOP_PATH};
+use super::restore_token;
+use crate::{Error, Result};
+
+pub const INTERFACE: &str = "org.freedesktop.portal.RemoteDesktop";
+const SCREEN_CAST: &str = "org.freedesktop.portal.ScreenCast";
+
+/// How long a step the user plays no part in may take.
+const STEP_DEADLINE: Duration = Duration::from_secs(5);
+
+/// A monitor's stream and its place in the layout.
+#[derive(Debug, Clone, Copy)]
+pub struct Stream {
+    pub bounds: Bounds,
+    node: u32,
+}
+
+/// A started RemoteDesktop portal session.
+pub struct PortalRemoteDesktop {
+    bus: Connection,
+    session: OwnedObjectPath,
+    pub streams: Vec<Stream>,
+}
+
+/// Devices asked for: keyboard (1) and pointer (2).
+const KEYBOARD_AND_POINTER: u32 = 3;
+/// `persist_mode` 2: until the user revokes it.
+const PERSIST_UNTIL_REVOKED: u32 = 2;
+/// ScreenCast source type: monitors.
+const MONITORS: u32 = 1;
+
+impl PortalRemoteDesktop {
+    /// Makes and starts a session, waiting `approval` for the user to allow
+    /// it; with a kept restore token (`token_file`) the portal lets it in
+    /// without asking.
+    pub fn start(
+        bus: &Connection,
+        token_file: Option<PathBuf>,
+        approval: Duration,
+    ) -> Result<PortalRemoteDesktop> {
+        let version: u32 = request::property(bus, INTERFACE, "version")
+            .ok_or_else(|| Error::Wayland("the desktop's portal offers no RemoteDesktop".into()))?;
+        // Version 2 keeps sessions: a restore token lets the next one in.
+        let persists = version >= 2;
+        if !persists {
+            tracing::info!("the RemoteDesktop portal (version 1) asks the user at every start");
+        }
+        let mut options = Options::new();
+        options.insert("session_handle_token", Value::from(request::next_token()));
+        let created = request::request(
+            bus,
+            INTERFACE,
+            "CreateSession",
+            options,
+            |o| (o,),
+            STEP_DEADLINE,
+        )?;
+        let session = session_handle(&created)?;
+        let mut devices = Options::new();
+        devices.insert("types", Value::from(KEYBOARD_AND_POINTER));
+        let kept = token_file.as_deref().and_then(restore_token::load);
+        if persists {
+            devices.insert("persist_mode", Value::from(PERSIST_UNTIL_REVOKED));
+            if let Some(token) = &kept {
+                devices.insert("restore_token", Value::from(token.clone()));
+            }
+        }
+        request::request(
+            bus,
+            INTERFACE,
+            "SelectDevices",
+            devices,
+            |o| (&session, o),
+            STEP_DEADLINE,
+        )?;
+        let mut sources = Options::new();
+        sources.insert("types", Value::from(MONITORS));
+        sources.insert("multiple", Value::from(true));
+        request::request(
+            bus,
+            SCREEN_CAST,
+            "SelectSources",
+            sources,
+            |o| (&session, o),
+            STEP_DEADLINE,
+        )?;
+        let started = request::request(
+            bus,
+            INTERFACE,
+            "Start",
+            Options::new(),
+            |o| (&session, "", o),
+            approval,
+        )?;
+        let streams = streams(&started)?;
+        let devices = started
+            .get("devices")
+            .and_then(|v| u32::try_from(v).ok())
+            .unwrap_or(0);
+        if devices & KEYBOARD_AND_POINTER != KEYBOARD_AND_POINTER {
+            return Err(Error::Wayland(format!(
+                "the desktop allowed the remote desktop without its keyboard and pointer \
+                 (devices {devices}): allow remote interaction in its dialog"
+            )));
+        }
+        if let (true, Some(file)) = (persists, &token_file) {
+            let token = started
+                .get("restore_token")
+                .and_then(|v| String::try_from(v.try_clone().ok()?).ok());
+            if let Err(error) = restore_token::store(file, token.as_deref()) {
+                tracing::warn!(%error, file = %file.display(), "cannot keep the portal's restore token");
+            }
+        }
+        Ok(PortalRemoteDesktop {
+            bus: bus.clone(),
+            session,
+            streams,
+        })
+    }
+
+    /// The stream of the monitor holding (`x`, `y`).
+    pub fn stream_at(&self, x: i32, y: i32) -> Result<&Stream> {
+        self.streams
+            .iter()
+            .find(|s| s.bounds.contains(x, y))
+            .ok_or_else(|| Error::Wayland(format!("point ({x}, {y}) is on no shared monitor")))
+    }
+
+    /// Moves the pointer to (`x`, `y`) of the layout.
+    pub fn move_to(&self, x: i32, y: i32) -> Result<()> {
+        let stream = self.stream_at(x, y)?;
+        let (dx, dy) = (
+            f64::from(x - stream.bounds.x),
+            f64::from(y - stream.bounds.y),
+        );
+        let node = stream.node;
+        self.notify("NotifyPointerMotionAbsolute", |s, o| (s, o, node, dx, dy))
+    }
+
+    /// Moves the pointer by (`dx`, `dy`).
+    pub fn move_by(&self, dx: f64, dy: f64) -> Result<()> {
+        self.notify("NotifyPointerMotion", |s, o| (s, o, dx, dy))
+    }
+
+    /// Presses or releases a pointer button (`BTN_LEFT`…).
+    pub fn button(&self, code: i32, down: bool) -> Result<()> {
+        self.notify("NotifyPointerButton", |s, o| (s, o, code, u32::from(down)))
+    }
+
+    /// Turns the wheel `steps` notches on `axis` (0 vertical, 1 horizontal).
+    pub fn wheel(&self, axis: u32, steps: i32) -> Result<()> {
+        self.notify("NotifyPointerAxisDiscrete", |s, o| (s, o, axis, steps))
+    }
+
+    /// Presses or releases the key of `keysym`.
+    pub fn keysym(&self, keysym: u32, down: bool) -> Result<()> {
+        let keysym = keysym as i32;
+        self.notify("NotifyKeyboardKeysym", |s, o| {
+            (s, o, keysym, u32::from(down))
+        })
+    }
+
+    /// One call the portal answers after it passed on every event before it.
+    pub fn sync(&self) -> Result<()> {
+        request::property::<u32>(&self.bus, INTERFACE, "AvailableDeviceTypes")
+            .map(drop)
+            .ok_or_else(|| Error::DisplayLost("the desktop's portal stopped answering".into()))
+    }
+
+    fn notify<'s, B>(
+        &'s self,
+        method: &str,
+        body: impl FnOnce(&'s OwnedObjectPath, HashMap<&'static str, Value<'s>>) -> B,
+    ) -> Result<()>
+    where
+        B: serde::Serialize + zbus::zvariant::DynamicType,
+    {
+        crate::compositor_bus::call(
+            &self.bus,
+            DESKTOP,
+            DESKTOP_PATH,
+            INTERFACE,
+            method,
+            &body(&self.session, HashMap::new()),
+        )
+    }
+}
+
+/// The session a `CreateSession` response names.
+fn session_handle(results: &Results) -> Result<OwnedObjectPath> {
+    let handle = results
+        .get("session_handle")
+        .and_then(|v| String::try_from(v.try_clone().ok()?).ok())
+        .ok_or_else(|| Error::Wayland("the portal named no session".into()))?;
+    OwnedObjectPath::try_from(handle)
+        .map_err(|e| Error::Wayland(format!("the portal's session is no object path: {e}")))
+}
+
+/// The streams a `Start` response lists, each with its place and size.
+fn streams(results: &Results) -> Result<Vec<Stream>> {
+    let listed = results
+        .get("streams")
+        .and_then(|v| <Vec<(u32, HashMap<String, OwnedValue>)>>::try_from(v.try_clone().ok()?).ok())
+        .unwrap_or_default();
+    let streams: Vec<Stream> = listed
+        .iter()
+        .filter_map(|(node, properties)| {
+            let pair = |name: &str| {
+                properties
+                    .get(name)
+                    .and_then(|v| <(i32, i32)>::try_from(v.try_clone().ok()?).ok())
+            };
+            let (width, height) = pair("size")?;
+            let (x, y) = pair("position").unwrap_or((0, 0));
+            Some(Stream {
+                bounds: Bounds {
+                    x,
+                    y,
+                    width,
+                    height,
+                },
+                node: *node,
+            })
+        })
+        .collect();
+    if streams.is_empty() {
+        return Err(Error::Wayland(
+            "the desktop shared no monitor with a size: the pointer cannot be placed".into(),
+        ));
+    }
+    Ok(streams)
+}

@@ -26,7 +26,7 @@ use axsight_core::{Bounds, Capture, ElementId, Input, Placement, Point};
 use zbus::blocking::Connection;
 
 use crate::screen::matching::Wanted;
-use crate::screen::remote_input::{RemoteDesktopSession, RemoteInput};
+use crate::screen::remote_input::RemoteInput;
 use crate::screen::{Screen, WindowId, WindowOrigin};
 use crate::{Error, Result};
 use remote_desktop::PortalRemoteDesktop;
@@ -81,43 +81,6 @@ pub fn allow_screenshots(bus: &Connection) -> Result<Capture> {
 /// The pixels of `area` of `layout` through the Screenshot portal.
 pub fn capture(bus: &Connection, layout: Bounds, area: Bounds) -> Result<Capture> {
     screenshot::capture_area(bus, layout, area, SHOT_DEADLINE)
-}
-
-impl RemoteDesktopSession for PortalRemoteDesktop {
-    fn check_point(&self, x: i32, y: i32) -> Result<()> {
-        self.stream_at(x, y).map(drop)
-    }
-
-    fn wake(&self) -> Result<()> {
-        PortalRemoteDesktop::move_by(self, 0.0, 0.0)
-    }
-
-    fn move_to(&self, x: i32, y: i32) -> Result<()> {
-        PortalRemoteDesktop::move_to(self, x, y)
-    }
-
-    fn button(&self, code: i32, down: bool) -> Result<()> {
-        PortalRemoteDesktop::button(self, code, down)
-    }
-
-    fn wheel(&self, axis: u32, steps: i32) -> Result<()> {
-        PortalRemoteDesktop::wheel(self, axis, steps)
-    }
-
-    fn keysym(&self, keysym: u32, down: bool) -> Result<()> {
-        PortalRemoteDesktop::keysym(self, keysym, down)
-    }
-
-    fn sync(&self) -> Result<()> {
-        PortalRemoteDesktop::sync(self)
-    }
-
-    fn layout(&self) -> Option<Bounds> {
-        self.streams
-            .iter()
-            .map(|s| s.bounds)
-            .reduce(|a, b| a.union(&b))
-    }
 }
 
 /// A Wayland session served through the portals alone.

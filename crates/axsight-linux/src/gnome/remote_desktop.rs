@@ -112,34 +112,6 @@ impl RemoteDesktop {
             .ok_or_else(|| Error::Wayland(format!("point ({x}, {y}) is on no monitor")))
     }
 
-    /// Moves the pointer to (`x`, `y`) of the layout.
-    pub fn move_to(&self, x: i32, y: i32) -> Result<()> {
-        let monitor = self.monitor_of(x, y)?;
-        let (dx, dy) = (
-            f64::from(x - monitor.bounds.x),
-            f64::from(y - monitor.bounds.y),
-        );
-        self.notify(
-            "NotifyPointerMotionAbsolute",
-            &(monitor.stream.as_str(), dx, dy),
-        )
-    }
-
-    /// Presses or releases a pointer button (`BTN_LEFT`…).
-    pub fn button(&self, code: i32, down: bool) -> Result<()> {
-        self.notify("NotifyPointerButton", &(code, down))
-    }
-
-    /// Turns the wheel `steps` notches on `axis` (0 vertical, 1 horizontal).
-    pub fn wheel(&self, axis: u32, steps: i32) -> Result<()> {
-        self.notify("NotifyPointerAxisDiscrete", &(axis, steps))
-    }
-
-    /// Presses or releases the key of `keysym`.
-    pub fn keysym(&self, keysym: u32, down: bool) -> Result<()> {
-        self.notify("NotifyKeyboardKeysym", &(keysym, down))
-    }
-
     fn notify<B>(&self, method: &str, body: &B) -> Result<()>
     where
         B: serde::Serialize + zbus::zvariant::DynamicType,
@@ -166,19 +138,27 @@ impl RemoteDesktopSession for RemoteDesktop {
     }
 
     fn move_to(&self, x: i32, y: i32) -> Result<()> {
-        RemoteDesktop::move_to(self, x, y)
+        let monitor = self.monitor_of(x, y)?;
+        let (dx, dy) = (
+            f64::from(x - monitor.bounds.x),
+            f64::from(y - monitor.bounds.y),
+        );
+        self.notify(
+            "NotifyPointerMotionAbsolute",
+            &(monitor.stream.as_str(), dx, dy),
+        )
     }
 
     fn button(&self, code: i32, down: bool) -> Result<()> {
-        RemoteDesktop::button(self, code, down)
+        self.notify("NotifyPointerButton", &(code, down))
     }
 
     fn wheel(&self, axis: u32, steps: i32) -> Result<()> {
-        RemoteDesktop::wheel(self, axis, steps)
+        self.notify("NotifyPointerAxisDiscrete", &(axis, steps))
     }
 
     fn keysym(&self, keysym: u32, down: bool) -> Result<()> {
-        RemoteDesktop::keysym(self, keysym, down)
+        self.notify("NotifyKeyboardKeysym", &(keysym, down))
     }
 
     fn sync(&self) -> Result<()> {

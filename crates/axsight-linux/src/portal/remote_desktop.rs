@@ -15,6 +15,7 @@ use zbus::zvariant::{OwnedObjectPath, OwnedValue, Value};
 
 use super::request::{self, Options, Results, DESKTOP, DESKTOP_PATH};
 use super::restore_token;
+use crate::screen::remote_input::RemoteDesktopSession;
 use crate::{Error, Result};
 
 pub const INTERFACE: &str = "org.freedesktop.portal.RemoteDesktop";
@@ -71,15 +72,8 @@ impl PortalRemoteDesktop {
             STEP_DEADLINE,
         )?;
         let session = session_handle(&created)?;
-        let mut devices = Options::new();
-        devices.insert("types", Value::from(KEYBOARD_AND_POINTER));
         let kept = token_file.as_deref().and_then(restore_token::load);
-        if persists {
-            devices.insert("persist_mode", Value::from(PERSIST_UNTIL_REVOKED));
-            if let Some(token) = &kept {
-                devices.insert("restore_token", Value::from(token.clone()));
-            }
-        }
+        let devices = device_options(persists, kept);
         request::request(
             bus,
             INTERFACE,
@@ -119,9 +113,7 @@ impl PortalRemoteDesktop {
             )));
         }
         if let (true, Some(file)) = (persists, &token_file) {
-            let token = started
-                .get("restore_token")
-                .and_then(|v| String::try_from(v.try_clone().ok()?).ok());
+            let token = text(&started, "restore_token");
             if let Err(error) = restore_token::store(file, token.as_deref()) {
                 tracing::warn!(%error, file = %file.display(), "cannot keep the portal's restore token");
             }
@@ -134,52 +126,11 @@ impl PortalRemoteDesktop {
     }
 
     /// The stream of the monitor holding (`x`, `y`).
-    pub fn stream_at(&self, x: i32, y: i32) -> Result<&Stream> {
+    fn stream_at(&self, x: i32, y: i32) -> Result<&Stream> {
         self.streams
             .iter()
             .find(|s| s.bounds.contains(x, y))
             .ok_or_else(|| Error::Wayland(format!("point ({x}, {y}) is on no shared monitor")))
-    }
-
-    /// Moves the pointer to (`x`, `y`) of the layout.
-    pub fn move_to(&self, x: i32, y: i32) -> Result<()> {
-        let stream = self.stream_at(x, y)?;
-        let (dx, dy) = (
-            f64::from(x - stream.bounds.x),
-            f64::from(y - stream.bounds.y),
-        );
-        let node = stream.node;
-        self.notify("NotifyPointerMotionAbsolute", |s, o| (s, o, node, dx, dy))
-    }
-
-    /// Moves the pointer by (`dx`, `dy`).
-    pub fn move_by(&self, dx: f64, dy: f64) -> Result<()> {
-        self.notify("NotifyPointerMotion", |s, o| (s, o, dx, dy))
-    }
-
-    /// Presses or releases a pointer button (`BTN_LEFT`…).
-    pub fn button(&self, code: i32, down: bool) -> Result<()> {
-        self.notify("NotifyPointerButton", |s, o| (s, o, code, u32::from(down)))
-    }
-
-    /// Turns the wheel `steps` notches on `axis` (0 vertical, 1 horizontal).
-    pub fn wheel(&self, axis: u32, steps: i32) -> Result<()> {
-        self.notify("NotifyPointerAxisDiscrete", |s, o| (s, o, axis, steps))
-    }
-
-    /// Presses or releases the key of `keysym`.
-    pub fn keysym(&self, keysym: u32, down: bool) -> Result<()> {
-        let keysym = keysym as i32;
-        self.notify("NotifyKeyboardKeysym", |s, o| {
-            (s, o, keysym, u32::from(down))
-        })
-    }
-
-    /// One call the portal answers after it passed on every event before it.
-    pub fn sync(&self) -> Result<()> {
-        request::property::<u32>(&self.bus, INTERFACE, "AvailableDeviceTypes")
-            .map(drop)
-            .ok_or_else(|| Error::DisplayLost("the desktop's portal stopped answering".into()))
     }
 
     fn notify<'s, B>(
@@ -201,11 +152,79 @@ impl PortalRemoteDesktop {
     }
 }
 
+/// The portal passes each event on without waiting for the compositor.
+impl RemoteDesktopSession for PortalRemoteDesktop {
+    fn check_point(&self, x: i32, y: i32) -> Result<()> {
+        self.stream_at(x, y).map(drop)
+    }
+
+    fn wake(&self) -> Result<()> {
+        self.notify("NotifyPointerMotion", |s, o| (s, o, 0.0f64, 0.0f64))
+    }
+
+    fn move_to(&self, x: i32, y: i32) -> Result<()> {
+        let stream = self.stream_at(x, y)?;
+        let (dx, dy) = (
+            f64::from(x - stream.bounds.x),
+            f64::from(y - stream.bounds.y),
+        );
+        let node = stream.node;
+        self.notify("NotifyPointerMotionAbsolute", |s, o| (s, o, node, dx, dy))
+    }
+
+    fn button(&self, code: i32, down: bool) -> Result<()> {
+        self.notify("NotifyPointerButton", |s, o| (s, o, code, u32::from(down)))
+    }
+
+    fn wheel(&self, axis: u32, steps: i32) -> Result<()> {
+        self.notify("NotifyPointerAxisDiscrete", |s, o| (s, o, axis, steps))
+    }
+
+    fn keysym(&self, keysym: u32, down: bool) -> Result<()> {
+        let keysym = keysym as i32;
+        self.notify("NotifyKeyboardKeysym", |s, o| {
+            (s, o, keysym, u32::from(down))
+        })
+    }
+
+    /// A property read of the portal, answered after every event before it.
+    fn sync(&self) -> Result<()> {
+        request::property::<u32>(&self.bus, INTERFACE, "AvailableDeviceTypes")
+            .map(drop)
+            .ok_or_else(|| Error::DisplayLost("the desktop's portal stopped answering".into()))
+    }
+
+    fn layout(&self) -> Option<Bounds> {
+        self.streams
+            .iter()
+            .map(|s| s.bounds)
+            .reduce(|a, b| a.union(&b))
+    }
+}
+
+/// `SelectDevices`' options: the keyboard and pointer, and on a portal that
+/// keeps sessions (`persists`: version 2), kept until revoked and restored
+/// from the `kept` token.
+fn device_options(persists: bool, kept: Option<String>) -> Options<'static> {
+    let mut devices = Options::new();
+    devices.insert("types", Value::from(KEYBOARD_AND_POINTER));
+    if persists {
+        devices.insert("persist_mode", Value::from(PERSIST_UNTIL_REVOKED));
+        if let Some(token) = kept {
+            devices.insert("restore_token", Value::from(token));
+        }
+    }
+    devices
+}
+
+/// A text a response carries under `name`.
+fn text(results: &Results, name: &str) -> Option<String> {
+    String::try_from(results.get(name)?.try_clone().ok()?).ok()
+}
+
 /// The session a `CreateSession` response names.
 fn session_handle(results: &Results) -> Result<OwnedObjectPath> {
-    let handle = results
-        .get("session_handle")
-        .and_then(|v| String::try_from(v.try_clone().ok()?).ok())
+    let handle = text(results, "session_handle")
         .ok_or_else(|| Error::Wayland("the portal named no session".into()))?;
     OwnedObjectPath::try_from(handle)
         .map_err(|e| Error::Wayland(format!("the portal's session is no object path: {e}")))
@@ -244,4 +263,74 @@ fn streams(results: &Results) -> Result<Vec<Stream>> {
         ));
     }
     Ok(streams)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn owned(value: Value<'_>) -> OwnedValue {
+        OwnedValue::try_from(value).unwrap()
+    }
+
+    #[test]
+    fn a_portal_that_keeps_sessions_is_asked_to_keep_this_one_and_given_the_token() {
+        let first = device_options(false, Some("ignored".into()));
+        assert_eq!(first.len(), 1, "version 1 knows no persistence: {first:?}");
+        assert_eq!(first["types"], Value::from(3u32));
+        let kept = device_options(true, Some("4c1e".into()));
+        assert_eq!(kept["persist_mode"], Value::from(2u32));
+        assert_eq!(kept["restore_token"], Value::from("4c1e"));
+        assert!(!device_options(true, None).contains_key("restore_token"));
+    }
+
+    #[test]
+    fn the_start_response_gives_each_monitor_its_place() {
+        let stream = |position: Option<(i32, i32)>, size: Option<(i32, i32)>| {
+            let mut properties: HashMap<String, OwnedValue> = HashMap::new();
+            if let Some(p) = position {
+                properties.insert("position".into(), owned(Value::from(p)));
+            }
+            if let Some(s) = size {
+                properties.insert("size".into(), owned(Value::from(s)));
+            }
+            properties
+        };
+        let listed = vec![
+            (44u32, stream(Some((1920, 0)), Some((1280, 1024)))),
+            (45u32, stream(None, Some((1920, 1080)))),
+            (46u32, stream(Some((0, 0)), None)),
+        ];
+        let mut results = Results::new();
+        results.insert("streams".into(), owned(Value::from(listed)));
+        results.insert("restore_token".into(), owned(Value::from("next")));
+        let shared = streams(&results).unwrap();
+        let places: Vec<(u32, Bounds)> = shared.iter().map(|s| (s.node, s.bounds)).collect();
+        assert_eq!(
+            places,
+            vec![
+                (
+                    44,
+                    Bounds {
+                        x: 1920,
+                        y: 0,
+                        width: 1280,
+                        height: 1024
+                    }
+                ),
+                (
+                    45,
+                    Bounds {
+                        x: 0,
+                        y: 0,
+                        width: 1920,
+                        height: 1080
+                    }
+                ),
+            ],
+            "a stream without a size cannot be pointed at"
+        );
+        assert_eq!(text(&results, "restore_token").as_deref(), Some("next"));
+        assert!(streams(&Results::new()).is_err());
+    }
 }

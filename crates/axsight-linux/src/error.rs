@@ -131,6 +131,11 @@ pub enum Error {
     #[error("{0}")]
     Placement(String),
 
+    /// The screen knows no window's place (the desktop portals): windows can
+    /// be neither found on it, raised, moved nor closed.
+    #[error("{0}")]
+    NoWindowControl(String),
+
     /// The clipboard could not be read or held: why.
     #[error("{0}")]
     Clipboard(String),
@@ -191,6 +196,7 @@ impl axsight_core::EngineError for Error {
             | Error::Refused { .. }
             | Error::NoSuchAction { .. }
             | Error::Placement(_)
+            | Error::NoWindowControl(_)
             | Error::Clipboard(_) => FailureKind::Refused,
             _ => FailureKind::Other,
         }

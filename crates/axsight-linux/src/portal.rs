@@ -179,7 +179,7 @@ impl Screen for Portal {
         _: &[ElementId],
         _: &Wanted,
     ) -> Result<Option<WindowId>> {
-        Ok(None)
+        Err(no_windows())
     }
 
     fn toplevel_of(&mut self, _: Option<u32>, _: &str) -> Result<Option<WindowId>> {
@@ -230,7 +230,8 @@ impl Screen for Portal {
 }
 
 fn no_windows() -> Error {
-    Error::Wayland(
-        "the desktop portals tell no client where windows are, nor move or close them".into(),
+    Error::NoWindowControl(
+        "the desktop portals tell no client where windows are, nor raise, move or close them"
+            .into(),
     )
 }

@@ -141,8 +141,9 @@ pub trait Screen: Send {
 }
 
 /// Connects to the screen `session` calls for: sway's on a sway session,
-/// GNOME's or KDE's (over `session_bus`) on theirs, else the X display `display`
-/// (on X11, or XWayland where no Wayland backend serves the compositor).
+/// GNOME's or KDE's (over `session_bus`) on theirs, the desktop portals' on
+/// another Wayland compositor, else the X display `display` (on X11, or a named
+/// XWayland display where no Wayland backend serves the compositor).
 /// `None` with the reason when there is none.
 pub async fn connect(
     session: &DesktopSession,
@@ -212,6 +213,14 @@ pub async fn connect(
             return (screen, None);
         }
     }
+    // On Wayland an X display is the session's only when it is named (XWayland
+    // sets DISPLAY): the only socket in /tmp/.X11-unix may be another desktop's.
+    let display = match session {
+        DesktopSession::Wayland {
+            xwayland: false, ..
+        } => None,
+        _ => display,
+    };
     if let Some(display) = display {
         let name = display.to_string();
         let connect = move || crate::x11::X11::connect(&name);

@@ -295,17 +295,22 @@ impl<E: Engine> Session<E> {
         }
     }
 
-    /// Makes the aimed element's window the active one, if it is not already.
+    /// Makes the aimed element's window the active one, if it is not already
+    /// and the screen can raise windows (the desktop portals cannot: then the
+    /// input goes where it is aimed, as it stands).
     pub(crate) async fn bring_forward(&self, engine: &E, aimed: &Aimed) -> Result<bool, ToolError> {
         let root = aimed.snapshot.tree.element(aimed.snapshot.tree.root());
         if root.states.contains(State::Active) {
             return Ok(false);
         }
-        engine
-            .activate_window(&aimed.window_id())
-            .await
-            .map_err(ToolError::engine)?;
-        Ok(true)
+        match engine.activate_window(&aimed.window_id()).await {
+            Ok(()) => Ok(true),
+            Err(error) if error.kind() == FailureKind::Refused => {
+                tracing::debug!(%error, "the window is not raised");
+                Ok(false)
+            }
+            Err(error) => Err(ToolError::engine(error)),
+        }
     }
 }
 

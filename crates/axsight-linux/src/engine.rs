@@ -370,6 +370,11 @@ impl LinuxEngine {
                 tracing::warn!("no display window for {title:?}: its boxes are left out");
                 None
             }
+            // A screen that places no window at all (the desktop portals).
+            Err(error @ Error::NoWindowControl(_)) => {
+                tracing::debug!(%error, "no origin for {title:?}: its boxes are left out");
+                None
+            }
             Err(error) => {
                 tracing::warn!(%error, "no origin for {title:?}: its boxes are left out");
                 None

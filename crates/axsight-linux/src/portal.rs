@@ -186,13 +186,15 @@ impl Screen for Portal {
         Ok(None)
     }
 
+    /// Refused, not `None`: an untitled window (GNOME Shell's own stage) is
+    /// otherwise taken to be where it says, which here nothing can tell.
     fn content_origin(
         &mut self,
         _: &ElementId,
         _: &[ElementId],
         _: &Wanted,
     ) -> Result<Option<WindowOrigin>> {
-        Ok(None)
+        Err(no_windows())
     }
 
     fn window_bounds(

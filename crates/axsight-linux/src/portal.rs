@@ -7,8 +7,8 @@
 //!
 //! The portals tell no window's place: boxes are left out of the tree (as for
 //! any window the screen cannot place), clicks on elements take their
-//! accessible action, and points from a screenshot's sources (`#o`, `#m`,
-//! `#v`) are clicked with the pointer.
+//! accessible action, and a point read off a whole-screen screenshot is
+//! clicked with the pointer, blind (no window is known there).
 //!
 //! Asking: RemoteDesktop version 2 (xdg-desktop-portal 1.18) gives a restore
 //! token, kept under `$XDG_STATE_HOME/axsight` ([`restore_token`]), so later

@@ -1,7 +1,8 @@
 """The MCP tools on a native Wayland session, through the official Python SDK client,
 once per backend: a headless compositor (scripts/with-desktop --wayland sway|gnome|kde),
-and GNOME once more through the desktop portals (AXSIGHT_SCREEN=portal, with-desktop
---portals, their dialogs answered by tests/fixtures/portal_user.py),
+GNOME once more through the desktop portals (AXSIGHT_SCREEN=portal, with-desktop
+--portals, their dialogs answered by tests/fixtures/portal_user.py), and KDE once
+more with axsight unauthorised, so that it falls back to KDE's portals,
 the fixture (GTK3), gnome-calculator (GTK4) and the Qt 6 fixture running as Wayland
 clients, no X display at all.
 
@@ -66,7 +67,7 @@ print(json.dumps(out))
 COMPOSITORS = {"sway": "sway", "gnome": "gnome-shell", "kde": "kwin_wayland"}
 
 
-@pytest.fixture(scope="module", params=["sway", "gnome", "gnome-portals", "kde"])
+@pytest.fixture(scope="module", params=["sway", "gnome", "gnome-portals", "kde", "kde-portals"])
 def wayland(request, tmp_path_factory):
     """(compositor, environment) of a Wayland desktop with the fixture (and its
     second window), gnome-calculator and a header-bar window. On KDE the server
@@ -75,26 +76,33 @@ def wayland(request, tmp_path_factory):
     at each connection, 6 s for the debug build with its debug info. Through
     the portals, the portal user answers every dialog while the module runs
     (its answers in env["AXSIGHT_PORTAL_LOG"], its mode in
-    env["AXSIGHT_PORTAL_MODE"])."""
-    portals = request.param == "gnome-portals"
-    kind = "gnome" if portals else request.param
+    env["AXSIGHT_PORTAL_MODE"]). On KDE through the portals axsight is left
+    unauthorised, so that KWin refuses it and it falls back to KDE's portals
+    by itself (they ask nothing of an unsandboxed program)."""
+    kind, _, through = request.param.partition("-")
+    portals = through == "portals"
     if not shutil.which(COMPOSITORS[kind]):
         pytest.skip(f"{COMPOSITORS[kind]} is not installed (scripts/install-deps)")
-    if portals and not (PORTALS / "usr/libexec/xdg-desktop-portal-gnome").exists():
+    backend = {"gnome": "usr/libexec/xdg-desktop-portal-gnome",
+               "kde": "usr/lib/*/libexec/xdg-desktop-portal-kde"}.get(kind)
+    if portals and not list(PORTALS.glob(backend)):
         pytest.skip(f"the desktop portals are not unpacked in {PORTALS} (scripts/install-deps)")
     tmp = tmp_path_factory.mktemp(request.param)
     binary = AXSIGHT_BIN
     if kind == "kde":
         binary = tmp / "axsight"
         subprocess.run(["objcopy", "--strip-debug", str(AXSIGHT_BIN), str(binary)], check=True)
+    authorize = {"AXSIGHT_KDE_AUTHORIZE": "off"} if portals and kind == "kde" else {}
     private = PrivateDesktop(
-        wm=False, tmp_path=tmp, wayland=kind, env=os.environ | {"AXSIGHT_BIN": str(binary)},
+        wm=False, tmp_path=tmp, wayland=kind,
+        env=os.environ | {"AXSIGHT_BIN": str(binary)} | authorize,
         apps=[f"/usr/bin/python3 {FIXTURE_APP} --second-window '{SECOND}'",
               "gnome-calculator", f"/usr/bin/python3 {HEADER_BAR_APP}", QT_APP],
         portals=portals)
     private.env["AXSIGHT_BIN"] = str(binary)
+    private.env["AXSIGHT_TEST_DESKTOP"] = request.param
     user = None
-    if portals:
+    if portals and kind == "gnome":
         private.env |= {"AXSIGHT_SCREEN": "portal", "XDG_STATE_HOME": str(tmp / "state"),
                         "AXSIGHT_PORTAL_LOG": str(tmp / "answers.log"),
                         "AXSIGHT_PORTAL_MODE": str(tmp / "mode")}
@@ -217,18 +225,17 @@ def test_doctor_names_the_wayland_backend(wayland):
                          env=session_env(env) | {"PATH": os.environ["PATH"]},
                          capture_output=True, text=True, timeout=30).stdout
     screen = next(l for l in out.splitlines() if "screen:" in l)
-    if env.get("AXSIGHT_SCREEN") == "portal":
-        assert screen.startswith("ok") and (
-            "GNOME (mutter) through the desktop portals: input through the RemoteDesktop "
-            "portal, screenshots through the Screenshot portal, window places from axsight's "
-            "Shell extension") in screen, out
-        return
     named = {"sway": "sway (wlroots)",
              "gnome": "GNOME (mutter): input through mutter's RemoteDesktop, screenshots "
                       "through GNOME Shell, window places from axsight's Shell extension",
+             "gnome-portals": "GNOME (mutter) through the desktop portals: input through the "
+                              "RemoteDesktop portal, screenshots through the Screenshot portal, "
+                              "window places from axsight's Shell extension",
              "kde": "KDE (KWin): input through KWin's fake input, screenshots through KWin's "
-                    "ScreenShot2, window places from KWin scripts"}
-    assert screen.startswith("ok") and named[kind] in screen, out
+                    "ScreenShot2, window places from KWin scripts",
+             "kde-portals": "KDE (KWin): input through the RemoteDesktop portal, screenshots "
+                            "through the Screenshot portal, window places from KWin scripts"}
+    assert screen.startswith("ok") and named[env["AXSIGHT_TEST_DESKTOP"]] in screen, out
 
 
 def test_tree_bounds_are_the_window_place_plus_the_element_place(wayland):
@@ -480,6 +487,33 @@ def test_a_window_is_maximized_minimized_and_restored(wayland):
         assert placed(kind, env, "Calculator")[1], gone
         shown = await c.ok("minimize_window", {**args, "restore": True})
         assert not placed(kind, env, "Calculator")[1], shown
+
+    session(body, env)
+
+
+def test_kdes_portal_pointer_starts_where_kwin_shows_it(wayland):
+    """Unauthorised on KDE, the pointer moves through KDE's RemoteDesktop portal
+    by relative motion from where KWin shows it: after another program moved it
+    (a CLI click in a field), the server's next click on Count lands on Count,
+    not where the server left the pointer."""
+    kind, env = wayland
+    if env["AXSIGHT_TEST_DESKTOP"] != "kde-portals":
+        pytest.skip("KDE's portal pointer")
+    args = {"app": "axsight-fixture", "window": MAIN}
+    count = {**args, "selector": "role:Button && text:Count"}
+
+    async def body(c):
+        tree = await c.ok("get_window_tree", args)
+        n = int(re.search(r"\[Button\] Count (\d+)", tree).group(1))
+        first = await c.ok("click_element", count)
+        assert f'"Count {n}" -> "Count {n + 1}"' in first and "with the pointer at" in first, first
+        x, y, w, h = bounds_in(tree_line(tree, "Edit", "Name"))
+        other = subprocess.run([env["AXSIGHT_BIN"], "click", f"{x + w // 2},{y + h // 2}"],
+                               env=session_env(env), capture_output=True, text=True,
+                               timeout=60)
+        assert other.returncode == 0 and "with the pointer" in other.stdout, other
+        second = await c.ok("click_element", count)
+        assert f'"Count {n + 1}" -> "Count {n + 2}"' in second, second
 
     session(body, env)
 

@@ -49,6 +49,25 @@ pub enum ScrollDirection {
     Right,
 }
 
+impl ScrollDirection {
+    /// The wheel axis this turns (0 vertical, 1 horizontal, as Wayland's
+    /// `wl_pointer` numbers them) and the sign of one notch (-1 up or left).
+    ///
+    /// ```
+    /// use axsight_core::ScrollDirection;
+    /// assert_eq!(ScrollDirection::Up.axis_and_sign(), (0, -1));
+    /// assert_eq!(ScrollDirection::Right.axis_and_sign(), (1, 1));
+    /// ```
+    pub fn axis_and_sign(self) -> (u32, i32) {
+        match self {
+            ScrollDirection::Up => (0, -1),
+            ScrollDirection::Down => (0, 1),
+            ScrollDirection::Left => (1, -1),
+            ScrollDirection::Right => (1, 1),
+        }
+    }
+}
+
 impl std::fmt::Display for ScrollDirection {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(match self {

@@ -313,7 +313,7 @@ impl LinuxEngine {
 
     /// The name of the screen in use (`X11`, `sway (wlroots)`), and why there
     /// is none when there is none.
-    pub fn screen(&self) -> std::result::Result<&'static str, String> {
+    pub fn screen(&self) -> std::result::Result<String, String> {
         match &self.screen {
             Some(screen) => Ok(lock(screen).name()),
             None => Err(self

@@ -59,7 +59,7 @@ impl Gnome {
         let input = match through {
             Through::Mutter => start_mutter_input(&bus)?,
             Through::Portals => {
-                let input = crate::portal::start_input(&bus)?;
+                let input = crate::portal::start_input(&bus, crate::portal::Pointing::Streams)?;
                 crate::portal::allow_screenshots(&bus)?;
                 input
             }
@@ -146,13 +146,14 @@ impl WindowScript for ShellExtension {
 }
 
 impl Screen for Gnome {
-    fn name(&self) -> &'static str {
-        match (self.through, self.extension()) {
+    fn name(&self) -> String {
+        let name = match (self.through, self.extension()) {
             (Through::Mutter, true) => "GNOME (mutter): input through mutter's RemoteDesktop, screenshots through GNOME Shell, window places from axsight's Shell extension",
             (Through::Mutter, false) => "GNOME (mutter): input through mutter's RemoteDesktop, screenshots through GNOME Shell; no window places (axsight's Shell extension is not enabled: run `axsight gnome-extension`)",
             (Through::Portals, true) => "GNOME (mutter) through the desktop portals: input through the RemoteDesktop portal, screenshots through the Screenshot portal, window places from axsight's Shell extension",
             (Through::Portals, false) => "GNOME (mutter) through the desktop portals: input through the RemoteDesktop portal, screenshots through the Screenshot portal; no window places (axsight's Shell extension is not enabled: run `axsight gnome-extension`)",
-        }
+        };
+        name.into()
     }
 
     fn extents_are_window_relative(&self) -> bool {

@@ -1,15 +1,19 @@
 //! The screen of a KDE Plasma (KWin) Wayland session: input through KWin's fake
-//! input ([`input`]), screenshots through KWin's ScreenShot2 ([`screenshot`]),
-//! both only for an executable a `.desktop` file authorises
-//! ([`authorization`]), and windows (where each is, focus, move, close) through
-//! scripts run in KWin ([`scripting`], [`windows`]), which any session client
-//! may load.
+//! input ([`input`]) and screenshots through KWin's ScreenShot2
+//! ([`screenshot`]), both only for an executable a `.desktop` file authorises
+//! ([`authorization`]), else through the desktop portals; windows (where each
+//! is, focus, move, close) through scripts run in KWin ([`scripting`],
+//! [`windows`]), which any session client may load.
 //!
-//! Unauthorised, window places still work: boxes are in screen space, and
-//! input and screenshots say what to run. Keys go through the session's
-//! layout, taken to be US.
+//! Unauthorised, KDE's RemoteDesktop portal sends the input (Plasma 5.27 lets
+//! an unsandboxed program in without a dialog, with a notification) and the
+//! Screenshot portal takes the screenshots; its pointer is moved by relative
+//! motion from where KWin says it is ([`cursor`]), so no screen cast runs.
+//! Without either, input and screenshots say what to run. Keys go through the
+//! session's layout, taken to be US.
 
 mod authorization;
+mod cursor;
 mod input;
 mod screenshot;
 mod scripting;
@@ -20,27 +24,55 @@ pub use authorization::{desktop_entry, DESKTOP_FILE};
 use axsight_core::{Bounds, Capture, ElementId, Input, Placement};
 use zbus::blocking::Connection;
 
+use crate::portal::Pointing;
 use crate::screen::compositor_window::{ScriptedWindows, WindowScript};
 use crate::screen::matching::Wanted;
+use crate::screen::remote_input::RemoteInput;
 use crate::screen::virtual_input;
 use crate::screen::{Screen, WindowId, WindowOrigin};
 use crate::{Error, Result};
 use input::KwinInput;
 use windows::KwinWindows;
 
+/// Which interfaces a KDE screen takes input and screenshots through.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Through {
+    /// KWin's own where KWin authorised axsight, else the portals.
+    Kwin,
+    /// The portals alone (`AXSIGHT_SCREEN=portal`).
+    Portals,
+}
+
+/// Who sends a KDE screen's input.
+enum Typist {
+    Kwin,
+    Portal(RemoteInput),
+    /// Neither: why the portal failed, when it was asked.
+    Nobody(Option<String>),
+}
+
+/// Who takes a KDE screen's screenshots.
+enum Photographer {
+    Kwin,
+    Portal,
+    Nobody,
+}
+
 /// A KDE session: the session-bus connection KWin's scripts answer on, and the
-/// Wayland connection with fake input.
+/// Wayland connection (the outputs, and fake input where KWin allows it).
 pub struct Kde {
     bus: Connection,
     input: KwinInput,
+    typist: Typist,
+    photographer: Photographer,
     windows: ScriptedWindows<KwinWindows>,
-    /// KWin answers axsight's screenshots.
-    screenshots: bool,
 }
 
 impl Kde {
-    /// Connects to the session bus at `address` and to KWin's Wayland socket.
-    pub fn connect(address: &str) -> Result<Kde> {
+    /// Connects to the session bus at `address` and to KWin's Wayland socket,
+    /// then to the portals for what KWin does not allow (or for everything,
+    /// `through` them).
+    pub fn connect(address: &str, through: Through) -> Result<Kde> {
         let scripting = scripting::Scripting::connect(address)?;
         let bus = scripting.bus().clone();
         let mut windows = ScriptedWindows::new(KwinWindows::new(scripting));
@@ -52,8 +84,18 @@ impl Kde {
             other => other,
         })?;
         let input = KwinInput::connect()?;
-        if !input.allowed() {
-            tracing::warn!("KWin offers no fake input: {}", authorization::ADVICE);
+        let typist = match (through, input.allowed()) {
+            (Through::Kwin, true) => Typist::Kwin,
+            _ => match portal_input(address, &bus, &input) {
+                Ok(devices) => Typist::Portal(devices),
+                Err(error) => {
+                    tracing::warn!(%error, "no input through the RemoteDesktop portal");
+                    Typist::Nobody(Some(error.to_string()))
+                }
+            },
+        };
+        if let Typist::Nobody(_) = typist {
+            tracing::warn!("no input on KDE: {}", authorization::ADVICE);
         }
         let probe = Bounds {
             x: 0,
@@ -61,24 +103,51 @@ impl Kde {
             width: 1,
             height: 1,
         };
-        let screenshots = screenshot::capture(&bus, probe).is_ok();
+        let photographer = match through {
+            Through::Kwin if screenshot::capture(&bus, probe).is_ok() => Photographer::Kwin,
+            _ => match crate::portal::allow_screenshots(&bus) {
+                Ok(_) => Photographer::Portal,
+                Err(error) => {
+                    tracing::warn!(%error, "no screenshots through the Screenshot portal");
+                    Photographer::Nobody
+                }
+            },
+        };
         Ok(Kde {
             bus,
             input,
+            typist,
+            photographer,
             windows,
-            screenshots,
         })
     }
 }
 
+/// The RemoteDesktop portal's keyboard and pointer, the pointer moved from
+/// where KWin shows it.
+fn portal_input(address: &str, bus: &Connection, outputs: &KwinInput) -> Result<RemoteInput> {
+    let pointing = Pointing::FromCursor {
+        cursor: Box::new(cursor::KwinCursor::connect(address)?),
+        layout: outputs.layout()?,
+    };
+    let devices = crate::portal::start_input(bus, pointing)?;
+    devices.wake_devices()?;
+    Ok(devices)
+}
+
 impl Screen for Kde {
-    fn name(&self) -> &'static str {
-        match (self.input.allowed(), self.screenshots) {
-            (true, true) => "KDE (KWin): input through KWin's fake input, screenshots through KWin's ScreenShot2, window places from KWin scripts",
-            (true, false) => "KDE (KWin): input through KWin's fake input, window places from KWin scripts; no screenshots (KWin refuses ScreenShot2: run `axsight kde-authorize`)",
-            (false, true) => "KDE (KWin): screenshots through KWin's ScreenShot2, window places from KWin scripts; no input (KWin offers no fake input: run `axsight kde-authorize`)",
-            (false, false) => "KDE (KWin): window places from KWin scripts; no input and no screenshots (axsight is not authorised: run `axsight kde-authorize`)",
-        }
+    fn name(&self) -> String {
+        let input = match &self.typist {
+            Typist::Kwin => "input through KWin's fake input",
+            Typist::Portal(_) => "input through the RemoteDesktop portal",
+            Typist::Nobody(_) => "no input (KWin offers axsight no fake input and the RemoteDesktop portal none: run `axsight kde-authorize`)",
+        };
+        let screenshots = match self.photographer {
+            Photographer::Kwin => "screenshots through KWin's ScreenShot2",
+            Photographer::Portal => "screenshots through the Screenshot portal",
+            Photographer::Nobody => "no screenshots (KWin refuses ScreenShot2 and the Screenshot portal gave none: run `axsight kde-authorize`)",
+        };
+        format!("KDE (KWin): {input}, {screenshots}, window places from KWin scripts")
     }
 
     fn extents_are_window_relative(&self) -> bool {
@@ -86,7 +155,7 @@ impl Screen for Kde {
     }
 
     fn made_input_devices(&self) -> bool {
-        self.input.allowed()
+        !matches!(self.typist, Typist::Nobody(_))
     }
 
     /// KWin offers wlroots' data-control protocol.
@@ -99,13 +168,28 @@ impl Screen for Kde {
     }
 
     fn send_input(&mut self, input: &Input) -> Result<()> {
-        virtual_input::send(&mut self.input, input)
+        match &mut self.typist {
+            Typist::Kwin => virtual_input::send(&mut self.input, input),
+            Typist::Portal(devices) => devices.send(input),
+            Typist::Nobody(portal) => Err(Error::Wayland(format!(
+                "KWin offers axsight no fake input{}. {}",
+                portal
+                    .as_ref()
+                    .map(|why| format!(" and the RemoteDesktop portal none ({why})"))
+                    .unwrap_or_default(),
+                authorization::ADVICE
+            ))),
+        }
     }
 
     fn capture(&mut self, region: Option<Bounds>) -> Result<Capture> {
         let layout = self.input.layout()?;
         let area = crate::screen::capture_area(layout, region)?;
-        screenshot::capture(&self.bus, area)
+        match self.photographer {
+            Photographer::Portal => crate::portal::capture(&self.bus, layout, area),
+            // KWin's own refusal says what to run.
+            Photographer::Kwin | Photographer::Nobody => screenshot::capture(&self.bus, area),
+        }
     }
 
     fn toplevel_for(

@@ -30,6 +30,7 @@ use crate::screen::remote_input::RemoteInput;
 use crate::screen::{Screen, WindowId, WindowOrigin};
 use crate::{Error, Result};
 use remote_desktop::PortalRemoteDesktop;
+pub use remote_desktop::{Cursor, Pointing};
 
 /// How long the user has to answer the desktop's dialog.
 pub const APPROVAL_DEADLINE: Duration = Duration::from_secs(90);
@@ -59,16 +60,12 @@ pub fn wanted(var: impl Fn(&str) -> Option<String>) -> bool {
 }
 
 /// Starts the RemoteDesktop portal's session (asking the user unless a kept
-/// restore token lets it in) as virtual devices.
-pub fn start_input(bus: &Connection) -> Result<RemoteInput> {
+/// restore token lets it in) as virtual devices placing the pointer as
+/// `pointing` says.
+pub fn start_input(bus: &Connection, pointing: Pointing) -> Result<RemoteInput> {
     let token = restore_token::path(|name| std::env::var(name).ok());
-    let session = PortalRemoteDesktop::start(bus, token, APPROVAL_DEADLINE)?;
+    let session = PortalRemoteDesktop::start(bus, token, APPROVAL_DEADLINE, pointing)?;
     Ok(RemoteInput::new(Box::new(session), TYPIST))
-}
-
-/// The screen a started portal session points at: its monitors' union.
-pub fn layout_of(input: &RemoteInput) -> Option<Bounds> {
-    input.session.layout()
 }
 
 /// Takes a first screenshot through the portal, which asks the user whether
@@ -99,15 +96,12 @@ impl Portal {
     /// neither is had.
     pub fn connect(address: &str) -> Result<Portal> {
         let bus = crate::compositor_bus::connect(address)?;
-        let input = start_input(&bus)
+        let input = start_input(&bus, Pointing::Streams)
             .and_then(|input| input.wake_devices().map(|()| input))
             .map_err(|e| e.to_string());
         let first_shot = allow_screenshots(&bus);
-        let layout = match (&input, &first_shot) {
-            (Ok(input), _) if layout_of(input).is_some() => layout_of(input),
-            (_, Ok(shot)) => Some(shot.bounds()),
-            _ => None,
-        };
+        let shared = input.as_ref().ok().and_then(|i| i.session.layout());
+        let layout = shared.or_else(|| first_shot.as_ref().ok().map(Capture::bounds));
         let screenshots = first_shot.map(drop).map_err(|e| e.to_string());
         let (Some(layout), true) = (layout, input.is_ok() || screenshots.is_ok()) else {
             return Err(Error::Wayland(format!(
@@ -133,12 +127,13 @@ impl Portal {
 }
 
 impl Screen for Portal {
-    fn name(&self) -> &'static str {
-        match (self.input.is_ok(), self.screenshots.is_ok()) {
+    fn name(&self) -> String {
+        let name = match (self.input.is_ok(), self.screenshots.is_ok()) {
             (true, true) => "Wayland through the desktop portals: input through the RemoteDesktop portal, screenshots through the Screenshot portal; no window places (the portals tell none)",
             (true, false) => "Wayland through the desktop portals: input through the RemoteDesktop portal; no screenshots (the Screenshot portal is missing or was not allowed); no window places",
             _ => "Wayland through the desktop portals: screenshots through the Screenshot portal; no input (the RemoteDesktop portal is missing or was not allowed); no window places",
-        }
+        };
+        name.into()
     }
 
     fn extents_are_window_relative(&self) -> bool {

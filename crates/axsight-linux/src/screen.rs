@@ -35,14 +35,15 @@ use matching::Wanted;
 
 /// The longest connecting to the display server may take.
 const CONNECT_DEADLINE: Duration = Duration::from_secs(2);
-/// KWin hashes the executable of a client it authorised when the client
-/// connects to its Wayland socket (20 ms a MB measured: 0.6 s for a stripped
-/// debug build, 6 s for one with its debug info), and answers nothing meanwhile.
-const KDE_CONNECT_DEADLINE: Duration = Duration::from_secs(8);
 /// Through the portals, connecting waits for the user to answer the
 /// desktop's dialogs.
 const PORTAL_CONNECT_DEADLINE: Duration =
     Duration::from_secs(crate::portal::APPROVAL_DEADLINE.as_secs() + 10);
+/// KWin hashes the executable of a client it authorised when the client
+/// connects to its Wayland socket (20 ms a MB measured: 0.6 s for a stripped
+/// debug build, 6 s for one with its debug info), and answers nothing
+/// meanwhile; where it authorised nothing, KDE's portals may ask the user.
+const KDE_CONNECT_DEADLINE: Duration = PORTAL_CONNECT_DEADLINE;
 
 /// A screen shared by the engine's calls.
 pub type SharedScreen = Arc<Mutex<dyn Screen>>;
@@ -62,7 +63,7 @@ pub struct WindowOrigin {
 pub trait Screen: Send {
     /// What serves the screen and how, as `axsight doctor` says it
     /// (`X11: input through XTest, …`).
-    fn name(&self) -> &'static str;
+    fn name(&self) -> String;
 
     /// Whether every app reports its extents relative to its own window, so that
     /// each window needs its origin added (Wayland), not only GTK4's (X11).
@@ -141,8 +142,8 @@ pub trait Screen: Send {
 }
 
 /// Connects to the screen `session` calls for: sway's on a sway session,
-/// GNOME's or KDE's (over `session_bus`) on theirs, the desktop portals' on
-/// another Wayland compositor, else the X display `display` (on X11, or a named
+/// GNOME's or KDE's (over `session_bus`, each falling back to the desktop
+/// portals) on theirs, the desktop portals' on another Wayland compositor, else the X display `display` (on X11, or a named
 /// XWayland display where no Wayland backend serves the compositor).
 /// `None` with the reason when there is none.
 pub async fn connect(
@@ -183,8 +184,13 @@ pub async fn connect(
                     }
                 }
             }
-            (Compositor::Kde, Some(bus)) if !portals_wanted => {
-                let connect = move || crate::kde::Kde::connect(&bus);
+            (Compositor::Kde, Some(bus)) => {
+                use crate::kde::{Kde, Through};
+                let through = match portals_wanted {
+                    true => Through::Portals,
+                    false => Through::Kwin,
+                };
+                let connect = move || Kde::connect(&bus, through);
                 backend("KDE", KDE_CONNECT_DEADLINE, connect, &mut problems).await
             }
             (Compositor::Gnome | Compositor::Kde, None) => {
@@ -195,8 +201,6 @@ pub async fn connect(
                 None
             }
             (_, Some(bus)) => {
-                // KDE's portal is left out: KWin serves an authorised axsight
-                // itself, with no dialog (`axsight kde-authorize`).
                 let connect = move || crate::portal::Portal::connect(&bus);
                 let label = format!("{} through the portals", compositor.name());
                 backend(&label, PORTAL_CONNECT_DEADLINE, connect, &mut problems).await

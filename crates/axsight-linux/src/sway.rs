@@ -151,8 +151,8 @@ impl Sway {
 }
 
 impl Screen for Sway {
-    fn name(&self) -> &'static str {
-        "sway (wlroots): input through a virtual pointer and keyboard, screenshots through screencopy, window places from sway's IPC"
+    fn name(&self) -> String {
+        "sway (wlroots): input through a virtual pointer and keyboard, screenshots through screencopy, window places from sway's IPC".into()
     }
 
     fn extents_are_window_relative(&self) -> bool {

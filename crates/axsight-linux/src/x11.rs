@@ -302,8 +302,9 @@ impl X11 {
 }
 
 impl crate::screen::Screen for X11 {
-    fn name(&self) -> &'static str {
+    fn name(&self) -> String {
         "X11: input through XTest, screenshots through MIT-SHM, window places from the X server"
+            .into()
     }
 
     fn extents_are_window_relative(&self) -> bool {

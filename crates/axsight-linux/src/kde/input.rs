@@ -101,14 +101,8 @@ impl VirtualDevices for KwinInput {
     }
 
     fn wheel(&mut self, direction: ScrollDirection) -> Result<()> {
-        // Axis 0 is vertical, 1 horizontal (wl_pointer's).
-        let (axis, sign) = match direction {
-            ScrollDirection::Up => (0, -1.0),
-            ScrollDirection::Down => (0, 1.0),
-            ScrollDirection::Left => (1, -1.0),
-            ScrollDirection::Right => (1, 1.0),
-        };
-        self.device()?.axis(axis, NOTCH * sign);
+        let (axis, sign) = direction.axis_and_sign();
+        self.device()?.axis(axis, NOTCH * f64::from(sign));
         Ok(())
     }
 

@@ -1,15 +1,20 @@
-//! Input through the RemoteDesktop portal: a session with the keyboard, the
-//! pointer and a ScreenCast stream per monitor (absolute pointer motion is
-//! given relative to a stream), started once the user allowed it in the
-//! desktop's dialog, or at once with a restore token from an earlier run
-//! (portals of version 2 and later). The portal ends the session when the
-//! connection that made it closes.
+//! Input through the RemoteDesktop portal: a session with the keyboard and the
+//! pointer, started once the user allowed it in the desktop's dialog, or at
+//! once with a restore token from an earlier run (portals of version 2 and
+//! later). The portal ends the session when the connection that made it
+//! closes.
+//!
+//! The pointer is placed one of two ways ([`Pointing`]): by absolute motion
+//! relative to a ScreenCast stream per monitor (the portal's own way; the
+//! streams run through PipeWire while the session lasts), or by relative
+//! motion from where the compositor says the pointer is (KDE, whose portal
+//! passes relative motion to KWin as given and needs no screen cast then).
 
 use std::collections::HashMap;
 use std::path::PathBuf;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
-use axsight_core::Bounds;
+use axsight_core::{Bounds, Point};
 use zbus::blocking::Connection;
 use zbus::zvariant::{OwnedObjectPath, OwnedValue, Value};
 
@@ -31,12 +36,39 @@ pub struct Stream {
     node: u32,
 }
 
+/// How a session places the pointer.
+pub enum Pointing {
+    /// Absolute motion relative to each monitor's ScreenCast stream.
+    Streams,
+    /// Relative motion from where `cursor` says the pointer is, on `layout`.
+    FromCursor {
+        cursor: Box<dyn Cursor>,
+        layout: Bounds,
+    },
+}
+
+/// Where the compositor's pointer is now.
+pub trait Cursor: Send {
+    fn position(&self) -> Result<Point>;
+}
+
 /// A started RemoteDesktop portal session.
 pub struct PortalRemoteDesktop {
     bus: Connection,
     session: OwnedObjectPath,
     pub streams: Vec<Stream>,
+    /// Set when the pointer moves by relative motion.
+    relative: Option<RelativePointer>,
 }
+
+/// The pointer moved by relative motion.
+struct RelativePointer {
+    cursor: Box<dyn Cursor>,
+    layout: Bounds,
+}
+
+/// How long the compositor gets to show a relative motion.
+const MOTION_DEADLINE: Duration = Duration::from_secs(1);
 
 /// Devices asked for: keyboard (1) and pointer (2).
 const KEYBOARD_AND_POINTER: u32 = 3;
@@ -53,6 +85,7 @@ impl PortalRemoteDesktop {
         bus: &Connection,
         token_file: Option<PathBuf>,
         approval: Duration,
+        pointing: Pointing,
     ) -> Result<PortalRemoteDesktop> {
         let version: u32 = request::property(bus, INTERFACE, "version")
             .ok_or_else(|| Error::Wayland("the desktop's portal offers no RemoteDesktop".into()))?;
@@ -82,17 +115,19 @@ impl PortalRemoteDesktop {
             |o| (&session, o),
             STEP_DEADLINE,
         )?;
-        let mut sources = Options::new();
-        sources.insert("types", Value::from(MONITORS));
-        sources.insert("multiple", Value::from(true));
-        request::request(
-            bus,
-            SCREEN_CAST,
-            "SelectSources",
-            sources,
-            |o| (&session, o),
-            STEP_DEADLINE,
-        )?;
+        if let Pointing::Streams = pointing {
+            let mut sources = Options::new();
+            sources.insert("types", Value::from(MONITORS));
+            sources.insert("multiple", Value::from(true));
+            request::request(
+                bus,
+                SCREEN_CAST,
+                "SelectSources",
+                sources,
+                |o| (&session, o),
+                STEP_DEADLINE,
+            )?;
+        }
         let started = request::request(
             bus,
             INTERFACE,
@@ -101,7 +136,12 @@ impl PortalRemoteDesktop {
             |o| (&session, "", o),
             approval,
         )?;
-        let streams = streams(&started)?;
+        let (streams, relative) = match pointing {
+            Pointing::Streams => (streams(&started)?, None),
+            Pointing::FromCursor { cursor, layout } => {
+                (Vec::new(), Some(RelativePointer { cursor, layout }))
+            }
+        };
         let devices = started
             .get("devices")
             .and_then(|v| u32::try_from(v).ok())
@@ -122,7 +162,38 @@ impl PortalRemoteDesktop {
             bus: bus.clone(),
             session,
             streams,
+            relative,
         })
+    }
+
+    /// Moves the pointer to `target` by relative motion from where the
+    /// compositor shows it, asked each time (a person may have moved the
+    /// mouse, or another program), until it shows it there.
+    fn move_relative(&self, cursor: &dyn Cursor, target: Point) -> Result<()> {
+        let deadline = Instant::now() + MOTION_DEADLINE;
+        let mut from = cursor.position()?;
+        while from != target {
+            let (dx, dy) = (f64::from(target.x - from.x), f64::from(target.y - from.y));
+            self.notify("NotifyPointerMotion", |s, o| (s, o, dx, dy))?;
+            self.sync()?;
+            // The compositor shows the motion a moment after the portal
+            // passed it on: until the pointer leaves `from`, it has not.
+            let at = loop {
+                let at = cursor.position()?;
+                if at != from || Instant::now() >= deadline {
+                    break at;
+                }
+                std::thread::sleep(Duration::from_millis(2));
+            };
+            if at != target && Instant::now() >= deadline {
+                return Err(Error::Wayland(format!(
+                    "the pointer is at ({}, {}), moved to ({}, {})",
+                    at.x, at.y, target.x, target.y
+                )));
+            }
+            from = at;
+        }
+        Ok(())
     }
 
     /// The stream of the monitor holding (`x`, `y`).
@@ -155,7 +226,13 @@ impl PortalRemoteDesktop {
 /// The portal passes each event on without waiting for the compositor.
 impl RemoteDesktopSession for PortalRemoteDesktop {
     fn check_point(&self, x: i32, y: i32) -> Result<()> {
-        self.stream_at(x, y).map(drop)
+        match &self.relative {
+            Some(pointer) if pointer.layout.contains(x, y) => Ok(()),
+            Some(_) => Err(Error::Wayland(format!(
+                "point ({x}, {y}) is off the screen"
+            ))),
+            None => self.stream_at(x, y).map(drop),
+        }
     }
 
     fn wake(&self) -> Result<()> {
@@ -163,6 +240,9 @@ impl RemoteDesktopSession for PortalRemoteDesktop {
     }
 
     fn move_to(&self, x: i32, y: i32) -> Result<()> {
+        if let Some(pointer) = &self.relative {
+            return self.move_relative(pointer.cursor.as_ref(), Point { x, y });
+        }
         let stream = self.stream_at(x, y)?;
         let (dx, dy) = (
             f64::from(x - stream.bounds.x),
@@ -195,6 +275,9 @@ impl RemoteDesktopSession for PortalRemoteDesktop {
     }
 
     fn layout(&self) -> Option<Bounds> {
+        if let Some(pointer) = &self.relative {
+            return Some(pointer.layout);
+        }
         self.streams
             .iter()
             .map(|s| s.bounds)

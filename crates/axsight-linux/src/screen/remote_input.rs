@@ -99,12 +99,7 @@ impl VirtualDevices for RemoteInput {
     }
 
     fn wheel(&mut self, direction: ScrollDirection) -> Result<()> {
-        let (axis, steps) = match direction {
-            ScrollDirection::Up => (0, -1),
-            ScrollDirection::Down => (0, 1),
-            ScrollDirection::Left => (1, -1),
-            ScrollDirection::Right => (1, 1),
-        };
+        let (axis, steps) = direction.axis_and_sign();
         self.session.wheel(axis, steps)
     }
 

@@ -64,11 +64,9 @@ impl VirtualDevices for Wlroots {
     }
 
     fn wheel(&mut self, direction: ScrollDirection) -> Result<()> {
-        let (axis, sign) = match direction {
-            ScrollDirection::Up => (Axis::VerticalScroll, -1),
-            ScrollDirection::Down => (Axis::VerticalScroll, 1),
-            ScrollDirection::Left => (Axis::HorizontalScroll, -1),
-            ScrollDirection::Right => (Axis::HorizontalScroll, 1),
+        let (axis, sign) = match direction.axis_and_sign() {
+            (0, sign) => (Axis::VerticalScroll, sign),
+            (_, sign) => (Axis::HorizontalScroll, sign),
         };
         let time = self.now();
         self.pointer.axis_source(AxisSource::Wheel);

@@ -84,7 +84,7 @@ pub async fn run() -> anyhow::Result<ExitCode> {
     match LinuxEngine::connect().await {
         Ok(engine) => {
             match engine.screen() {
-                Ok(screen) => ok("screen", screen),
+                Ok(screen) => ok("screen", &screen),
                 // Reading needs no screen: a warning, not a failure.
                 Err(why) => warn(
                     "screen",

@@ -47,8 +47,8 @@ pub enum Through {
 enum Typist {
     Kwin,
     Portal(RemoteInput),
-    /// Neither: why the portal failed, when it was asked.
-    Nobody(Option<String>),
+    /// Neither: why the portal failed.
+    Nobody(String),
 }
 
 /// Who takes a KDE screen's screenshots.
@@ -89,14 +89,16 @@ impl Kde {
             _ => match portal_input(address, &bus, &input) {
                 Ok(devices) => Typist::Portal(devices),
                 Err(error) => {
-                    tracing::warn!(%error, "no input through the RemoteDesktop portal");
-                    Typist::Nobody(Some(error.to_string()))
+                    tracing::warn!(
+                        %error,
+                        "no input on KDE: no fake input from KWin, none through the \
+                         RemoteDesktop portal. {}",
+                        authorization::ADVICE
+                    );
+                    Typist::Nobody(error.to_string())
                 }
             },
         };
-        if let Typist::Nobody(_) = typist {
-            tracing::warn!("no input on KDE: {}", authorization::ADVICE);
-        }
         let probe = Bounds {
             x: 0,
             y: 0,
@@ -172,11 +174,8 @@ impl Screen for Kde {
             Typist::Kwin => virtual_input::send(&mut self.input, input),
             Typist::Portal(devices) => devices.send(input),
             Typist::Nobody(portal) => Err(Error::Wayland(format!(
-                "KWin offers axsight no fake input{}. {}",
-                portal
-                    .as_ref()
-                    .map(|why| format!(" and the RemoteDesktop portal none ({why})"))
-                    .unwrap_or_default(),
+                "KWin offers axsight no fake input and the RemoteDesktop portal none \
+                 ({portal}). {}",
                 authorization::ADVICE
             ))),
         }

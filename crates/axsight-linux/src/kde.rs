@@ -70,8 +70,10 @@ pub struct Kde {
 
 impl Kde {
     /// Connects to the session bus at `address` and to KWin's Wayland socket,
-    /// then to the portals for what KWin does not allow (or for everything,
-    /// `through` them).
+    /// taking KWin's input and screenshots where KWin allows them (unless
+    /// `through` the portals); what is left is the portals' to give
+    /// ([`Kde::with_portals`]). KWin's part answers within a second or so;
+    /// the portals may wait for the user, so they come as a step of their own.
     pub fn connect(address: &str, through: Through) -> Result<Kde> {
         let scripting = scripting::Scripting::connect(address)?;
         let bus = scripting.bus().clone();
@@ -84,9 +86,35 @@ impl Kde {
             other => other,
         })?;
         let input = KwinInput::connect()?;
-        let typist = match (through, input.allowed()) {
-            (Through::Kwin, true) => Typist::Kwin,
-            _ => match portal_input(address, &bus, &input) {
+        let kwin = through == Through::Kwin;
+        let typist = match kwin && input.allowed() {
+            true => Typist::Kwin,
+            false => Typist::Nobody("not asked".into()),
+        };
+        let probe = Bounds {
+            x: 0,
+            y: 0,
+            width: 1,
+            height: 1,
+        };
+        let photographer = match kwin && screenshot::capture(&bus, probe).is_ok() {
+            true => Photographer::Kwin,
+            false => Photographer::Nobody,
+        };
+        Ok(Kde {
+            bus,
+            input,
+            typist,
+            photographer,
+            windows,
+        })
+    }
+
+    /// Asks the portals for the input and screenshots KWin did not give
+    /// (`address`: the session bus); what they refuse stays refused, with why.
+    pub fn with_portals(mut self, address: &str) -> Result<Kde> {
+        if let Typist::Nobody(_) = self.typist {
+            self.typist = match portal_input(address, &self.bus, &self.input) {
                 Ok(devices) => Typist::Portal(devices),
                 Err(error) => {
                     tracing::warn!(
@@ -97,31 +125,18 @@ impl Kde {
                     );
                     Typist::Nobody(error.to_string())
                 }
-            },
-        };
-        let probe = Bounds {
-            x: 0,
-            y: 0,
-            width: 1,
-            height: 1,
-        };
-        let photographer = match through {
-            Through::Kwin if screenshot::capture(&bus, probe).is_ok() => Photographer::Kwin,
-            _ => match crate::portal::allow_screenshots(&bus) {
+            };
+        }
+        if let Photographer::Nobody = self.photographer {
+            self.photographer = match crate::portal::allow_screenshots(&self.bus) {
                 Ok(_) => Photographer::Portal,
                 Err(error) => {
                     tracing::warn!(%error, "no screenshots through the Screenshot portal");
                     Photographer::Nobody
                 }
-            },
-        };
-        Ok(Kde {
-            bus,
-            input,
-            typist,
-            photographer,
-            windows,
-        })
+            };
+        }
+        Ok(self)
     }
 }
 

@@ -42,8 +42,9 @@ const PORTAL_CONNECT_DEADLINE: Duration =
 /// KWin hashes the executable of a client it authorised when the client
 /// connects to its Wayland socket (20 ms a MB measured: 0.6 s for a stripped
 /// debug build, 6 s for one with its debug info), and answers nothing
-/// meanwhile; where it authorised nothing, KDE's portals may ask the user.
-const KDE_CONNECT_DEADLINE: Duration = PORTAL_CONNECT_DEADLINE;
+/// meanwhile. KDE's portals, for what KWin does not allow, come after, with
+/// the portals' deadline.
+const KDE_CONNECT_DEADLINE: Duration = Duration::from_secs(8);
 
 /// A screen shared by the engine's calls.
 pub type SharedScreen = Arc<Mutex<dyn Screen>>;
@@ -190,8 +191,18 @@ pub async fn connect(
                     true => Through::Portals,
                     false => Through::Kwin,
                 };
-                let connect = move || Kde::connect(&bus, through);
-                backend("KDE", KDE_CONNECT_DEADLINE, connect, &mut problems).await
+                let kwin = {
+                    let bus = bus.clone();
+                    move || Kde::connect(&bus, through)
+                };
+                match connected("KDE", KDE_CONNECT_DEADLINE, kwin, &mut problems).await {
+                    Some(kde) => {
+                        let portals = move || kde.with_portals(&bus);
+                        let label = "KDE's portals";
+                        backend(label, PORTAL_CONNECT_DEADLINE, portals, &mut problems).await
+                    }
+                    None => None,
+                }
             }
             (Compositor::Gnome | Compositor::Kde, None) => {
                 problems.push(format!(
@@ -245,8 +256,20 @@ async fn backend<S: Screen + 'static>(
     connect: impl FnOnce() -> Result<S> + Send + 'static,
     problems: &mut Vec<String>,
 ) -> Option<SharedScreen> {
+    let screen = connected(name, deadline, connect, problems).await?;
+    Some(Arc::new(Mutex::new(screen)))
+}
+
+/// A backend's screen (or a step of connecting it) within `deadline`, as
+/// [`backend`] but not yet shared.
+async fn connected<S: Send + 'static>(
+    name: &str,
+    deadline: Duration,
+    connect: impl FnOnce() -> Result<S> + Send + 'static,
+    problems: &mut Vec<String>,
+) -> Option<S> {
     match off_thread(deadline, connect).await {
-        Ok(screen) => Some(Arc::new(Mutex::new(screen))),
+        Ok(screen) => Some(screen),
         Err(error) => {
             tracing::warn!(%error, "no screen through {name}");
             problems.push(format!("{name}: {error}"));

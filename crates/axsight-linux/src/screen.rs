@@ -144,8 +144,9 @@ pub trait Screen: Send {
 
 /// Connects to the screen `session` calls for: sway's on a sway session,
 /// GNOME's or KDE's (over `session_bus`, each falling back to the desktop
-/// portals) on theirs, the desktop portals' on another Wayland compositor, else the X display `display` (on X11, or a named
-/// XWayland display where no Wayland backend serves the compositor).
+/// portals) on theirs, the desktop portals' on another Wayland compositor,
+/// else the X display `display` (on X11, or a named XWayland display where no
+/// Wayland backend serves the compositor).
 /// `None` with the reason when there is none.
 pub async fn connect(
     session: &DesktopSession,

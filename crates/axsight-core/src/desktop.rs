@@ -3,7 +3,10 @@
 
 use crate::{Bounds, ElementId, Role, State, StateSet, Tree};
 
-/// A running application that is on the accessibility bus.
+/// A running application: one on the accessibility bus, or one whose windows
+/// only the display server knows (no accessibility bridge: an X11 program of
+/// Athena or Tk widgets, an app started with its bridge off), read by its
+/// pixels.
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 pub struct Application {
     pub name: String,
@@ -11,6 +14,9 @@ pub struct Application {
     /// Toolkit and version as the application reports them (`GTK 3.24.38`).
     pub toolkit: String,
     pub windows: Vec<Window>,
+    /// Whether the app is on the accessibility bus; `false` for one whose
+    /// windows have no accessible elements at all.
+    pub accessible: bool,
 }
 
 /// A top-level window of an application.
@@ -45,6 +51,10 @@ pub struct WindowSnapshot {
     /// same `read` hold the same tree, so what was derived from one holds for
     /// the other. `None` when the engine does not say.
     pub read: Option<u64>,
+    /// Whether the window's elements come from its app's accessibility tree;
+    /// `false` for a window only the display server knows, whose tree is the
+    /// window alone (its content is in its pixels, and it sends no events).
+    pub accessible: bool,
 }
 
 impl WindowSnapshot {
@@ -59,11 +69,14 @@ impl WindowSnapshot {
     }
 }
 
-/// Lists applications and their windows as text, one window per indented line:
+/// Lists applications and their windows as text, one window per indented line;
+/// an app off the accessibility bus says how its windows are read:
 ///
 /// ```text
 /// gnome-calculator (pid 4242, GTK 4.8.3)
 ///   [Window] Calculator (active, [0,0,361,485])
+/// xcalc (pid 4250, no accessibility: read by OCR)
+///   [Window] Calculator ([0,0,226,384])
 /// ```
 pub fn format_applications(apps: &[Application]) -> String {
     use std::fmt::Write as _;
@@ -75,6 +88,9 @@ pub fn format_applications(apps: &[Application]) -> String {
         }
         if !app.toolkit.is_empty() {
             facts.push(app.toolkit.clone());
+        }
+        if !app.accessible {
+            facts.push("no accessibility: read by OCR".into());
         }
         if app.windows.is_empty() {
             facts.push("no windows".into());
@@ -101,7 +117,7 @@ pub fn format_applications(apps: &[Application]) -> String {
         }
     }
     if out.is_empty() {
-        out.push_str("No application is on the accessibility bus.\n");
+        out.push_str("No window is shown, and no application is on the accessibility bus.\n");
     }
     out
 }

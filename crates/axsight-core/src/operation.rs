@@ -184,6 +184,9 @@ pub enum SettleEnd {
     Cap,
     /// The engine does not watch events; the "after" was read at once.
     NotWatched,
+    /// The window's app is not on the accessibility bus: it sends no events
+    /// to wait for (its pixels are what can tell).
+    Silent,
 }
 
 /// How waiting for the UI to settle went.
@@ -212,6 +215,7 @@ impl std::fmt::Display for Settled {
                 self.events
             ),
             SettleEnd::NotWatched => f.write_str("read at once (events not watched)"),
+            SettleEnd::Silent => f.write_str("its app sends no accessibility events"),
         }
     }
 }

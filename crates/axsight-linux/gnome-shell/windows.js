@@ -77,6 +77,7 @@ class Windows {
             id: w.get_id(),
             pid: w.get_pid(),
             title: w.get_title() || '',
+            class: w.get_wm_class() || '',
             frame: rect(w.get_frame_rect()),
             buffer: rect(w.get_buffer_rect()),
             focused: w.has_focus(),

@@ -46,6 +46,13 @@ impl LinuxEngine {
     /// Text edits are refused for a toolkit that answers them and changes
     /// nothing (Gecko), so the caller types with keys instead.
     pub async fn perform(&self, id: &ElementId, operation: &Operation) -> Result<Performed> {
+        if crate::silent_windows::window_of(id).is_some() {
+            return Err(Error::Refused {
+                what: "take an accessible operation: its window has no accessibility, so \
+                       only real input reaches it"
+                    .into(),
+            });
+        }
         let quirks = self.quirks_of(id).await;
         let edits_text = matches!(
             operation,
@@ -321,6 +328,13 @@ impl LinuxEngine {
                 end: SettleEnd::NotWatched,
             };
         };
+        if window.is_some_and(|w| crate::silent_windows::window_of(w).is_some()) {
+            return Settled {
+                waited: Duration::ZERO,
+                events: 0,
+                end: SettleEnd::Silent,
+            };
+        }
         let sender = window
             .and_then(|w| ObjRef::from_element_id(w).ok())
             .map(|obj| obj.bus);
@@ -356,6 +370,9 @@ impl LinuxEngine {
     /// The last listing is asked first, without a call to any app: a stopped app
     /// elsewhere on the bus must not slow every click.
     async fn display_window(&self, window: &ElementId) -> Result<Option<WindowId>> {
+        if let Some(shown) = crate::silent_windows::window_of(window) {
+            return Ok(Some(shown));
+        }
         let find = |entries: &[AppEntry]| {
             entries.iter().find_map(|entry| {
                 let found = entry.info.windows.iter().find(|w| &w.id == window)?;

@@ -158,6 +158,7 @@ impl LinuxEngine {
                 pid,
                 toolkit: format!("{toolkit_name} {version}").trim().to_string(),
                 windows: kept,
+                accessible: true,
             },
             windows: refs,
             quirks,
@@ -207,11 +208,11 @@ fn is_on_screen(window: &Window) -> bool {
 }
 
 /// The names of the apps that have windows, quoted, for error messages.
-fn app_names(entries: &[AppEntry]) -> String {
-    let names: Vec<String> = entries
+fn app_names(apps: &[&Application]) -> String {
+    let names: Vec<String> = apps
         .iter()
-        .filter(|e| !e.info.windows.is_empty())
-        .map(|e| format!("'{}'", e.info.name))
+        .filter(|app| !app.windows.is_empty())
+        .map(|app| format!("'{}'", app.name))
         .collect();
     if names.is_empty() {
         "none".to_string()
@@ -220,69 +221,74 @@ fn app_names(entries: &[AppEntry]) -> String {
     }
 }
 
-/// The apps `want` names: those named exactly so (ignoring case), else those whose
-/// name contains it, else the one with that pid; an error naming the running apps
-/// when none is.
-pub(crate) fn apps_matching<'e>(entries: &'e [AppEntry], want: &str) -> Result<Vec<&'e AppEntry>> {
+/// The apps `want` names, as indices in `apps`: those named exactly so
+/// (ignoring case), else those whose name contains it, else the one with that
+/// pid; an error naming the running apps when none is.
+pub(crate) fn matching(apps: &[&Application], want: &str) -> Result<Vec<usize>> {
     let want_lower = want.trim().to_lowercase();
-    let exact = |e: &&AppEntry| e.info.name.to_lowercase() == want_lower;
-    let partial = |e: &&AppEntry| e.info.name.to_lowercase().contains(&want_lower);
-    let by_pid = |e: &&AppEntry| e.info.pid.is_some_and(|pid| pid.to_string() == want_lower);
-    let rules: [&dyn Fn(&&AppEntry) -> bool; 3] = [&exact, &partial, &by_pid];
+    let exact = |a: &Application| a.name.to_lowercase() == want_lower;
+    let partial = |a: &Application| a.name.to_lowercase().contains(&want_lower);
+    let by_pid = |a: &Application| a.pid.is_some_and(|pid| pid.to_string() == want_lower);
+    let rules: [&dyn Fn(&Application) -> bool; 3] = [&exact, &partial, &by_pid];
     rules
         .iter()
-        .map(|rule| entries.iter().filter(|e| rule(e)).collect::<Vec<_>>())
+        .map(|rule| {
+            (0..apps.len())
+                .filter(|&i| rule(apps[i]))
+                .collect::<Vec<_>>()
+        })
         .find(|found| !found.is_empty())
         .ok_or_else(|| Error::AppNotFound {
             query: want.to_string(),
-            available: app_names(entries),
+            available: app_names(apps),
         })
 }
 
 /// Chooses the window `query` names among the listed apps: by identity, else by app
-/// (see [`apps_matching`]) and title (substring). An app named without a title
+/// (see [`matching`]) and title (substring). An app named without a title
 /// gives its newest modal dialog, else its active window, else its first; with
 /// neither, the active window.
 pub(crate) fn pick_window<'e>(
     entries: &'e [AppEntry],
     query: &WindowQuery,
 ) -> Result<(&'e AppEntry, usize)> {
+    let infos: Vec<&Application> = entries.iter().map(|e| &e.info).collect();
+    let (app, window) = pick(&infos, query)?;
+    Ok((&entries[app], window))
+}
+
+/// [`pick_window`] over any apps: the index of the app in `apps` and of the
+/// window in the app's.
+pub(crate) fn pick(apps: &[&Application], query: &WindowQuery) -> Result<(usize, usize)> {
     // A window named by identity is found whatever else is asked, or it is gone.
     if let Some(id) = &query.window_id {
-        return entries
+        return apps
             .iter()
-            .flat_map(|e| {
-                e.info
-                    .windows
-                    .iter()
-                    .enumerate()
-                    .map(move |(i, w)| (e, i, w))
-            })
-            .find(|(_, _, w)| &w.id == id)
-            .map(|(e, i, _)| (e, i))
+            .enumerate()
+            .find_map(|(a, app)| Some((a, app.windows.iter().position(|w| &w.id == id)?)))
             .ok_or(Error::WindowGone);
     }
-    if entries.iter().all(|e| e.info.windows.is_empty()) {
+    if apps.iter().all(|app| app.windows.is_empty()) {
         return Err(Error::NoApplications);
     }
-    let candidates: Vec<&AppEntry> = match &query.app {
-        None => entries.iter().collect(),
-        Some(want) => apps_matching(entries, want)?,
+    let candidates: Vec<usize> = match &query.app {
+        None => (0..apps.len()).collect(),
+        Some(want) => matching(apps, want)?,
     };
     let windows = || {
-        candidates.iter().flat_map(|e| {
-            e.info
+        candidates.iter().flat_map(|&a| {
+            apps[a]
                 .windows
                 .iter()
                 .enumerate()
-                .map(move |(i, w)| (*e, i, w))
+                .map(move |(i, w)| (a, i, w))
         })
     };
     if let Some(title) = &query.window {
         let want = title.trim().to_lowercase();
         return windows()
             .find(|(_, _, w)| w.title.to_lowercase().contains(&want))
-            .map(|(e, i, _)| (e, i))
+            .map(|(a, i, _)| (a, i))
             .ok_or_else(|| Error::WindowNotFound {
                 app: query.app.clone().unwrap_or_else(|| "any app".into()),
                 query: title.clone(),
@@ -296,24 +302,37 @@ pub(crate) fn pick_window<'e>(
     // even where the toolkit leaves the window beneath it marked active (GTK4).
     if query.app.is_some() {
         let modal = windows().rfind(|(_, _, w)| w.states.contains(State::Modal) && is_on_screen(w));
-        if let Some((e, i, _)) = modal {
-            return Ok((e, i));
+        if let Some((a, i, _)) = modal {
+            return Ok((a, i));
         }
     }
-    if let Some((e, i, _)) = windows().find(|(_, _, w)| w.is_active()) {
-        return Ok((e, i));
+    if let Some((a, i, _)) = windows().find(|(_, _, w)| w.is_active()) {
+        return Ok((a, i));
     }
     match (&query.app, windows().next()) {
-        (Some(_), Some((e, i, _))) => Ok((e, i)),
+        (Some(_), Some((a, i, _))) => Ok((a, i)),
         (Some(app), None) => Err(Error::WindowNotFound {
             app: app.clone(),
             query: "any window".into(),
             available: "none".into(),
         }),
         (None, _) => Err(Error::NoActiveWindow {
-            available: app_names(entries),
+            available: app_names(apps),
         }),
     }
+}
+
+/// Whether a failure to pick a window among the apps on the bus may be
+/// answered by a window only the screen shows.
+pub(crate) fn screen_may_have_it(error: &Error) -> bool {
+    matches!(
+        error,
+        Error::NoApplications
+            | Error::AppNotFound { .. }
+            | Error::WindowNotFound { .. }
+            | Error::NoActiveWindow { .. }
+            | Error::WindowGone
+    )
 }
 
 #[cfg(test)]
@@ -344,6 +363,7 @@ mod tests {
                 pid: Some(pid),
                 toolkit: String::new(),
                 windows,
+                accessible: true,
             },
             quirks: Quirks::default(),
         }

@@ -14,7 +14,7 @@ use axsight_core::{
 use futures_util::future::join_all;
 use zbus::Connection;
 
-use crate::apps::{apps_matching, pick_window, AppEntry};
+use crate::apps::{matching, pick, pick_window, screen_may_have_it, AppEntry};
 use crate::cache::AppCache;
 use crate::dbus;
 use crate::discover::{self, Discovery};
@@ -22,6 +22,7 @@ use crate::events::{Change, Event, EventWatch};
 use crate::normalize::build_tree;
 use crate::refresh;
 use crate::screen::{self, matching::Wanted, SharedScreen};
+use crate::silent_windows::{self, OnTheBus};
 use crate::walk::{RawNode, Walker};
 use crate::x11;
 use crate::{Error, Result};
@@ -202,14 +203,53 @@ impl LinuxEngine {
         &self.discovery
     }
 
-    /// The applications on the accessibility bus and their top-level windows.
+    /// The applications on the accessibility bus and their top-level windows,
+    /// then the apps of windows only the screen shows (see [`silent_windows`]).
     pub async fn applications(&self) -> Result<Vec<Application>> {
-        Ok(self
-            .app_entries()
-            .await?
+        let entries = self.app_entries().await?;
+        let silent = self.silent_apps(&entries).await;
+        Ok(entries.into_iter().map(|e| e.info).chain(silent).collect())
+    }
+
+    /// The apps of the windows the screen shows that no app of `entries`
+    /// shows; none when the screen lists no windows or does not answer.
+    pub(crate) async fn silent_apps(&self, entries: &[AppEntry]) -> Vec<Application> {
+        let toplevels = self.toplevels().await;
+        let mut bus = OnTheBus::default();
+        for entry in entries {
+            bus.pids.extend(entry.info.pid);
+            bus.titles
+                .extend(entry.info.windows.iter().map(|w| w.title.as_str()));
+        }
+        silent_windows::silent_apps(&toplevels, &bus, silent_windows::command_of)
+    }
+
+    /// The screen's top-level windows, bottom first; none without a screen or
+    /// when it does not answer in time.
+    async fn toplevels(&self) -> Vec<screen::Toplevel> {
+        let Some(screen) = self.screen.clone() else {
+            return Vec::new();
+        };
+        match screen::off_thread(SCREEN_DEADLINE, move || lock(&screen).toplevels()).await {
+            Ok(toplevels) => toplevels,
+            Err(error) => {
+                tracing::warn!(%error, "the screen did not list its windows");
+                Vec::new()
+            }
+        }
+    }
+
+    /// The silent window `id` (see [`silent_windows`]) read: the window alone.
+    async fn read_silent(&self, id: &ElementId) -> Result<WindowSnapshot> {
+        let toplevels = self.toplevels().await;
+        let shown: Vec<screen::Toplevel> = toplevels
             .into_iter()
-            .map(|e| e.info)
-            .collect())
+            .filter(|t| Some(t.id) == silent_windows::window_of(id))
+            .collect();
+        let apps =
+            silent_windows::silent_apps(&shown, &OnTheBus::default(), silent_windows::command_of);
+        let app = apps.first().ok_or(Error::WindowGone)?;
+        Ok(silent_windows::snapshot(app, 0))
     }
 
     /// Reads the tree of the window `query` names.
@@ -228,23 +268,49 @@ impl LinuxEngine {
         query: &WindowQuery,
         options: ReadOptions,
     ) -> Result<(WindowSnapshot, Vec<Application>)> {
-        let (snapshot, entries) = self.read_listed(query, options).await?;
-        Ok((snapshot, entries.into_iter().map(|e| e.info).collect()))
+        self.read_listed(query, options).await
     }
 
     async fn read_listed(
         &self,
         query: &WindowQuery,
         options: ReadOptions,
-    ) -> Result<(WindowSnapshot, Vec<AppEntry>)> {
+    ) -> Result<(WindowSnapshot, Vec<Application>)> {
+        if let Some(id) = query.window_id.as_ref() {
+            if silent_windows::window_of(id).is_some() {
+                let snapshot = self.read_silent(id).await?;
+                return Ok((snapshot, self.applications().await?));
+            }
+        }
         // The window the last listing picks has its extents asked alongside the
         // listing's pings: a warm read then waits for one round trip, not two.
         let (entries, early) =
             futures_util::join!(self.app_entries(), self.early_extents(query, options));
         let entries = entries?;
-        let (entry, index) = pick_window(&entries, query)?;
-        let snapshot = self.read_window(entry, index, options, early).await?;
-        Ok((snapshot, entries))
+        let error = match pick_window(&entries, query) {
+            Ok((entry, index)) => {
+                let snapshot = self.read_window(entry, index, options, early).await?;
+                return Ok((snapshot, entries.into_iter().map(|e| e.info).collect()));
+            }
+            Err(error) if screen_may_have_it(&error) && query.window_id.is_none() => error,
+            Err(error) => return Err(error),
+        };
+        // Not among the apps on the bus: among the windows only the screen shows.
+        let silent = self.silent_apps(&entries).await;
+        if silent.is_empty() {
+            return Err(error);
+        }
+        let all: Vec<&Application> = entries.iter().map(|e| &e.info).chain(&silent).collect();
+        let (app, index) = pick(&all, query)?;
+        let snapshot = match app.checked_sub(entries.len()) {
+            Some(silent_app) => silent_windows::snapshot(&silent[silent_app], index),
+            None => {
+                self.read_window(&entries[app], index, options, None)
+                    .await?
+            }
+        };
+        let apps = entries.into_iter().map(|e| e.info).chain(silent).collect();
+        Ok((snapshot, apps))
     }
 
     /// The extents of the window that the last listing picks for `query`, with
@@ -281,26 +347,36 @@ impl LinuxEngine {
     }
 
     /// Reads the trees of every window of the apps `app` names (all apps when `None`),
-    /// concurrently. Windows that fail to read are left out.
+    /// concurrently; the windows only the screen shows are among them. Windows
+    /// that fail to read are left out.
     pub async fn window_trees(
         &self,
         app: Option<&str>,
         options: ReadOptions,
     ) -> Result<Vec<WindowSnapshot>> {
         let entries = self.app_entries().await?;
+        let silent = self.silent_apps(&entries).await;
+        let all: Vec<&Application> = entries.iter().map(|e| &e.info).chain(&silent).collect();
         let chosen = match app {
-            Some(want) => apps_matching(&entries, want)?,
-            None => entries.iter().collect(),
+            Some(want) => matching(&all, want)?,
+            None => (0..all.len()).collect(),
         };
-        let reads = chosen
-            .into_iter()
-            .flat_map(|e| (0..e.windows.len()).map(move |i| self.read_window(e, i, options, None)));
+        let (on_bus, off_bus): (Vec<usize>, Vec<usize>) =
+            chosen.into_iter().partition(|&a| a < entries.len());
+        let reads = on_bus.into_iter().flat_map(|a| {
+            let entry = &entries[a];
+            (0..entry.windows.len()).map(move |i| self.read_window(entry, i, options, None))
+        });
         let mut snapshots = Vec::new();
         for result in join_all(reads).await {
             match result {
                 Ok(snapshot) => snapshots.push(snapshot),
                 Err(error) => tracing::warn!(%error, "window skipped"),
             }
+        }
+        for a in off_bus {
+            let app = &silent[a - entries.len()];
+            snapshots.extend((0..app.windows.len()).map(|i| silent_windows::snapshot(app, i)));
         }
         Ok(snapshots)
     }
@@ -584,6 +660,7 @@ impl LinuxEngine {
             tree,
             gaps: read.gaps.clone(),
             read: Some(read.read),
+            accessible: true,
         })
     }
 

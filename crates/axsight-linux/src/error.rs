@@ -56,9 +56,8 @@ pub enum Error {
     },
 
     #[error(
-        "no application shows a window on the accessibility bus: GTK3 apps started with \
-         NO_AT_BRIDGE=1 and GTK4 apps started with GTK_A11Y=none hide themselves, and \
-         Chromium, Firefox and Qt apps appear only while accessibility is on; run `axsight doctor`"
+        "no window is shown: no application on the accessibility bus has one, and the \
+         display lists none either; run `axsight doctor`"
     )]
     NoApplications,
 

@@ -241,6 +241,10 @@ impl Screen for Kde {
         self.windows.windows_of_pid(pid)
     }
 
+    fn toplevels(&mut self) -> Result<Vec<crate::screen::Toplevel>> {
+        self.windows.toplevels()
+    }
+
     fn reaches(&mut self, window: WindowId, x: i32, y: i32) -> Result<bool> {
         self.windows.reaches(window, x, y)
     }

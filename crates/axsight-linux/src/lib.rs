@@ -31,6 +31,7 @@ mod portal;
 mod quirks;
 mod refresh;
 mod screen;
+mod silent_windows;
 mod states;
 mod sway;
 mod walk;

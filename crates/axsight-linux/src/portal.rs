@@ -205,6 +205,10 @@ impl Screen for Portal {
         Ok(Vec::new())
     }
 
+    fn toplevels(&mut self) -> Result<Vec<crate::screen::Toplevel>> {
+        Ok(Vec::new())
+    }
+
     fn reaches(&mut self, _: WindowId, _: i32, _: i32) -> Result<bool> {
         Err(no_windows())
     }

@@ -59,6 +59,22 @@ pub struct WindowOrigin {
     pub y: i32,
 }
 
+/// A top-level window as the display server lists it: all that is known of a
+/// window whose app may not be on the accessibility bus.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Toplevel {
+    pub id: WindowId,
+    pub title: String,
+    /// The program's name as the window gives it (X11's `WM_CLASS` instance,
+    /// a Wayland app id or window class); empty when it gives none.
+    pub class: String,
+    pub pid: Option<u32>,
+    /// Its content on screen.
+    pub bounds: Bounds,
+    /// It has the keyboard focus.
+    pub active: bool,
+}
+
 /// What the engine needs from the display server. Calls block: the engine runs
 /// them off the runtime, each within a deadline ([`off_thread`]).
 pub trait Screen: Send {
@@ -123,6 +139,10 @@ pub trait Screen: Send {
 
     /// The windows process `pid` shows, with their titles and bounds.
     fn windows_of_pid(&mut self, pid: u32) -> Result<Vec<(String, Bounds)>>;
+
+    /// Every top-level window shown, bottom first: where the windows of apps
+    /// without accessibility are found.
+    fn toplevels(&mut self) -> Result<Vec<Toplevel>>;
 
     /// Whether pointer input at (`x`, `y`) lands in `window` (no other window
     /// covers the point there).

@@ -241,6 +241,22 @@ impl Screen for Sway {
             .collect())
     }
 
+    fn toplevels(&mut self) -> Result<Vec<crate::screen::Toplevel>> {
+        Ok(self
+            .views()?
+            .into_iter()
+            .filter(|view| view.visible)
+            .map(|view| crate::screen::Toplevel {
+                id: view.id as u64,
+                title: view.title,
+                class: view.class,
+                pid: view.pid,
+                bounds: view.content,
+                active: view.focused,
+            })
+            .collect())
+    }
+
     fn reaches(&mut self, window: WindowId, x: i32, y: i32) -> Result<bool> {
         let views = self.views()?;
         Ok(views::view_at(&views, x, y).is_some_and(|view| view.id as u64 == window))

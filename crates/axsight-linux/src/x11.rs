@@ -9,6 +9,7 @@ mod clipboard;
 mod input;
 mod placement;
 mod shm;
+mod toplevels;
 mod windows;
 
 use std::collections::HashMap;
@@ -360,6 +361,10 @@ impl crate::screen::Screen for X11 {
 
     fn windows_of_pid(&mut self, pid: u32) -> Result<Vec<(String, Bounds)>> {
         X11::windows_of_pid(self, pid)
+    }
+
+    fn toplevels(&mut self) -> Result<Vec<crate::screen::Toplevel>> {
+        X11::toplevels(self)
     }
 
     fn reaches(&mut self, window: WindowId, x: i32, y: i32) -> Result<bool> {

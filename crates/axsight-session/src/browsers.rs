@@ -305,6 +305,7 @@ mod tests {
             tree,
             gaps: Vec::new(),
             read: None,
+            accessible: true,
         }
     }
 

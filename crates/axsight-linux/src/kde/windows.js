@@ -52,6 +52,7 @@ function axsightList() {
         uuid: String(w.internalId),
         pid: w.pid,
         title: w.caption || '',
+        class: w.resourceClass ? String(w.resourceClass) : '',
         frame: axsightRect(w.frameGeometry),
         buffer: axsightRect(w.bufferGeometry),
         focused: w === active || w.active === true,

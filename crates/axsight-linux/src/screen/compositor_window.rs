@@ -20,6 +20,10 @@ pub struct CompositorWindow {
     pub pid: Option<i64>,
     #[serde(default)]
     pub title: String,
+    /// The window's class or app id (missing from extensions and scripts
+    /// before axsight 0.2).
+    #[serde(default)]
+    pub class: String,
     /// The visible window, server-drawn title bar and borders included
     /// (mutter's frame rect, KWin's frameGeometry), in the layout.
     pub frame: [i32; 4],
@@ -247,6 +251,24 @@ impl<S: WindowScript> ScriptedWindows<S> {
             .collect())
     }
 
+    /// The shown windows, bottom first.
+    pub fn toplevels(&mut self) -> Result<Vec<super::Toplevel>> {
+        Ok(self
+            .script
+            .list()?
+            .into_iter()
+            .filter(|w| w.shown)
+            .map(|w| super::Toplevel {
+                id: w.id,
+                bounds: w.content(),
+                pid: w.pid(),
+                title: w.title,
+                class: w.class,
+                active: w.focused,
+            })
+            .collect())
+    }
+
     /// Whether (`x`, `y`) lands in `window`.
     pub fn reaches(&mut self, window: WindowId, x: i32, y: i32) -> Result<bool> {
         let all = self.script.list()?;
@@ -374,6 +396,7 @@ mod frame_tests {
             id: 1,
             pid: None,
             title: String::new(),
+            class: String::new(),
             frame,
             buffer,
             focused: false,

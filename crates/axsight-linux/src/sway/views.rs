@@ -11,6 +11,8 @@ pub struct View {
     pub id: i64,
     pub pid: Option<u32>,
     pub title: String,
+    /// The Wayland app id, or an X11 client's `WM_CLASS` instance.
+    pub class: String,
     /// The client's visible window on screen: `rect` plus `window_rect`'s
     /// offset (the border), `window_rect`'s size. Title bars are outside it.
     pub content: Bounds,
@@ -58,6 +60,14 @@ fn view_of(node: &Node, floating: bool) -> View {
         id: node.id,
         pid: node.pid.and_then(|pid| u32::try_from(pid).ok()),
         title: node.name.clone().unwrap_or_default(),
+        class: node
+            .app_id
+            .clone()
+            .or_else(|| {
+                let properties = node.window_properties.as_ref()?;
+                properties.instance.clone().or(properties.class.clone())
+            })
+            .unwrap_or_default(),
         content: Bounds {
             x: rect.x + inner.x,
             y: rect.y + inner.y,

@@ -623,7 +623,8 @@ impl X11 {
         ))
     }
 
-    fn screen_size(&self) -> (i32, i32) {
+    /// The root window's size: the screen.
+    pub(super) fn screen_size(&self) -> (i32, i32) {
         self.conn
             .setup()
             .roots

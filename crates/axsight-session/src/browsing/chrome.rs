@@ -277,6 +277,7 @@ mod tests {
             pid: Some(1),
             toolkit: toolkit.into(),
             windows: Vec::new(),
+            accessible: true,
         };
         assert_eq!(
             Kind::of(&app("Firefox", "Gecko 153.8.0")),

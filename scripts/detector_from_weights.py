@@ -20,8 +20,8 @@ The result has the tensors of ultralytics' own export (`export(format='onnx', op
 dynamic=True)`): input `images` [batch, 3, height, width] f32 (RGB / 255), output
 `output0` [batch, 4 + classes, anchors] (box centre x, y, width, height in input pixels,
 then the class scores after a sigmoid), and the `names` metadata, "{0: 'icon'}".
-The same weights and pinned onnx and numpy give the same bytes: nothing in it depends on
-the time or the machine.
+The same weights with the same onnx, numpy and protobuf give the same bytes: nothing in
+the file depends on the time or the machine, so a file can be checked by its sha256.
 
     python3 detector_from_weights.py model.pt model.onnx [--source TEXT]
 

@@ -34,9 +34,21 @@ pub const MODEL_VARIABLE: &str = "AXSIGHT_DETECTOR_MODEL";
 
 /// How a user gets a model: said whenever none is configured.
 pub const HOW_TO_GET_A_MODEL: &str = "run scripts/get-detector-model from axsight's repository \
-(a one-time, large Python install; it exports OmniParser v2's detector, AGPL-3.0, to ONNX), then \
-set AXSIGHT_DETECTOR_MODEL=/path/to/model.onnx or start the server with --detector-model PATH; \
-any YOLOv8/11-style ONNX detector with input [1,3,H,W] and output [1,4+classes,anchors] works";
+(scripts/install-deps runs it: about 10 s, it downloads OmniParser v2's published detector weights, \
+AGPL-3.0, and converts them to ONNX without PyTorch into ~/.local/share/axsight/, where axsight \
+finds them), or set AXSIGHT_DETECTOR_MODEL=/path/to/model.onnx or start the server with \
+--detector-model PATH; any YOLOv8/11-style ONNX detector with input [1,3,H,W] and output \
+[1,4+classes,anchors] works";
+
+/// The file `scripts/get-detector-model` writes.
+const MODEL_FILE: &str = "omniparser-v2-icon-detect.onnx";
+
+/// The detector model the install scripts put under
+/// `${XDG_DATA_HOME:-~/.local/share}/axsight/`, if it is there: what the
+/// command line uses when no model is named.
+pub fn installed_detector_model() -> Option<PathBuf> {
+    crate::installed::installed_file(MODEL_FILE)
+}
 
 /// Which model, where ONNX Runtime is, and how to read the model's answer.
 #[derive(Debug, Clone, PartialEq)]

@@ -8,14 +8,15 @@
 
 mod detector;
 mod glyphs;
+mod installed;
 mod marks;
 mod ocr;
 mod picture;
 mod vision_model;
 
 pub use detector::{
-    Detection, Detector, DetectorError, DetectorOptions, HOW_TO_GET_A_MODEL, MODEL_VARIABLE,
-    RUNTIME_VARIABLE,
+    installed_detector_model, Detection, Detector, DetectorError, DetectorOptions,
+    HOW_TO_GET_A_MODEL, MODEL_VARIABLE, RUNTIME_VARIABLE,
 };
 pub use marks::{draw_marks, Mark};
 pub use ocr::{read_text, OcrLine, OcrOptions, OCR_MODEL_VARIABLE};

@@ -22,7 +22,8 @@ pub struct Cli {
 /// Where the screenshot sources that need setting up are.
 #[derive(Debug, Clone, clap::Args)]
 pub struct GroundingFlags {
-    /// The UI-element detector's ONNX model (scripts/get-detector-model makes one).
+    /// The UI-element detector's ONNX model; without it, the one
+    /// scripts/get-detector-model puts in ~/.local/share/axsight/, if it is there.
     #[arg(
         long,
         global = true,

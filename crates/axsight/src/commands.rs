@@ -249,7 +249,11 @@ pub async fn run(command: Command, flags: GroundingFlags) -> anyhow::Result<Exit
 
 /// The detector and vision endpoint the flags (or their variables) name.
 fn grounding(flags: GroundingFlags) -> anyhow::Result<Grounding> {
-    let detector = flags.detector_model.map(|model| DetectorOptions {
+    // Without a model named, the one the install scripts put in place.
+    let model = flags
+        .detector_model
+        .or_else(axsight_vision::installed_detector_model);
+    let detector = model.map(|model| DetectorOptions {
         runtime_library: flags.onnxruntime,
         input_size: flags.detector_size,
         min_confidence: flags.detector_confidence,

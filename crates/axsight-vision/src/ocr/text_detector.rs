@@ -28,14 +28,7 @@ pub(crate) fn default_model() -> Option<PathBuf> {
     if let Some(path) = std::env::var_os(OCR_MODEL_VARIABLE).filter(|v| !v.is_empty()) {
         return Some(PathBuf::from(path));
     }
-    let data = std::env::var_os("XDG_DATA_HOME")
-        .filter(|v| !v.is_empty())
-        .map(PathBuf::from)
-        .or_else(|| {
-            std::env::var_os("HOME").map(|home| PathBuf::from(home).join(".local/share"))
-        })?;
-    let path = data.join("axsight").join(MODEL_FILE);
-    path.is_file().then_some(path)
+    crate::installed::installed_file(MODEL_FILE)
 }
 
 /// The loaded model, kept for the process: loading costs ~50 ms.

@@ -222,13 +222,14 @@ pub fn title(test: &str) -> String {
 }
 
 /// The UI-element detector for tests: the model in `AXSIGHT_DETECTOR_MODEL`,
-/// else the one the team keeps beside the repository (`../shared/models/`),
+/// else the one `scripts/install-deps` converted into `~/.local/share/axsight/`,
 /// run by the ONNX Runtime that `scripts/install-deps` put in `.venv`.
 pub fn detector_options() -> axsight_vision::DetectorOptions {
     let model = std::env::var_os("AXSIGHT_DETECTOR_MODEL")
         .filter(|v| !v.is_empty())
         .map(PathBuf::from)
-        .unwrap_or_else(|| repo().join("../shared/models/omniparser-v2-icon-detect.onnx"));
+        .or_else(axsight_vision::installed_detector_model)
+        .expect("no detector model: run scripts/install-deps (or scripts/get-detector-model), or set AXSIGHT_DETECTOR_MODEL");
     assert!(
         model.is_file(),
         "no detector model at {} (set AXSIGHT_DETECTOR_MODEL, or run scripts/get-detector-model)",

@@ -18,6 +18,7 @@
 //! value; a budget cuts big trees and the closing line says what was cut and how to
 //! read it. Handles come from the session's [`HandleRegistry`].
 
+use std::collections::HashMap;
 use std::fmt::Write as _;
 
 use crate::quoting::{bare, quote};
@@ -67,6 +68,11 @@ struct Line {
     label: Option<NodeId>,
 }
 
+/// Lines printed under an element as its children, by the element's node:
+/// what a screenshot source read in a silent surface
+/// (`#o12 "draft.txt" [900,450,60,14] 0.93`), written without indent.
+pub type InlineLines = HashMap<NodeId, Vec<String>>;
+
 /// Prints the subtree of `tree` under `top`.
 pub fn render(
     tree: &Tree,
@@ -74,8 +80,32 @@ pub fn render(
     registry: &mut HandleRegistry,
     options: &CompactOptions,
 ) -> Rendered {
+    render_with(tree, top, registry, options, &InlineLines::new())
+}
+
+/// [`render`], with `inline`'s lines printed under their elements, which then
+/// always print a line of their own (an anonymous container that holds what
+/// OCR read is no longer anonymous).
+///
+/// ```
+/// use axsight_core::{render_with, Bounds, CompactOptions, Element, HandleRegistry, InlineLines, Role, State, StateSet, Tree};
+/// let mut view = Element::new("v", Role::Group, "panel");
+/// view.states = StateSet::from_iter([State::Showing, State::Visible]);
+/// view.bounds = Some(Bounds { x: 0, y: 0, width: 300, height: 200 });
+/// let tree = Tree::new(view);
+/// let inline = InlineLines::from([(tree.root(), vec!["#o1 \"draft.txt\" [10,10,60,14] 0.93".to_string()])]);
+/// let text = render_with(&tree, tree.root(), &mut HandleRegistry::new(), &CompactOptions::default(), &inline).text;
+/// assert_eq!(text, "#u1 [Group] ([0,0,300,200])\n  #o1 \"draft.txt\" [10,10,60,14] 0.93\n");
+/// ```
+pub fn render_with(
+    tree: &Tree,
+    top: NodeId,
+    registry: &mut HandleRegistry,
+    options: &CompactOptions,
+    inline: &InlineLines,
+) -> Rendered {
     let mut lines = Vec::new();
-    collect(tree, top, 0, None, options, &mut lines);
+    collect(tree, top, 0, None, options, inline, &mut lines);
     let mut text = String::new();
     let mut printed = 0;
     let mut chars = 0;
@@ -101,6 +131,13 @@ pub fn render(
             let _ = write!(entry, " …+{}", line.below_depth);
         }
         entry.push('\n');
+        for read in inline.get(&line.node).into_iter().flatten() {
+            for _ in 0..=line.depth {
+                entry.push_str("  ");
+            }
+            entry.push_str(read);
+            entry.push('\n');
+        }
         let entry_chars = entry.chars().count();
         if !text.is_empty() && chars + entry_chars > options.max_chars {
             let rest = &lines[index..];
@@ -301,21 +338,25 @@ pub fn folds_away(element: &Element) -> bool {
 }
 
 /// Gathers the lines of `node`'s subtree; `parent` is the index in `lines` of the
-/// printed element it sits under.
+/// printed element it sits under. An element with `inline` lines never folds.
 fn collect(
     tree: &Tree,
     node: NodeId,
     depth: usize,
     parent: Option<usize>,
     options: &CompactOptions,
+    inline: &InlineLines,
     lines: &mut Vec<Line>,
 ) {
-    if let Some(at) = parent.filter(|&at| folds(tree, node, Some(lines[at].node), options)) {
+    let folded = parent.filter(|&at| {
+        !inline.contains_key(&node) && folds(tree, node, Some(lines[at].node), options)
+    });
+    if let Some(at) = folded {
         if !is_anonymous(tree.element(node), options) {
             lines[at].folded.push(node);
         }
         for child in printable_children(tree, node, options).collect::<Vec<_>>() {
-            collect(tree, child, depth, parent, options, lines);
+            collect(tree, child, depth, parent, options, inline, lines);
         }
         return;
     }
@@ -339,7 +380,15 @@ fn collect(
     };
     let below_options = if at_limit { &unlimited } else { options };
     for child in printable_children(tree, node, options).collect::<Vec<_>>() {
-        collect(tree, child, depth + 1, Some(index), below_options, lines);
+        collect(
+            tree,
+            child,
+            depth + 1,
+            Some(index),
+            below_options,
+            inline,
+            lines,
+        );
     }
     fold_sibling_labels(tree, lines, index, options);
     if lines.len() == index + 2 && labels(tree, &lines[index + 1], node, options) {
@@ -413,7 +462,16 @@ fn fold_sibling_labels(
 /// of a subtree counts).
 pub(crate) fn printed_below(tree: &Tree, node: NodeId) -> usize {
     let mut lines = Vec::new();
-    collect(tree, node, 0, None, &CompactOptions::default(), &mut lines);
+    let options = CompactOptions::default();
+    collect(
+        tree,
+        node,
+        0,
+        None,
+        &options,
+        &InlineLines::new(),
+        &mut lines,
+    );
     lines.len().saturating_sub(1)
 }
 

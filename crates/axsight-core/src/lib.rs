@@ -22,13 +22,17 @@ mod operation;
 mod quoting;
 mod role;
 mod selector;
+mod silent;
 mod spotted;
 mod state;
 mod tree;
 
 pub use aim::{click_action, clickable_point, element_at, visible_box};
 pub use capture::Capture;
-pub use compact::{element_head, folds_away, format_element, render, CompactOptions, Rendered};
+pub use compact::{
+    element_head, folds_away, format_element, render, render_with, CompactOptions, InlineLines,
+    Rendered,
+};
 pub use describe::{describe_scores, Scored};
 pub use desktop::{format_applications, Application, Window, WindowSnapshot};
 pub use diff::{diff, render_diff, Changed, FieldChange, TreeDiff, WindowChange};
@@ -49,6 +53,7 @@ pub use operation::{EventMark, Expecting, Operation, Performed, SettleEnd, Settl
 pub use quoting::{bare, bare_at_most, cut, quote, quote_at_most, quote_whole, MAX_TEXT};
 pub use role::Role;
 pub use selector::{Atom, Expr, MatchContext, RoleMatch, Selector, SelectorError, Step};
+pub use silent::{is_silent_surface, silent_surfaces, MIN_SURFACE};
 pub use spotted::{Spotted, SpottedError, SpottedRegistry};
 pub use state::{State, StateSet};
 pub use tree::{Node, NodeId, Tree};

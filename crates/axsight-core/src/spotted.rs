@@ -1,7 +1,8 @@
 //! Handles of what screenshot sources saw (`#o` OCR, `#m` detector, `#v` vision
-//! model): each belongs to one capture of one window, kept relative to that
-//! window so a click after the window moved still lands, and a newer capture of
-//! the same source for the same window retires the older numbers.
+//! model): each belongs to one capture of one window (or of one silent surface
+//! in it), kept relative to that window so a click after the window moved still
+//! lands, and a newer capture of the same source for the same window and
+//! surface retires the older numbers.
 
 use std::collections::HashMap;
 
@@ -13,6 +14,9 @@ pub struct Spotted {
     pub source: Source,
     /// The window it was seen in.
     pub window: ElementId,
+    /// The element whose box was read, a silent surface of the window; `None`
+    /// when the whole window was.
+    pub area: Option<ElementId>,
     /// Its box, relative to the window's top-left corner at capture time.
     pub relative: Bounds,
     /// The window's size at capture time: a window of another size has been
@@ -45,13 +49,16 @@ pub enum SpottedError {
     Retired,
 }
 
+/// What one capture of a source covered: a window, or a surface in it.
+type CaptureKey = (Source, ElementId, Option<ElementId>);
+
 /// Hands out `o`, `m` and `v` numbers, and retires them capture by capture.
 #[derive(Debug, Default, Clone)]
 pub struct SpottedRegistry {
     next: HashMap<Source, u32>,
     live: HashMap<Handle, Spotted>,
-    /// The handles of the latest capture, by (source, window).
-    latest: HashMap<(Source, ElementId), Vec<Handle>>,
+    /// The handles of the latest capture, by what was captured.
+    latest: HashMap<CaptureKey, Vec<Handle>>,
     retired: std::collections::HashSet<Handle>,
 }
 
@@ -60,14 +67,16 @@ impl SpottedRegistry {
         SpottedRegistry::default()
     }
 
-    /// Records one capture's findings of `source` in `window` and numbers them;
-    /// the previous capture's handles of that source and window retire.
+    /// Records one capture's findings of `source` in `window` (or in its
+    /// surface `area`) and numbers them; the previous capture's handles of that
+    /// source, window and area retire.
     ///
     /// ```
     /// use axsight_core::{Bounds, ElementId, Source, Spotted, SpottedError, SpottedRegistry};
     /// let seen = |label: &str| Spotted {
     ///     source: Source::Ocr,
     ///     window: ElementId("w".into()),
+    ///     area: None,
     ///     relative: Bounds { x: 0, y: 0, width: 10, height: 10 },
     ///     window_size: (100, 100),
     ///     label: label.into(),
@@ -84,7 +93,7 @@ impl SpottedRegistry {
     /// ```
     pub fn record(&mut self, found: Vec<Spotted>) -> Vec<Handle> {
         let mut handles = Vec::with_capacity(found.len());
-        let mut by_window: HashMap<(Source, ElementId), Vec<Handle>> = HashMap::new();
+        let mut by_window: HashMap<CaptureKey, Vec<Handle>> = HashMap::new();
         for spotted in found {
             let next = self.next.entry(spotted.source).or_insert(1);
             let handle = Handle {
@@ -93,7 +102,7 @@ impl SpottedRegistry {
             };
             *next += 1;
             by_window
-                .entry((spotted.source, spotted.window.clone()))
+                .entry((spotted.source, spotted.window.clone(), spotted.area.clone()))
                 .or_default()
                 .push(handle);
             self.live.insert(handle, spotted);
@@ -110,10 +119,10 @@ impl SpottedRegistry {
         handles
     }
 
-    /// Retires every handle of `source` in `window` (a capture that found
-    /// nothing).
-    pub fn clear(&mut self, source: Source, window: &ElementId) {
-        if let Some(old) = self.latest.remove(&(source, window.clone())) {
+    /// Retires every handle of `source` in `window`'s `area` (a capture that
+    /// found nothing).
+    pub fn clear(&mut self, source: Source, window: &ElementId, area: Option<&ElementId>) {
+        if let Some(old) = self.latest.remove(&(source, window.clone(), area.cloned())) {
             for handle in old {
                 self.live.remove(&handle);
                 self.retired.insert(handle);
@@ -139,6 +148,7 @@ mod tests {
         Spotted {
             source,
             window: ElementId(window.into()),
+            area: None,
             relative: Bounds {
                 x: 10,
                 y: 20,
@@ -163,13 +173,37 @@ mod tests {
         assert_eq!(registry.resolve(ocr_a[0]), Err(SpottedError::Retired));
         assert!(registry.resolve(ocr_b[0]).is_ok());
         assert!(registry.resolve(detector_a[0]).is_ok());
-        registry.clear(Source::Detector, &ElementId("a".into()));
+        registry.clear(Source::Detector, &ElementId("a".into()), None);
         assert_eq!(registry.resolve(detector_a[0]), Err(SpottedError::Retired));
         let never = Handle {
             source: Source::Vision,
             number: 9,
         };
         assert_eq!(registry.resolve(never), Err(SpottedError::Unknown));
+    }
+
+    #[test]
+    fn a_surface_read_retires_only_that_surfaces_handles() {
+        let mut registry = SpottedRegistry::new();
+        let in_area = |area: &str| Spotted {
+            area: Some(ElementId(area.into())),
+            ..seen(Source::Ocr, "w")
+        };
+        let icons = registry.record(vec![in_area("icons")]);
+        let sheet = registry.record(vec![in_area("sheet")]);
+        let whole = registry.record(vec![seen(Source::Ocr, "w")]);
+        let icons_again = registry.record(vec![in_area("icons")]);
+        assert_eq!(registry.resolve(icons[0]), Err(SpottedError::Retired));
+        assert!(registry.resolve(sheet[0]).is_ok());
+        assert!(registry.resolve(whole[0]).is_ok());
+        assert!(registry.resolve(icons_again[0]).is_ok());
+        registry.clear(
+            Source::Ocr,
+            &ElementId("w".into()),
+            Some(&ElementId("sheet".into())),
+        );
+        assert_eq!(registry.resolve(sheet[0]), Err(SpottedError::Retired));
+        assert!(registry.resolve(whole[0]).is_ok());
     }
 
     #[test]

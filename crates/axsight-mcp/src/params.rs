@@ -69,6 +69,9 @@ pub struct TreeArgs {
     #[serde(default)]
     #[schemars(extend("x-aliases" = ["include_browser_dom"]))]
     pub include_dom: bool,
+    /// Read by OCR what elements show but the tree does not (icon views, sheets, canvases, windows without accessibility); default true.
+    #[serde(default)]
+    pub fall_through: Option<bool>,
     #[serde(default)]
     pub format: Format,
 }

@@ -278,6 +278,7 @@ impl<E: Engine> AxsightServer<E> {
             include_detector: args.include_detector,
             include_vision: args.include_vision,
             include_dom: args.include_dom,
+            fall_through: args.fall_through,
         };
         let json = args.format == Format::Json;
         let vision = match self.vision_channel(&context, state, responses) {

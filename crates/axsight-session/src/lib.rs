@@ -34,5 +34,7 @@ pub use browsing::NavigateRequest;
 pub use error::ToolError;
 pub use screenshot::{Shot, ShotRequest};
 pub use session::{Found, Grounding, Session, TreeOutput, TreeRequest};
-pub use sources::{ClientModel, VisionAnswer, VisionChannel, VisionQuestion, VISION_SYSTEM_PROMPT};
+pub use sources::{
+    ClientModel, FallThrough, VisionAnswer, VisionChannel, VisionQuestion, VISION_SYSTEM_PROMPT,
+};
 pub use target::Target;

@@ -6,14 +6,16 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
 use axsight_core::{
-    fingerprints, format_applications, format_element, render, to_json, CompactOptions,
+    fingerprints, format_applications, format_element, render_with, to_json, CompactOptions,
     ConnectOptions, ElementId, Engine, EngineError, FailureKind, Fingerprint, Handle,
     HandleRegistry, MatchContext, NodeId, ReadOptions, Resolved, Selector, Source, SpottedRegistry,
     WindowQuery, WindowSnapshot,
 };
 
 use crate::browsers::{hidden_page_note, BrowserSetup, Browsers};
-use crate::sources::{DetectorSlot, DomHandles, VisionChannel, WaitingLooks};
+use crate::sources::{
+    DetectorSlot, DomHandles, FallThrough, SurfaceMemory, SurfaceReads, VisionChannel, WaitingLooks,
+};
 use crate::ToolError;
 use axsight_vision::{ChatEndpoint, DetectorOptions};
 
@@ -37,6 +39,9 @@ pub struct TreeRequest {
     pub include_vision: bool,
     /// Add the elements of the page a browser window shows, with `#d` handles.
     pub include_dom: bool,
+    /// Whether silent surfaces are read by OCR (see `sources/surfaces.rs`);
+    /// `None` takes the session's [`FallThrough`].
+    pub fall_through: Option<bool>,
 }
 
 impl TreeRequest {
@@ -60,6 +65,8 @@ pub struct Grounding {
     pub vision_endpoint: Option<ChatEndpoint>,
     /// How browsers are reached (an endpoint to attach to; scripts allowed).
     pub browser: BrowserSetup,
+    /// Whether tree reads read silent surfaces by OCR unless asked not to.
+    pub fall_through: FallThrough,
 }
 
 /// A tree as text or as JSON.
@@ -109,6 +116,10 @@ pub struct Session<E: Engine> {
     /// Browsers started or attached to, and the `#d` numbers of their pages.
     pub(crate) browsers: Browsers,
     pub(crate) dom_handles: Mutex<DomHandles>,
+    /// Whether tree reads read silent surfaces unless asked not to.
+    fall_through: FallThrough,
+    /// What was read in silent surfaces, kept by their pixels.
+    pub(crate) surfaces: Mutex<SurfaceMemory>,
 }
 
 impl<E: Engine> Default for Session<E> {
@@ -128,6 +139,8 @@ impl<E: Engine> Default for Session<E> {
             waiting_looks: Mutex::default(),
             browsers: Browsers::default(),
             dom_handles: Mutex::default(),
+            fall_through: FallThrough::default(),
+            surfaces: Mutex::default(),
         }
     }
 }
@@ -156,7 +169,15 @@ impl<E: Engine> Session<E> {
         ));
         self.vision_endpoint = grounding.vision_endpoint;
         self.browsers = Browsers::new(grounding.browser);
+        self.fall_through = grounding.fall_through;
         self
+    }
+
+    /// Whether a tree read for `request` reads silent surfaces.
+    fn falls_through(&self, request: &TreeRequest) -> bool {
+        request
+            .fall_through
+            .unwrap_or(self.fall_through == FallThrough::On)
     }
 
     /// The way to a vision model a call without a client model has.
@@ -437,7 +458,11 @@ impl<E: Engine> Session<E> {
                 .unwrap_or(CompactOptions::default().max_chars),
             include_invisible: request.include_invisible,
         };
-        let mut text = self.tree_text(&snapshot, top, Some(&options));
+        let surfaces = match self.falls_through(request) {
+            true => self.read_surfaces(&engine, &snapshot, top).await,
+            false => SurfaceReads::default(),
+        };
+        let mut text = self.tree_text_with(&snapshot, top, Some(&options), &surfaces);
         // An app named alone: its other windows, so the agent can ask for them.
         if let Some(apps) = listing {
             text.push_str(&self.other_windows(&apps, &snapshot));
@@ -469,12 +494,34 @@ impl<E: Engine> Session<E> {
         top: NodeId,
         options: Option<&CompactOptions>,
     ) -> String {
+        self.tree_text_with(snapshot, top, options, &SurfaceReads::default())
+    }
+
+    /// [`Session::tree_text`] with what was read in the tree's silent surfaces
+    /// under their elements, and the note that says so.
+    pub(crate) fn tree_text_with(
+        &self,
+        snapshot: &WindowSnapshot,
+        top: NodeId,
+        options: Option<&CompactOptions>,
+        surfaces: &SurfaceReads,
+    ) -> String {
         let default = CompactOptions::default();
         let options = options.unwrap_or(&default);
         let mut registry = self.registry.lock().unwrap_or_else(|e| e.into_inner());
-        let rendered = render(&snapshot.tree, top, &mut registry, options);
+        let rendered = render_with(&snapshot.tree, top, &mut registry, options, &surfaces.lines);
+        let note = surfaces.note(|node| {
+            let element = snapshot.tree.element(node);
+            registry
+                .assign(&element.id, element.role, &element.name)
+                .to_string()
+        });
+        drop(registry);
         let mut text = header(snapshot);
         text.push_str(&rendered.text);
+        if let Some(note) = note {
+            text.push_str(&note);
+        }
         for gap in &snapshot.gaps {
             text.push_str(&format!("[partial: {gap}]\n"));
         }

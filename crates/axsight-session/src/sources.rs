@@ -11,15 +11,18 @@
 mod detector;
 mod dom;
 mod ocr;
+mod surfaces;
 mod vision;
 
 use axsight_core::{
-    quote, visible_box, Bounds, Capture, Engine, Handle, Look, NodeId, Source, Spotted, Tree,
-    WindowSnapshot,
+    quote, visible_box, Bounds, Capture, ElementId, Engine, Handle, Look, NodeId, Source, Spotted,
+    Tree, WindowSnapshot,
 };
 
 pub(crate) use detector::DetectorSlot;
 pub(crate) use dom::DomHandles;
+pub use surfaces::FallThrough;
+pub(crate) use surfaces::{SurfaceMemory, SurfaceReads};
 pub(crate) use vision::WaitingLooks;
 pub use vision::{ClientModel, VisionAnswer, VisionChannel, VisionQuestion, VISION_SYSTEM_PROMPT};
 
@@ -48,8 +51,9 @@ pub(crate) struct Sighting {
 
 impl<E: Engine> Session<E> {
     /// Numbers what `source` found in `capture`, a capture of `snapshot`'s
-    /// window, and keeps how each box looked. Text read over a secret field is
-    /// dropped first. The previous capture's handles of that source and window
+    /// window (or of its silent surface `area`, whose box the capture is), and
+    /// keeps how each box looked. Text read over a secret field is dropped
+    /// first. The previous capture's handles of that source, window and area
     /// retire.
     pub(crate) fn record_sightings(
         &self,
@@ -57,8 +61,9 @@ impl<E: Engine> Session<E> {
         capture: &Capture,
         source: Source,
         found: Vec<Found>,
-    ) -> Vec<Sighting> {
-        let frame = capture.bounds();
+        area: Option<&ElementId>,
+    ) -> Result<Vec<Sighting>, ToolError> {
+        let frame = window_frame(snapshot)?;
         let secrets: Vec<Bounds> = snapshot
             .tree
             .ids()
@@ -77,6 +82,7 @@ impl<E: Engine> Session<E> {
             .map(|f| Spotted {
                 source,
                 window: window.clone(),
+                area: area.cloned(),
                 relative: f.bounds.offset(-frame.x, -frame.y),
                 window_size: (frame.width, frame.height),
                 label: if f.text.is_empty() {
@@ -91,15 +97,15 @@ impl<E: Engine> Session<E> {
         let handles = {
             let mut registry = self.spotted.lock().unwrap_or_else(|e| e.into_inner());
             if spotted.is_empty() {
-                registry.clear(source, &window);
+                registry.clear(source, &window, area);
             }
             registry.record(spotted)
         };
-        handles
+        Ok(handles
             .into_iter()
             .zip(found)
             .map(|(handle, found)| Sighting { handle, found })
-            .collect()
+            .collect())
     }
 
     /// The section of `source`'s sightings under a window's tree.
@@ -116,30 +122,42 @@ impl<E: Engine> Session<E> {
         }
         let mut registry = self.registry.lock().unwrap_or_else(|e| e.into_inner());
         for sighting in seen {
-            let f = &sighting.found;
-            let b = f.bounds;
-            let mut line = format!("  {}", sighting.handle);
-            if let Some(kind) = &f.kind {
-                line.push_str(&format!(" [{kind}]"));
-            }
-            if !f.text.is_empty() || source == Source::Ocr {
-                line.push(' ');
-                line.push_str(&quote(&f.text));
-            }
-            line.push_str(&format!(" [{},{},{},{}]", b.x, b.y, b.width, b.height));
-            if let Some(confidence) = f.confidence {
-                line.push_str(&format!(" {confidence:.2}"));
-            }
-            if let Some(node) = same_as_tree(tree, f) {
-                let element = tree.element(node);
-                let handle = registry.assign(&element.id, element.role, &element.name);
-                line.push_str(&format!(" = {handle}"));
-            }
-            out.push_str(&line);
+            out.push_str("  ");
+            out.push_str(&sighting_line(tree, sighting, &mut registry));
             out.push('\n');
         }
         out
     }
+}
+
+/// One sighting's line, without indent: `#o1 "File" [x,y,w,h] 0.97 = #u3`,
+/// `#m2 [icon] [x,y,w,h] 0.64`; a tree element it coincides with gets its
+/// handle from `registry`.
+pub(crate) fn sighting_line(
+    tree: &Tree,
+    sighting: &Sighting,
+    registry: &mut axsight_core::HandleRegistry,
+) -> String {
+    let f = &sighting.found;
+    let b = f.bounds;
+    let mut line = sighting.handle.to_string();
+    if let Some(kind) = &f.kind {
+        line.push_str(&format!(" [{kind}]"));
+    }
+    if !f.text.is_empty() || sighting.handle.source == Source::Ocr {
+        line.push(' ');
+        line.push_str(&quote(&f.text));
+    }
+    line.push_str(&format!(" [{},{},{},{}]", b.x, b.y, b.width, b.height));
+    if let Some(confidence) = f.confidence {
+        line.push_str(&format!(" {confidence:.2}"));
+    }
+    if let Some(node) = same_as_tree(tree, f) {
+        let element = tree.element(node);
+        let handle = registry.assign(&element.id, element.role, &element.name);
+        line.push_str(&format!(" = {handle}"));
+    }
+    line
 }
 
 /// The box of a window on screen, which its sightings are kept relative to.

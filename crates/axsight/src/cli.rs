@@ -72,6 +72,11 @@ pub struct GroundingFlags {
     /// Let execute_browser_script run JavaScript in pages (off by default).
     #[arg(long, global = true)]
     pub allow_browser_script: bool,
+    /// Leave silent surfaces (icon views, sheets, canvases, windows without
+    /// accessibility) as the tree has them instead of reading them by OCR;
+    /// get_window_tree's fall_through: true still reads them.
+    #[arg(long, global = true, env = "AXSIGHT_NO_FALL_THROUGH")]
+    pub no_fall_through: bool,
 }
 
 #[derive(Debug, Subcommand)]

@@ -282,5 +282,9 @@ fn grounding(flags: GroundingFlags) -> anyhow::Result<Grounding> {
             attach_url: flags.browser_url,
             allow_scripts: flags.allow_browser_script,
         },
+        fall_through: match flags.no_fall_through {
+            true => axsight_session::FallThrough::Off,
+            false => axsight_session::FallThrough::On,
+        },
     })
 }

@@ -4,7 +4,7 @@
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use axsight_core::{Engine, Source, WindowSnapshot};
+use axsight_core::{Capture, Engine, Source, WindowSnapshot};
 use axsight_vision::{Detector, DetectorError, DetectorOptions};
 
 use super::{window_frame, Found, Sighting};
@@ -107,6 +107,26 @@ impl<E: Engine> Session<E> {
         engine: &E,
         snapshot: &WindowSnapshot,
     ) -> Result<Vec<Sighting>, ToolError> {
+        let frame = window_frame(snapshot)?;
+        let capture = engine
+            .capture(Some(frame))
+            .await
+            .map_err(ToolError::engine)?;
+        let (capture, found) = self.detections(capture).await?;
+        self.record_sightings(snapshot, &capture, Source::Detector, found, None)
+    }
+
+    /// Whether a detector model is configured (it may not be loaded yet).
+    pub(crate) fn has_detector(&self) -> bool {
+        self.detector.options.is_some()
+    }
+
+    /// The boxes the detector finds in `capture`, in screen pixels, with the
+    /// capture handed back.
+    pub(crate) async fn detections(
+        &self,
+        capture: Capture,
+    ) -> Result<(Capture, Vec<Found>), ToolError> {
         let slot = self.detector.clone();
         // Loading and inference are CPU work for hundreds of milliseconds: off
         // the runtime.
@@ -122,11 +142,6 @@ impl<E: Engine> Session<E> {
             }
         }
         let _release = ReleaseLater(self.detector.clone(), use_number);
-        let frame = window_frame(snapshot)?;
-        let capture = engine
-            .capture(Some(frame))
-            .await
-            .map_err(ToolError::engine)?;
         let (capture, detections) = tokio::task::spawn_blocking(move || {
             let detections = detector.detect(&capture);
             (capture, detections)
@@ -143,6 +158,6 @@ impl<E: Engine> Session<E> {
                 confidence: Some(d.confidence),
             })
             .collect();
-        Ok(self.record_sightings(snapshot, &capture, Source::Detector, found))
+        Ok((capture, found))
     }
 }

@@ -2,7 +2,7 @@
 //! (PP-OCR's text detector finds the lines, Tesseract in process reads them);
 //! each line it reads becomes a sighting.
 
-use axsight_core::{Engine, Source, WindowSnapshot};
+use axsight_core::{Capture, Engine, Source, WindowSnapshot};
 use axsight_vision::{read_text, OcrOptions};
 
 use super::{window_frame, Found, Sighting};
@@ -22,6 +22,16 @@ impl<E: Engine> Session<E> {
             .capture(Some(frame))
             .await
             .map_err(ToolError::engine)?;
+        let (capture, found) = self.ocr_lines(capture).await?;
+        self.record_sightings(snapshot, &capture, Source::Ocr, found, None)
+    }
+
+    /// The lines OCR reads in `capture`, in screen pixels, with the capture
+    /// handed back.
+    pub(crate) async fn ocr_lines(
+        &self,
+        capture: Capture,
+    ) -> Result<(Capture, Vec<Found>), ToolError> {
         let options = OcrOptions {
             runtime_library: self.detector.runtime_library(),
             ..OcrOptions::default()
@@ -43,6 +53,6 @@ impl<E: Engine> Session<E> {
                 confidence: Some(line.confidence),
             })
             .collect();
-        Ok(self.record_sightings(snapshot, &capture, Source::Ocr, found))
+        Ok((capture, found))
     }
 }

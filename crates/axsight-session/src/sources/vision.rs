@@ -168,7 +168,7 @@ impl<E: Engine> Session<E> {
                 confidence: None,
             })
             .collect();
-        Ok(self.record_sightings(snapshot, &capture, Source::Vision, found))
+        self.record_sightings(snapshot, &capture, Source::Vision, found, None)
     }
 }
 

@@ -44,10 +44,15 @@ fn options(act: &ActFlags) -> ActOptions {
 /// Reads the scoped window once so handles are numbered as `axsight tree` numbers
 /// them (only needed when the target is a handle).
 async fn number_handles(session: &Session, target: &Target, scope: &Scope) -> anyhow::Result<()> {
-    if matches!(target, Target::Handle(_)) {
+    if let Target::Handle(handle) = target {
+        // OCR reads only for its handles (`#o5`), as `axsight tree` numbers them.
+        let spotted = handle
+            .parse::<axsight_core::Handle>()
+            .is_ok_and(|h| h.source != axsight_core::Source::Tree);
         let request = TreeRequest {
             app: scope.app.clone(),
             window: scope.window.clone(),
+            fall_through: Some(spotted),
             ..TreeRequest::default()
         };
         session.window_tree(&request, false).await?;

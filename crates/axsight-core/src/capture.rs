@@ -116,4 +116,42 @@ impl Capture {
         mix(u64::from_le_bytes(rest));
         hash
     }
+
+    /// The capture with `margin` pixels more on every side, each a copy of
+    /// the nearest edge pixel, its origin moved out to match: a text
+    /// detector finds no line that touches a picture's edge, and a crop cut
+    /// at a window's edge often has one.
+    ///
+    /// ```
+    /// use axsight_core::{Capture, Point};
+    /// let c = Capture { origin: Point { x: 10, y: 10 }, width: 2, height: 1, rgb: vec![1, 1, 1, 9, 9, 9] };
+    /// let p = c.padded(1);
+    /// assert_eq!((p.origin, p.width, p.height), (Point { x: 9, y: 9 }, 4, 3));
+    /// assert_eq!(p.pixel(0, 0), Some([1, 1, 1]));
+    /// assert_eq!(p.pixel(3, 2), Some([9, 9, 9]));
+    /// ```
+    pub fn padded(&self, margin: u32) -> Capture {
+        if self.width == 0 || self.height == 0 {
+            return self.clone();
+        }
+        let (width, height) = (self.width + 2 * margin, self.height + 2 * margin);
+        let mut rgb = Vec::with_capacity((width * height * 3) as usize);
+        for y in 0..height {
+            let from_y = y.saturating_sub(margin).min(self.height - 1);
+            for x in 0..width {
+                let from_x = x.saturating_sub(margin).min(self.width - 1);
+                let at = ((from_y * self.width + from_x) * 3) as usize;
+                rgb.extend_from_slice(&self.rgb[at..at + 3]);
+            }
+        }
+        Capture {
+            origin: Point {
+                x: self.origin.x - margin as i32,
+                y: self.origin.y - margin as i32,
+            },
+            width,
+            height,
+            rgb,
+        }
+    }
 }

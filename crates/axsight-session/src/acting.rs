@@ -13,13 +13,14 @@ mod text;
 mod values;
 mod wait;
 mod windows;
+mod witness;
 
 use std::time::Duration;
 
 use axsight_core::{
-    element_head, render_diff, Element, ElementId, Engine, EngineError, EventMark, Expecting,
-    FailureKind, Role, SettlePolicy, State, Tree, Window, WindowChange, WindowQuery,
-    WindowSnapshot,
+    element_head, is_silent_surface, render_diff, visible_box, Bounds, Capture, Element, ElementId,
+    Engine, EngineError, EventMark, Expecting, FailureKind, Role, SettleEnd, SettlePolicy, State,
+    Tree, Window, WindowChange, WindowQuery, WindowSnapshot,
 };
 
 pub use clipboard::ClipboardRequest;
@@ -91,6 +92,31 @@ pub(crate) struct Before {
     pub mark: EventMark,
     /// What the action is expected to change: settling ends sooner once it has.
     pub expecting: Expecting,
+    /// The acted-in window's pixels just before, to witness what events do
+    /// not show (see `witness.rs`).
+    pixels: Option<Capture>,
+    /// The silent surface acted on, if any: its pixels are witnessed even
+    /// when the tree shows changes elsewhere.
+    surface: Option<Bounds>,
+    /// Where the pointer clicked, if it did: what changes there is mostly the
+    /// clicked control's own look.
+    pub pointer: Option<axsight_core::Point>,
+    /// Where this session's pointer was before: the control it left changes
+    /// its look too.
+    pointer_before: Option<axsight_core::Point>,
+}
+
+impl Before {
+    /// Notes that the action aims at `aimed`'s element: where it is a silent
+    /// surface (or lies in one), what changes there is told from its pixels.
+    pub(crate) fn aiming_at(&mut self, aimed: &Aimed) {
+        let tree = &aimed.snapshot.tree;
+        let Some(node) = aimed.node else { return };
+        let surface = std::iter::once(node)
+            .chain(tree.ancestors(node))
+            .find(|&n| is_silent_surface(tree, n));
+        self.surface = surface.and_then(|n| visible_box(tree, n));
+    }
 }
 
 impl<E: Engine> Session<E> {
@@ -117,12 +143,24 @@ impl<E: Engine> Session<E> {
                 trees.push(snapshot);
             }
         }
+        let frame = trees
+            .first()
+            .and_then(|t| t.tree.element(t.tree.root()).bounds)
+            .filter(Bounds::has_area);
+        let pixels = match (options.diff, frame) {
+            (true, Some(frame)) => self.capture_for_witness(engine, frame).await,
+            _ => None,
+        };
         Before {
             trees,
             pid,
             windows,
             mark: engine.mark().await,
             expecting: Expecting::Unknown,
+            pixels,
+            surface: None,
+            pointer: None,
+            pointer_before: *self.pointer.lock().unwrap_or_else(|e| e.into_inner()),
         }
     }
 
@@ -173,7 +211,17 @@ impl<E: Engine> Session<E> {
             .expecting(before.expecting)
             .within(options.timeout);
         let settled = engine.settle(window_id.as_ref(), before.mark, policy).await;
-        let head = format!("{what}; {settled}");
+        // A window without events is watched by its pixels instead.
+        let watched = match (&before.pixels, settled.end) {
+            (Some(then), SettleEnd::Silent) => {
+                Some(self.settle_pixels(engine, then, options.timeout).await)
+            }
+            _ => None,
+        };
+        let head = match &watched {
+            Some((_, pixels)) => format!("{what}; {pixels}"),
+            None => format!("{what}; {settled}"),
+        };
         if !options.diff {
             return Ok(Answered {
                 head,
@@ -239,10 +287,41 @@ impl<E: Engine> Session<E> {
         }
         changes.extend(opened.iter().map(|s| WindowChange::opened(&s.tree)));
         changes.extend(closed.iter().map(WindowChange::closed));
-        let diff = {
+        let tree_quiet = changes.iter().all(|c| c.diff.is_empty());
+        let mut diff = {
             let mut registry = self.registry.lock().unwrap_or_else(|e| e.into_inner());
             render_diff(&changes, &mut registry, options.max_chars)
         };
+        let mut head = head;
+        // The pixels speak where the tree cannot: a silent window, an action
+        // no event followed, a silent surface acted on.
+        let witnessed = watched.is_some() || tree_quiet || before.surface.is_some();
+        if let (Some(then), true) = (&before.pixels, witnessed) {
+            let now = match watched {
+                Some((now, _)) => now,
+                None => self.capture_for_witness(engine, then.bounds()).await,
+            };
+            if let Some(now) = now {
+                let within = (!tree_quiet).then_some(before.surface).flatten();
+                let pointers = [before.pointer, before.pointer_before];
+                let lines = self.witness_lines(then, now, within, pointers).await;
+                match (tree_quiet, lines.is_empty()) {
+                    (true, true) => diff = "no change, in the tree or on screen\n".into(),
+                    (true, false) => diff = String::new(),
+                    (false, _) => {}
+                }
+                for line in &lines {
+                    diff.push_str(line);
+                    diff.push('\n');
+                }
+                if settled.end == SettleEnd::NoChange && !lines.is_empty() {
+                    head = format!(
+                        "{what}; no accessibility event within {} ms, but its pixels changed",
+                        settled.waited.as_millis()
+                    );
+                }
+            }
+        }
         Ok(Answered {
             head,
             checks: Vec::new(),

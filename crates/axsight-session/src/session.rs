@@ -120,6 +120,9 @@ pub struct Session<E: Engine> {
     fall_through: FallThrough,
     /// What was read in silent surfaces, kept by their pixels.
     pub(crate) surfaces: Mutex<SurfaceMemory>,
+    /// Where this session last clicked: the control there may still show the
+    /// pointer over it.
+    pub(crate) pointer: Mutex<Option<axsight_core::Point>>,
 }
 
 impl<E: Engine> Default for Session<E> {
@@ -141,6 +144,7 @@ impl<E: Engine> Default for Session<E> {
             dom_handles: Mutex::default(),
             fall_through: FallThrough::default(),
             surfaces: Mutex::default(),
+            pointer: Mutex::default(),
         }
     }
 }

@@ -19,7 +19,7 @@ pub use detector::{
     HOW_TO_GET_A_MODEL, MODEL_VARIABLE, RUNTIME_VARIABLE,
 };
 pub use marks::{draw_marks, Mark};
-pub use ocr::{read_text, OcrLine, OcrOptions, OCR_MODEL_VARIABLE};
+pub use ocr::{read_line, read_text, OcrLine, OcrOptions, OCR_MODEL_VARIABLE};
 pub use picture::{encode, Format, Picture, PictureOptions, VisionError};
 pub use vision_model::{
     ask_chat_endpoint, parse_reply, vision_prompt, ChatEndpoint, EndpointError, ReplyError,

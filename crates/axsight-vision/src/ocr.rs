@@ -144,6 +144,30 @@ pub fn read_text(capture: &Capture, options: &OcrOptions) -> Result<Vec<OcrLine>
     }
 }
 
+/// Reads `capture` as one line of text, without looking for where the text is
+/// (what an action changed: a display's digits, a cell's value, where a text
+/// detector finds nothing in so small a picture). `None` when nothing is read
+/// with `options.min_confidence`.
+pub fn read_line(capture: &Capture, options: &OcrOptions) -> Result<Option<OcrLine>, VisionError> {
+    if capture.width == 0 || capture.height == 0 {
+        return Ok(None);
+    }
+    let picture = grey(capture)?;
+    let whole = TextBox {
+        x1: 0,
+        y1: 0,
+        x2: capture.width,
+        y2: capture.height,
+    };
+    let single = OcrOptions {
+        threads: 1,
+        ..options.clone()
+    };
+    Ok(read_lines(&picture, &[whole], capture.origin, &single)?
+        .into_iter()
+        .next())
+}
+
 /// Tesseract's layout analysis on the whole capture, one engine.
 fn read_page(capture: &Capture, options: &OcrOptions) -> Result<Vec<OcrLine>, VisionError> {
     let image = prepare(capture, options)?;

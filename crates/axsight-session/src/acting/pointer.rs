@@ -136,6 +136,8 @@ impl<E: Engine> Session<E> {
             .before(engine, Some(aimed.snapshot.clone()), options)
             .await;
         before.expecting = expected_of(aimed, click);
+        before.aiming_at(aimed);
+        before.pointer = way.as_ref().ok().copied();
         let what = self.click_aimed(engine, aimed, way, click).await?;
         Ok((what, before))
     }
@@ -216,7 +218,9 @@ impl<E: Engine> Session<E> {
                 control,
             })
             .await
-            .map_err(ToolError::engine)
+            .map_err(ToolError::engine)?;
+        *self.pointer.lock().unwrap_or_else(|e| e.into_inner()) = Some(at);
+        Ok(())
     }
 
     /// Clicks an element already aimed at, the way `way` allows; says how.

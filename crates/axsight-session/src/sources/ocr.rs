@@ -3,7 +3,7 @@
 //! each line it reads becomes a sighting.
 
 use axsight_core::{Capture, Engine, Source, WindowSnapshot};
-use axsight_vision::{read_text, OcrOptions};
+use axsight_vision::{read_line, read_text, OcrOptions};
 
 use super::{window_frame, Found, Sighting};
 use crate::session::Session;
@@ -54,5 +54,26 @@ impl<E: Engine> Session<E> {
             })
             .collect();
         Ok((capture, found))
+    }
+
+    /// What OCR reads in `capture` taken as one line of text; `None` when it
+    /// reads nothing or cannot run.
+    pub(crate) async fn ocr_line(&self, capture: Capture) -> Option<String> {
+        let options = OcrOptions {
+            runtime_library: self.detector.runtime_library(),
+            ..OcrOptions::default()
+        };
+        let read = tokio::task::spawn_blocking(move || read_line(&capture, &options)).await;
+        match read {
+            Ok(Ok(line)) => line.map(|line| line.text),
+            Ok(Err(error)) => {
+                tracing::debug!(%error, "OCR of one line failed");
+                None
+            }
+            Err(error) => {
+                tracing::debug!(%error, "OCR of one line failed");
+                None
+            }
+        }
     }
 }

@@ -1,0 +1,196 @@
+//! The pixels as a witness of what events cannot show: an action in a window
+//! whose app is not on the bus (it sends no events at all), an action whose
+//! app sent none (a web page's class toggle, a custom-drawn widget), and an
+//! action on a silent surface (an icon view's selection). The window is
+//! captured before the action; after it, the captures are compared, and each
+//! changed region is named with what OCR reads there now.
+//!
+//! A window without events is watched until its pixels settle: the first
+//! change within [`EXPECT`], then [`QUIET`] without another, polled every
+//! [`EVERY`] (there is no event to wait on). The answer never says "no
+//! change" while the screen changed.
+
+use std::time::{Duration, Instant};
+
+use axsight_core::{changed_regions, quote_at_most, Bounds, Capture, Engine, Point};
+
+use crate::session::Session;
+
+/// How long a silent window's pixels are watched for a first change.
+pub const EXPECT: Duration = Duration::from_millis(1000);
+/// How long they must then stay the same.
+pub const QUIET: Duration = Duration::from_millis(200);
+/// How often they are captured meanwhile.
+pub const EVERY: Duration = Duration::from_millis(50);
+/// Regions named in an answer at most; the rest are counted.
+const MAX_REGIONS: usize = 3;
+/// Larger regions are named by their box alone: reading them would cost more
+/// than a tree read (the agent reads them with `get_window_tree`).
+const MAX_READ: (i32, i32) = (640, 320);
+/// Characters of a region's text quoted at most.
+const MAX_TEXT: usize = 120;
+
+/// How watching a window's pixels ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum PixelsSettled {
+    /// They changed, then stayed the same for [`QUIET`].
+    Settled(Duration),
+    /// They did not change within [`EXPECT`].
+    Unchanged(Duration),
+    /// They were still changing when the time was up.
+    StillChanging(Duration),
+    /// The screen could not be captured: nothing can be said.
+    Blind,
+}
+
+impl std::fmt::Display for PixelsSettled {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            PixelsSettled::Settled(waited) => write!(
+                f,
+                "its app sends no accessibility events; its pixels settled in {} ms",
+                waited.as_millis()
+            ),
+            PixelsSettled::Unchanged(waited) => write!(
+                f,
+                "its app sends no accessibility events; its pixels did not change within {} ms",
+                waited.as_millis()
+            ),
+            PixelsSettled::StillChanging(waited) => write!(
+                f,
+                "its app sends no accessibility events; its pixels were still changing after {} ms: read again to see the rest",
+                waited.as_millis()
+            ),
+            PixelsSettled::Blind => {
+                f.write_str("its app sends no accessibility events, and its pixels could not be read")
+            }
+        }
+    }
+}
+
+impl<E: Engine> Session<E> {
+    /// The pixels of `area` now; `None` when the screen cannot be captured.
+    pub(crate) async fn capture_for_witness(&self, engine: &E, area: Bounds) -> Option<Capture> {
+        match engine.capture(Some(area)).await {
+            Ok(capture) => Some(capture),
+            Err(error) => {
+                tracing::debug!(%error, "no capture to witness an action with");
+                None
+            }
+        }
+    }
+
+    /// Watches the place of `before` after an action until its pixels settle
+    /// (see the module's doc); the last capture, and how it ended.
+    pub(crate) async fn settle_pixels(
+        &self,
+        engine: &E,
+        before: &Capture,
+        timeout: Duration,
+    ) -> (Option<Capture>, PixelsSettled) {
+        let started = Instant::now();
+        let area = before.bounds();
+        let mut last: Option<Capture> = None;
+        let mut changed_at: Option<Instant> = None;
+        loop {
+            tokio::time::sleep(EVERY).await;
+            let Some(now) = self.capture_for_witness(engine, area).await else {
+                return (last, PixelsSettled::Blind);
+            };
+            let waited = started.elapsed();
+            let moved = match &last {
+                Some(last) => !changed_regions(last, &now).is_empty(),
+                None => !changed_regions(before, &now).is_empty(),
+            };
+            if moved {
+                changed_at = Some(Instant::now());
+            }
+            last = Some(now);
+            match changed_at {
+                Some(at) if at.elapsed() >= QUIET => {
+                    return (last, PixelsSettled::Settled(waited));
+                }
+                None if waited >= EXPECT.min(timeout) => {
+                    return (last, PixelsSettled::Unchanged(waited));
+                }
+                _ if waited >= timeout => return (last, PixelsSettled::StillChanging(waited)),
+                _ => {}
+            }
+        }
+    }
+
+    /// The lines that say where `after` differs from `before` and what each
+    /// changed region reads now, the largest first; only regions that meet
+    /// `within` when it is given. A region under the pointer (where it clicked,
+    /// where it was before: `pointers`) comes last and is not read: it is
+    /// mostly a control's own look (pressed, hovered, left), whose label the
+    /// agent knows. Empty when nothing visible changed.
+    pub(crate) async fn witness_lines(
+        &self,
+        before: &Capture,
+        after: Capture,
+        within: Option<Bounds>,
+        pointers: [Option<Point>; 2],
+    ) -> Vec<String> {
+        let under_pointer = |r: &Bounds| pointers.iter().flatten().any(|p| r.contains(p.x, p.y));
+        let mut regions: Vec<Bounds> = changed_regions(before, &after)
+            .into_iter()
+            .filter(|r| within.is_none_or(|w| w.intersection(r).is_some()))
+            .collect();
+        // Stable: the largest first within each kind.
+        regions.sort_by_key(under_pointer);
+        let mut lines = Vec::new();
+        for region in regions.iter().take(MAX_REGIONS) {
+            let b = region;
+            let mut line = format!(
+                "pixels changed in [{},{},{},{}]",
+                b.x, b.y, b.width, b.height
+            );
+            if under_pointer(region) {
+                line.push_str(" (under the pointer: a control's own look, pressed or hovered)");
+            } else if b.width <= MAX_READ.0 && b.height <= MAX_READ.1 {
+                if let Some(text) = self.read_region(&after, *region).await {
+                    line.push_str(&format!(": now reads {}", quote_at_most(&text, MAX_TEXT)));
+                }
+            }
+            lines.push(line);
+        }
+        if regions.len() > MAX_REGIONS {
+            lines.push(format!(
+                "and {} smaller regions changed",
+                regions.len() - MAX_REGIONS
+            ));
+        }
+        lines
+    }
+
+    /// What OCR reads over `region` of `capture`; `None` when it reads
+    /// nothing or cannot run. A region a line high (a display's digits, a
+    /// cell's value) is read as one line, with a small margin: the text
+    /// detector finds nothing in so small a picture. A taller one is read
+    /// whole, padded (a line touching the crop's edge is not found), its lines
+    /// that meet the region joined.
+    async fn read_region(&self, capture: &Capture, region: Bounds) -> Option<String> {
+        const MARGIN: i32 = 4;
+        const ONE_LINE: i32 = 48;
+        let around = Bounds {
+            x: region.x - MARGIN,
+            y: region.y - MARGIN,
+            width: region.width + 2 * MARGIN,
+            height: region.height + 2 * MARGIN,
+        };
+        let crop = capture.cropped(around)?;
+        if region.height <= ONE_LINE {
+            return self.ocr_line(crop).await.filter(|t| !t.trim().is_empty());
+        }
+        let (_, mut lines) = self.ocr_lines(crop.padded(16)).await.ok()?;
+        lines.retain(|line| line.bounds.intersection(&region).is_some());
+        lines.sort_by_key(|line| (line.bounds.y, line.bounds.x));
+        let text = lines
+            .into_iter()
+            .map(|line| line.text)
+            .collect::<Vec<_>>()
+            .join(" ");
+        Some(text).filter(|t| !t.trim().is_empty())
+    }
+}

@@ -83,9 +83,9 @@ pub fn render(
     render_with(tree, top, registry, options, &InlineLines::new())
 }
 
-/// [`render`], with `inline`'s lines printed under their elements, which then
-/// always print a line of their own (an anonymous container that holds what
-/// OCR read is no longer anonymous).
+/// [`render`], with `inline`'s lines printed under their elements, after
+/// their children; such an element always prints a line of its own (an
+/// anonymous container that holds what OCR read is no longer anonymous).
 ///
 /// ```
 /// use axsight_core::{render_with, Bounds, CompactOptions, Element, HandleRegistry, InlineLines, Role, State, StateSet, Tree};
@@ -109,8 +109,17 @@ pub fn render_with(
     let mut text = String::new();
     let mut printed = 0;
     let mut chars = 0;
+    // Inline blocks wait for their element's children: (depth, block).
+    let mut waiting: Vec<(usize, String)> = Vec::new();
     for (index, line) in lines.iter().enumerate() {
         let mut entry = String::new();
+        while waiting
+            .last()
+            .is_some_and(|(depth, _)| *depth >= line.depth)
+        {
+            let (_, block) = waiting.pop().expect("a waiting block");
+            entry.push_str(&block);
+        }
         for _ in 0..line.depth {
             entry.push_str("  ");
         }
@@ -131,12 +140,16 @@ pub fn render_with(
             let _ = write!(entry, " …+{}", line.below_depth);
         }
         entry.push('\n');
-        for read in inline.get(&line.node).into_iter().flatten() {
-            for _ in 0..=line.depth {
-                entry.push_str("  ");
+        if let Some(reads) = inline.get(&line.node) {
+            let mut block = String::new();
+            for read in reads {
+                for _ in 0..=line.depth {
+                    block.push_str("  ");
+                }
+                block.push_str(read);
+                block.push('\n');
             }
-            entry.push_str(read);
-            entry.push('\n');
+            waiting.push((line.depth, block));
         }
         let entry_chars = entry.chars().count();
         if !text.is_empty() && chars + entry_chars > options.max_chars {
@@ -153,6 +166,9 @@ pub fn render_with(
         text.push_str(&entry);
         chars += entry_chars;
         printed += 1;
+    }
+    while let Some((_, block)) = waiting.pop() {
+        text.push_str(&block);
     }
     let by_depth: usize = lines.iter().map(|l| l.below_depth).sum();
     if by_depth > 0 {

@@ -130,6 +130,41 @@ impl SpottedRegistry {
         }
     }
 
+    /// The live sighting of `window` whose box holds `point` (relative to the
+    /// window's top-left corner), the smallest where several do; what a
+    /// click at a point in a silent surface names.
+    ///
+    /// ```
+    /// use axsight_core::{Bounds, ElementId, Point, Source, Spotted, SpottedRegistry};
+    /// let seen = |label: &str, x| Spotted {
+    ///     source: Source::Ocr,
+    ///     window: ElementId("w".into()),
+    ///     area: None,
+    ///     relative: Bounds { x, y: 10, width: 40, height: 14 },
+    ///     window_size: (300, 200),
+    ///     label: label.into(),
+    ///     confidence: 0.9,
+    ///     look: None,
+    /// };
+    /// let mut registry = SpottedRegistry::new();
+    /// registry.record(vec![seen("old", 10), seen("draft.txt", 70)]);
+    /// let (handle, spotted) = registry.at(&ElementId("w".into()), Point { x: 80, y: 15 }).unwrap();
+    /// assert_eq!((handle.to_string(), spotted.label.as_str()), ("#o2".into(), "draft.txt"));
+    /// assert!(registry.at(&ElementId("w".into()), Point { x: 5, y: 15 }).is_none());
+    /// ```
+    pub fn at(&self, window: &ElementId, point: Point) -> Option<(Handle, &Spotted)> {
+        self.live
+            .iter()
+            .filter(|(_, s)| &s.window == window && s.relative.contains(point.x, point.y))
+            .min_by_key(|(h, s)| {
+                (
+                    i64::from(s.relative.width) * i64::from(s.relative.height),
+                    h.number,
+                )
+            })
+            .map(|(h, s)| (*h, s))
+    }
+
     /// What `handle` was given to.
     pub fn resolve(&self, handle: Handle) -> Result<&Spotted, SpottedError> {
         match self.live.get(&handle) {

@@ -114,6 +114,9 @@ pub struct LinuxEngine {
     pub(crate) clipboard: Option<Arc<crate::clipboard::Clipboard>>,
     /// What vouches for the windows of apps (by pid) that miss events.
     witnesses: Mutex<HashMap<u32, Arc<dyn ChangeWitness>>>,
+    /// The process of each connection to the accessibility bus seen so far,
+    /// by its unique name (names are never reused).
+    bus_pids: Mutex<HashMap<String, Option<u32>>>,
 }
 
 impl LinuxEngine {
@@ -174,6 +177,7 @@ impl LinuxEngine {
             listing: Mutex::default(),
             stuck: Mutex::default(),
             witnesses: Mutex::default(),
+            bus_pids: Mutex::default(),
         })
     }
 
@@ -212,16 +216,62 @@ impl LinuxEngine {
     }
 
     /// The apps of the windows the screen shows that no app of `entries`
-    /// shows; none when the screen lists no windows or does not answer.
+    /// shows, nor any other process connected to the accessibility bus (an app
+    /// that just started and is not listed yet, one that does not answer);
+    /// none when the screen lists no windows or does not answer.
     pub(crate) async fn silent_apps(&self, entries: &[AppEntry]) -> Vec<Application> {
-        let toplevels = self.toplevels().await;
-        let mut bus = OnTheBus::default();
+        let (toplevels, connected) = futures_util::join!(self.toplevels(), self.connected_pids());
+        let mut bus = OnTheBus {
+            pids: connected,
+            ..OnTheBus::default()
+        };
         for entry in entries {
             bus.pids.extend(entry.info.pid);
             bus.titles
                 .extend(entry.info.windows.iter().map(|w| w.title.as_str()));
         }
         silent_windows::silent_apps(&toplevels, &bus, silent_windows::command_of)
+    }
+
+    /// The processes connected to the accessibility bus: every app with a
+    /// bridge connects when it starts, before it is listed, and stays
+    /// connected while it hangs. One call to the bus, and one more per new
+    /// connection.
+    async fn connected_pids(&self) -> std::collections::HashSet<u32> {
+        let daemon = dbus::ObjRef::new("org.freedesktop.DBus", "/org/freedesktop/DBus");
+        let names: Vec<String> =
+            match dbus::call(&self.conn, &daemon, "org.freedesktop.DBus", "ListNames", ()).await {
+                Ok(names) => names,
+                Err(error) => {
+                    tracing::debug!(%error, "the accessibility bus did not list its connections");
+                    return Default::default();
+                }
+            };
+        let unique: Vec<String> = names.into_iter().filter(|n| n.starts_with(':')).collect();
+        let unknown: Vec<String> = {
+            let known = lock(&self.bus_pids);
+            unique
+                .iter()
+                .filter(|n| !known.contains_key(*n))
+                .cloned()
+                .collect()
+        };
+        let asked = unknown.iter().map(|name| {
+            dbus::call::<_, u32>(
+                &self.conn,
+                &daemon,
+                "org.freedesktop.DBus",
+                "GetConnectionUnixProcessID",
+                (name.as_str(),),
+            )
+        });
+        let pids = join_all(asked).await;
+        let mut known = lock(&self.bus_pids);
+        for (name, pid) in unknown.into_iter().zip(pids) {
+            known.insert(name, pid.ok());
+        }
+        known.retain(|name, _| unique.contains(name));
+        known.values().flatten().copied().collect()
     }
 
     /// The screen's top-level windows, bottom first; none without a screen or

@@ -18,9 +18,9 @@ mod witness;
 use std::time::Duration;
 
 use axsight_core::{
-    element_head, is_silent_surface, render_diff, visible_box, Bounds, Capture, Element, ElementId,
-    Engine, EngineError, EventMark, Expecting, FailureKind, Role, SettleEnd, SettlePolicy, State,
-    Tree, Window, WindowChange, WindowQuery, WindowSnapshot,
+    element_head, render_diff, visible_box, Bounds, Capture, Element, ElementId, Engine,
+    EngineError, EventMark, Expecting, FailureKind, Role, SettleEnd, SettlePolicy, State, Tree,
+    Window, WindowChange, WindowQuery, WindowSnapshot,
 };
 
 pub use clipboard::ClipboardRequest;
@@ -111,11 +111,7 @@ impl Before {
     /// surface (or lies in one), what changes there is told from its pixels.
     pub(crate) fn aiming_at(&mut self, aimed: &Aimed) {
         let tree = &aimed.snapshot.tree;
-        let Some(node) = aimed.node else { return };
-        let surface = std::iter::once(node)
-            .chain(tree.ancestors(node))
-            .find(|&n| is_silent_surface(tree, n));
-        self.surface = surface.and_then(|n| visible_box(tree, n));
+        self.surface = aimed.silent_surface().and_then(|n| visible_box(tree, n));
     }
 }
 
@@ -303,7 +299,14 @@ impl<E: Engine> Session<E> {
             };
             if let Some(now) = now {
                 let within = (!tree_quiet).then_some(before.surface).flatten();
-                let pointers = [before.pointer, before.pointer_before];
+                let frame = then.bounds();
+                let pointers = witness::Pointers {
+                    clicked: before.pointer,
+                    before: before.pointer_before,
+                    // An item picked in a surface inside the window, not a
+                    // button of a window without accessibility.
+                    read_under_pointer: before.surface.is_some_and(|s| s != frame),
+                };
                 let lines = self.witness_lines(then, now, within, pointers).await;
                 match (tree_quiet, lines.is_empty()) {
                     (true, true) => diff = "no change, in the tree or on screen\n".into(),

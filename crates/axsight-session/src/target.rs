@@ -53,6 +53,23 @@ impl Aimed {
         self.node.map(|n| self.snapshot.tree.element(n))
     }
 
+    /// The silent surface the aimed element is or lies in (see
+    /// `axsight_core::silent_surfaces`), the outermost where they nest (an
+    /// icon view around its empty panel), if any.
+    pub fn silent_surface(&self) -> Option<NodeId> {
+        let tree = &self.snapshot.tree;
+        let node = self.node?;
+        std::iter::once(node)
+            .chain(tree.ancestors(node))
+            .filter(|&n| axsight_core::is_silent_surface(tree, n))
+            .last()
+    }
+
+    /// Whether the aimed element is or lies in a silent surface.
+    pub fn in_silent_surface(&self) -> bool {
+        self.silent_surface().is_some()
+    }
+
     /// The aimed element as a click's `control` (see `Input::Click`): a key of
     /// its identity when it counts its own clicks.
     pub fn control(&self) -> Option<u64> {
@@ -434,12 +451,74 @@ impl<E: Engine> Session<E> {
             })?;
         let snapshot = self.read_for_acting(engine, &window, false, None).await?;
         let node = element_at(&snapshot.tree, point);
-        Ok(Aimed {
+        let mut aimed = Aimed {
             snapshot,
             node,
             point: Some(point),
             label: None,
-        })
+        };
+        aimed.label = self.name_point(engine, &aimed, point).await;
+        Ok(aimed)
+    }
+
+    /// How the answer names a point in a silent surface or a window without
+    /// accessibility, where the tree's element there says nothing of what is
+    /// under the pointer: the sighting there (`"draft.txt" (#o12, by OCR) in
+    /// #u36 [Group] Icon view`), else what OCR reads around the point now.
+    /// `None` elsewhere: the element's own line names it.
+    async fn name_point(&self, engine: &E, aimed: &Aimed, point: Point) -> Option<String> {
+        let surface = aimed.silent_surface()?;
+        let frame = aimed
+            .snapshot
+            .tree
+            .element(aimed.snapshot.tree.root())
+            .bounds?;
+        let relative = Point {
+            x: point.x - frame.x,
+            y: point.y - frame.y,
+        };
+        let seen = {
+            let registry = self.spotted.lock().unwrap_or_else(|e| e.into_inner());
+            registry
+                .at(&aimed.window_id(), relative)
+                .map(|(handle, spotted)| (handle, spotted.label.clone()))
+        };
+        let what = match seen {
+            Some((handle, label)) if handle.source == Source::Ocr => {
+                format!("{} ({handle}, by OCR)", quote(&label))
+            }
+            Some((handle, label)) => format!("{handle} [{label}]"),
+            None => {
+                let read = self.read_around(engine, point).await?;
+                format!("{} (read by OCR there)", quote(&read))
+            }
+        };
+        let element = aimed.snapshot.tree.element(surface);
+        let head = {
+            let mut registry = self.registry.lock().unwrap_or_else(|e| e.into_inner());
+            let handle = registry.assign(&element.id, element.role, &element.name);
+            element_head(&handle.to_string(), element)
+        };
+        Some(format!("{what} in {head}"))
+    }
+
+    /// The line OCR reads at `point`: a strip around it, read as lines, the
+    /// one that holds the point.
+    async fn read_around(&self, engine: &E, point: Point) -> Option<String> {
+        const STRIP: (i32, i32) = (320, 48);
+        let area = axsight_core::Bounds {
+            x: point.x - STRIP.0 / 2,
+            y: point.y - STRIP.1 / 2,
+            width: STRIP.0,
+            height: STRIP.1,
+        };
+        let capture = engine.capture(Some(area)).await.ok()?;
+        let (_, lines) = self.ocr_lines(capture.padded(16)).await.ok()?;
+        lines
+            .into_iter()
+            .filter(|line| line.bounds.contains(point.x, point.y))
+            .map(|line| line.text)
+            .next()
     }
 }
 

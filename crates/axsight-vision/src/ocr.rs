@@ -18,6 +18,7 @@
 //! costs ~130 ms of it at 0.75× (0.5× loses a third of the lines, 0.625× reads
 //! 95.2 %); reading the lines is the rest, Tesseract's LSTM above all.
 
+mod gaps;
 mod prepare;
 mod regions;
 mod tesseract;
@@ -32,7 +33,7 @@ use axsight_core::{Bounds, Capture, Point};
 use image::GrayImage;
 
 use crate::picture::VisionError;
-use prepare::{grey, invert_if_dark, prepare, upscale};
+use prepare::{grey, invert_if_light_text, prepare, upscale};
 use regions::TextBox;
 use tesseract::Engine;
 pub use text_detector::OCR_MODEL_VARIABLE;
@@ -132,12 +133,15 @@ pub fn read_text(capture: &Capture, options: &OcrOptions) -> Result<Vec<OcrLine>
     match with_detector {
         Some(model) => {
             let picture = grey(capture)?;
-            let boxes = text_detector::detect_text(
+            let boxes: Vec<TextBox> = text_detector::detect_text(
                 capture,
                 model,
                 options.detector_scale,
                 options.threads,
-            )?;
+            )?
+            .into_iter()
+            .flat_map(|line| gaps::split_at_gaps(&picture, line))
+            .collect();
             read_lines(&picture, &boxes, capture.origin, options)
         }
         None => read_page(capture, options),
@@ -256,7 +260,7 @@ fn line_picture(picture: &GrayImage, b: TextBox, options: &OcrOptions) -> GrayIm
     let mut crop =
         image::imageops::crop_imm(picture, b.x1, b.y1, b.x2 - b.x1, b.y2 - b.y1).to_image();
     if options.invert_dark {
-        invert_if_dark(&mut crop);
+        invert_if_light_text(&mut crop);
     }
     upscale(&crop, options.upscale)
 }

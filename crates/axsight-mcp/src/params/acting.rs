@@ -175,7 +175,12 @@ pub struct TypeArgs {
 #[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
 pub struct KeyArgs {
     /// Keys: `ctrl+s`, `alt+F4`, `shift+Tab Return` (several: space-separated).
-    pub key: String,
+    #[serde(default)]
+    pub key: Option<String>,
+    /// Text typed as key events before `key` (into a grid, a canvas, a terminal).
+    #[serde(default)]
+    #[schemars(length(max = 65536))]
+    pub text: Option<String>,
     /// Optional element to focus first.
     #[serde(flatten)]
     pub target: TargetArgs,

@@ -63,7 +63,7 @@ impl<E: Engine> AxsightServer<E> {
     }
 
     #[tool(
-        description = "Type text into an element, emptied first by default; trailing {Enter}/{Tab}/{Escape} are pressed after. Reads the field back.",
+        description = "Type text into an element, emptied first by default; trailing {Enter}/{Tab}/{Escape} are pressed after. Reads the field back. Without a target, or into a focused grid, canvas or window without accessibility, types key events where the focus is.",
         annotations(open_world_hint = false)
     )]
     async fn type_into_element(
@@ -71,17 +71,17 @@ impl<E: Engine> AxsightServer<E> {
         Parameters(args): Parameters<TypeArgs>,
     ) -> Result<CallToolResult, ErrorData> {
         let run = async {
-            let target = args.target.target()?;
+            let target = args.target.target_if_any()?;
             let clear = args.clear_before_typing.unwrap_or(true);
             self.session
-                .type_into(&target, &args.text, clear, &args.act.options())
+                .type_into(target.as_ref(), &args.text, clear, &args.act.options())
                 .await
         };
         Ok(answer(run.await))
     }
 
     #[tool(
-        description = "Press keys. With a target, focuses it first; else they go to the focused window.",
+        description = "Press keys, after typing `text` as key events if given. With a target, focuses it first; else they go to the focused window.",
         annotations(open_world_hint = false)
     )]
     async fn press_key(
@@ -91,7 +91,12 @@ impl<E: Engine> AxsightServer<E> {
         let run = async {
             let target = args.target.target_if_any()?;
             self.session
-                .press_key(&args.key, target.as_ref(), &args.act.options())
+                .press(
+                    args.text.as_deref(),
+                    args.key.as_deref(),
+                    target.as_ref(),
+                    &args.act.options(),
+                )
                 .await
         };
         Ok(answer(run.await))

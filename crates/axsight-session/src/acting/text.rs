@@ -20,9 +20,13 @@ const MAX_TEXT: usize = 5000;
 impl<E: Engine> Session<E> {
     /// `type_into_element`: focuses the element, optionally clears it, types
     /// `text` (then presses trailing `{Enter}`-style keys) and checks the result.
+    /// Without a target, the text goes where the keyboard focus is. An element
+    /// that takes no text but has the focus, or shows what the tree does not
+    /// (a sheet's grid, a canvas, a window without accessibility), gets the
+    /// text as key events.
     pub async fn type_into(
         &self,
-        target: &Target,
+        target: Option<&Target>,
         text: &str,
         clear: bool,
         options: &ActOptions,
@@ -33,18 +37,27 @@ impl<E: Engine> Session<E> {
 
     async fn do_type(
         &self,
-        target: &Target,
+        target: Option<&Target>,
         text: &str,
         clear: bool,
         options: &ActOptions,
     ) -> Result<String, ToolError> {
         let engine = self.engine().await?;
-        let mut aimed = self.aim(&engine, target).await?;
+        let mut aimed = match target {
+            Some(target) => self.aim(&engine, target).await?,
+            None => self.aim_at_focus(&engine).await?,
+        };
         let name = self.describe(&aimed);
         let element = aimed.required_element(&name, " to type into")?;
         if !is_editable(&element) {
+            let silent = !aimed.snapshot.accessible || aimed.in_silent_surface();
+            let focused = element.states.contains(State::Focused);
+            if target.is_none() || focused || silent {
+                return self.type_keys(&engine, aimed, text, options).await;
+            }
             return Err(ToolError::CannotAct(format!(
-                "{name} does not take text (it is not editable); aim at an Edit, or use press_key"
+                "{name} does not take text (it is not editable, and has not the keyboard focus); \
+                 aim at an Edit, or leave out the target to type where the focus is"
             )));
         }
         if !element.states.is_enabled() {
@@ -202,6 +215,92 @@ impl<E: Engine> Session<E> {
         Ok(answered.text())
     }
 
+    /// The element that has the keyboard focus in the active window, or the
+    /// window itself when none of its elements says it has it.
+    async fn aim_at_focus(&self, engine: &E) -> Result<Aimed, ToolError> {
+        let snapshot = engine
+            .window_tree(&WindowQuery::default(), self.read_options(false, false))
+            .await
+            .map_err(|error| match error.kind() {
+                FailureKind::ConnectionLost => ToolError::engine(error),
+                _ => ToolError::CannotAct(format!(
+                    "no window has the keyboard focus to type into ({error}); name a target"
+                )),
+            })?;
+        self.remember(&snapshot);
+        let tree = &snapshot.tree;
+        let focused = tree
+            .ids()
+            .filter(|&n| tree.element(n).states.contains(State::Focused))
+            .last()
+            .unwrap_or(tree.root());
+        Ok(Aimed {
+            node: Some(focused),
+            snapshot,
+            point: None,
+            label: None,
+        })
+    }
+
+    /// Types `text` (then its trailing keys) as key events into the aimed
+    /// element, which takes no text through the accessibility interfaces: its
+    /// window is raised and the element given the focus where it can be (never
+    /// with a click, which would pick a cell or press a button), and the keys
+    /// go to whatever widget has the focus. What changed is told by the tree,
+    /// else by the pixels.
+    async fn type_keys(
+        &self,
+        engine: &E,
+        aimed: Aimed,
+        text: &str,
+        options: &ActOptions,
+    ) -> Result<String, ToolError> {
+        let name = self.describe(&aimed);
+        let (text, keys) = split_trailing_keys(text);
+        if text.chars().count() > MAX_TEXT {
+            return Err(ToolError::BadArguments(format!(
+                "the text is longer than {MAX_TEXT} characters; type it in parts"
+            )));
+        }
+        let element = aimed.element().cloned();
+        let secret = element.as_ref().is_some_and(|e| e.is_secret());
+        let mut before = self
+            .before(engine, Some(aimed.snapshot.clone()), options)
+            .await;
+        before.aiming_at(&aimed);
+        self.bring_forward(engine, &aimed).await?;
+        let focused = match &element {
+            Some(e) if e.states.contains(State::Focused) => true,
+            Some(e) if aimed.snapshot.accessible => {
+                engine.perform(&e.id, &Operation::Focus).await.is_ok()
+            }
+            _ => false,
+        };
+        if !text.is_empty() {
+            self.send(engine, Input::Text(text.to_string())).await?;
+        }
+        if !keys.is_empty() {
+            before.mark = engine.mark().await;
+            self.send(engine, Input::Keys(keys.clone())).await?;
+        }
+        let shown = match secret {
+            true => format!("{} characters", text.chars().count()),
+            false => quote_whole(text),
+        };
+        let why = match (focused, aimed.snapshot.accessible) {
+            (_, false) => "its window has no accessibility: the keys went to its focused widget",
+            (true, true) => "it takes no text itself: the keys went to it, as typed on a keyboard",
+            (false, true) => {
+                "it takes no text and could not take the focus: the keys went to its window's focused widget"
+            }
+        };
+        let mut what = format!("typed {shown} with key events into {name} ({why})");
+        if !keys.is_empty() {
+            what.push_str(&format!(", then pressed {}", chords_text(&keys)));
+        }
+        Ok(self.answer(engine, what, before, options).await?.text())
+    }
+
     /// Makes real key events reach the element: its window active, and the
     /// element focused (a pointer click on it when focusing failed).
     async fn ready_keyboard(
@@ -318,17 +417,45 @@ impl<E: Engine> Session<E> {
         target: Option<&Target>,
         options: &ActOptions,
     ) -> Result<String, ToolError> {
-        self.recover(self.do_press_key(keys, target, options).await)
+        self.press(None, Some(keys), target, options).await
+    }
+
+    /// `press_key` with `text` typed as key events before `keys` (either may
+    /// be left out, not both): into a grid, a canvas, a terminal, where the
+    /// focus is or in the target after focusing it.
+    pub async fn press(
+        &self,
+        text: Option<&str>,
+        keys: Option<&str>,
+        target: Option<&Target>,
+        options: &ActOptions,
+    ) -> Result<String, ToolError> {
+        self.recover(self.do_press_key(text, keys, target, options).await)
             .await
     }
 
     async fn do_press_key(
         &self,
-        keys: &str,
+        text: Option<&str>,
+        keys: Option<&str>,
         target: Option<&Target>,
         options: &ActOptions,
     ) -> Result<String, ToolError> {
-        let chords = parse_keys(keys).map_err(|e| ToolError::BadArguments(e.to_string()))?;
+        let text = text.filter(|t| !t.is_empty());
+        if text.is_none() && keys.is_none() {
+            return Err(ToolError::BadArguments(
+                "give `key` (keys to press), `text` (text to type as keys), or both".into(),
+            ));
+        }
+        if text.is_some_and(|t| t.chars().count() > MAX_TEXT) {
+            return Err(ToolError::BadArguments(format!(
+                "the text is longer than {MAX_TEXT} characters; type it in parts"
+            )));
+        }
+        let chords = match keys {
+            Some(keys) => parse_keys(keys).map_err(|e| ToolError::BadArguments(e.to_string()))?,
+            None => Vec::new(),
+        };
         let engine = self.engine().await?;
         let (window, place, in_secret) = match target {
             // A point no accessible window covers: focus it with a click anyway.
@@ -339,12 +466,17 @@ impl<E: Engine> Session<E> {
                     .await
                     .map_err(ToolError::engine)?;
                 self.send_click(&engine, *at, &click, None).await?;
-                self.send(&engine, Input::Keys(chords.clone())).await?;
+                if let Some(text) = text {
+                    self.send(&engine, Input::Text(text.to_string())).await?;
+                }
+                if !chords.is_empty() {
+                    self.send(&engine, Input::Keys(chords.clone())).await?;
+                }
                 return Ok(format!(
-                    "clicked at ({}, {}) and pressed {}; no diff, since no accessible window lies there\n",
+                    "clicked at ({}, {}) and {}; no diff, since no window lies there\n",
                     at.x,
                     at.y,
-                    chords_text(&chords)
+                    pressed(text, &chords, false)
                 ));
             }
             Some(target) => {
@@ -381,8 +513,14 @@ impl<E: Engine> Session<E> {
         };
         let mut before = self.before(&engine, window, options).await;
         before.expecting = axsight_core::Expecting::of_keys(&chords);
-        self.send(&engine, Input::Keys(chords.clone())).await?;
-        let what = format!("pressed {}{place}", chords_text(&chords));
+        if let Some(text) = text {
+            self.send(&engine, Input::Text(text.to_string())).await?;
+            before.expecting = axsight_core::Expecting::Unknown;
+        }
+        if !chords.is_empty() {
+            self.send(&engine, Input::Keys(chords.clone())).await?;
+        }
+        let what = format!("{}{place}", pressed(text, &chords, in_secret));
         let answered = self.answer(&engine, what, before, options).await?;
         // Once the app has settled, its copy (if it made one) holds the clipboard.
         if in_secret {
@@ -425,6 +563,20 @@ impl Check {
         };
         Check { line, ..self }
     }
+}
+
+/// What `press_key` did: `typed "120" as key events and pressed Return`.
+fn pressed(text: Option<&str>, chords: &[KeyChord], secret: bool) -> String {
+    let typed = text.map(|text| match secret {
+        true => format!("typed {} characters as key events", text.chars().count()),
+        false => format!("typed {} as key events", quote_whole(text)),
+    });
+    let keys = (!chords.is_empty()).then(|| format!("pressed {}", chords_text(chords)));
+    [typed, keys]
+        .into_iter()
+        .flatten()
+        .collect::<Vec<_>>()
+        .join(" and ")
 }
 
 fn chords_text(chords: &[KeyChord]) -> String {

@@ -30,6 +30,19 @@ const MAX_READ: (i32, i32) = (640, 320);
 /// Characters of a region's text quoted at most.
 const MAX_TEXT: usize = 120;
 
+/// Where the pointer is and was, for telling a control's own look from what
+/// the action changed.
+#[derive(Debug, Clone, Copy, Default)]
+pub(crate) struct Pointers {
+    /// Where this action clicked.
+    pub clicked: Option<Point>,
+    /// Where this session's pointer was before.
+    pub before: Option<Point>,
+    /// Whether what changed under the pointer is worth reading: an item
+    /// picked in a silent surface (its name), not a button pressed.
+    pub read_under_pointer: bool,
+}
+
 /// How watching a window's pixels ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum PixelsSettled {
@@ -121,38 +134,48 @@ impl<E: Engine> Session<E> {
 
     /// The lines that say where `after` differs from `before` and what each
     /// changed region reads now, the largest first; only regions that meet
-    /// `within` when it is given. A region under the pointer (where it clicked,
-    /// where it was before: `pointers`) comes last and is not read: it is
-    /// mostly a control's own look (pressed, hovered, left), whose label the
-    /// agent knows. Empty when nothing visible changed.
+    /// `within` when it is given. Regions under the pointer come last: where
+    /// it clicked (`pointers.clicked`) is the clicked control's own look
+    /// (pressed, hovered), read only when `read_under_pointer` says so (an
+    /// item picked in a silent surface); where it was before, the look of the
+    /// control it left, never read. Empty when nothing visible changed.
     pub(crate) async fn witness_lines(
         &self,
         before: &Capture,
         after: Capture,
         within: Option<Bounds>,
-        pointers: [Option<Point>; 2],
+        pointers: Pointers,
     ) -> Vec<String> {
-        let under_pointer = |r: &Bounds| pointers.iter().flatten().any(|p| r.contains(p.x, p.y));
+        let under = |p: Option<Point>, r: &Bounds| p.is_some_and(|p| r.contains(p.x, p.y));
         let mut regions: Vec<Bounds> = changed_regions(before, &after)
             .into_iter()
             .filter(|r| within.is_none_or(|w| w.intersection(r).is_some()))
             .collect();
         // Stable: the largest first within each kind.
-        regions.sort_by_key(under_pointer);
+        regions.sort_by_key(|r| (under(pointers.clicked, r), under(pointers.before, r)));
         let mut lines = Vec::new();
         for region in regions.iter().take(MAX_REGIONS) {
             let b = region;
-            let mut line = format!(
-                "pixels changed in [{},{},{},{}]",
-                b.x, b.y, b.width, b.height
-            );
-            if under_pointer(region) {
-                line.push_str(" (under the pointer: a control's own look, pressed or hovered)");
-            } else if b.width <= MAX_READ.0 && b.height <= MAX_READ.1 {
-                if let Some(text) = self.read_region(&after, *region).await {
-                    line.push_str(&format!(": now reads {}", quote_at_most(&text, MAX_TEXT)));
+            let place = format!("[{},{},{},{}]", b.x, b.y, b.width, b.height);
+            let readable = b.width <= MAX_READ.0 && b.height <= MAX_READ.1;
+            let line = if under(pointers.clicked, region) && !pointers.read_under_pointer {
+                format!(
+                    "pixels changed under the pointer in {place} (the clicked control's own look)"
+                )
+            } else if under(pointers.before, region) && !under(pointers.clicked, region) {
+                format!("pixels changed where the pointer was in {place} (the look of the control it left)")
+            } else {
+                let mut line = match under(pointers.clicked, region) {
+                    true => format!("pixels changed under the pointer in {place}"),
+                    false => format!("pixels changed in {place}"),
+                };
+                if readable {
+                    if let Some(text) = self.read_region(&after, *region).await {
+                        line.push_str(&format!(": now reads {}", quote_at_most(&text, MAX_TEXT)));
+                    }
                 }
-            }
+                line
+            };
             lines.push(line);
         }
         if regions.len() > MAX_REGIONS {

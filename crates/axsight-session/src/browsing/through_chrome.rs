@@ -112,7 +112,7 @@ impl<E: Engine> Session<E> {
                 let before = PageState::of(&snapshot.tree);
                 // Delete drops what the bar may have completed after the address.
                 let typed = format!("{url}{{Delete}}{{Enter}}");
-                self.type_into(&self.target_of(&snapshot, bar), &typed, true, &quiet)
+                self.type_into(Some(&self.target_of(&snapshot, bar)), &typed, true, &quiet)
                     .await?;
                 snapshot = self
                     .wait_for_page(engine, &snapshot, deadline, |tree| {

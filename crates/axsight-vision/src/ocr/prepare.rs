@@ -46,6 +46,78 @@ pub(super) fn invert_if_dark(image: &mut GrayImage) {
     }
 }
 
+/// Turns a line's crop into its negative when its text is lighter than its
+/// background (white on a selected item's blue, light on a dark theme's
+/// button), so text is dark on light as Tesseract expects. The background is
+/// the grey most pixels have; the text, the pixels far from it. A crop with no
+/// such pixels is judged by its mean, as a page is.
+pub(super) fn invert_if_light_text(image: &mut GrayImage) {
+    let background = most_common(image);
+    if has_light_text(image, background) {
+        // What lies outside a lighter text's own background (the white
+        // around a selection's rounded box) would turn to ink: it becomes
+        // background first.
+        clear_from_edges(image, |p| p > background.saturating_add(FAR), background);
+        image::imageops::invert(image);
+    }
+}
+
+/// How far from the background a pixel must be to count as text.
+const FAR: u8 = 48;
+
+/// The grey most pixels have.
+fn most_common(image: &GrayImage) -> u8 {
+    let mut counts = [0u32; 256];
+    for &p in image.as_raw() {
+        counts[usize::from(p)] += 1;
+    }
+    (0..=255u8)
+        .max_by_key(|&v| counts[usize::from(v)])
+        .unwrap_or(255)
+}
+
+fn has_light_text(image: &GrayImage, background: u8) -> bool {
+    let (mut lighter, mut darker) = (0u64, 0u64);
+    for &p in image.as_raw() {
+        if p.abs_diff(background) > FAR {
+            match p > background {
+                true => lighter += 1,
+                false => darker += 1,
+            }
+        }
+    }
+    match lighter + darker {
+        0 => is_dark(image),
+        _ => lighter > darker,
+    }
+}
+
+/// Sets to `fill` every pixel for which `outside` holds and that reaches the
+/// picture's edge through such pixels.
+fn clear_from_edges(image: &mut GrayImage, outside: impl Fn(u8) -> bool, fill: u8) {
+    let (width, height) = image.dimensions();
+    let mut stack: Vec<(u32, u32)> = Vec::new();
+    for x in 0..width {
+        stack.extend([(x, 0), (x, height.saturating_sub(1))]);
+    }
+    for y in 0..height {
+        stack.extend([(0, y), (width.saturating_sub(1), y)]);
+    }
+    while let Some((x, y)) = stack.pop() {
+        if x >= width || y >= height || !outside(image.get_pixel(x, y).0[0]) {
+            continue;
+        }
+        image.put_pixel(x, y, image::Luma([fill]));
+        stack.extend([(x + 1, y), (x, y + 1)]);
+        if x > 0 {
+            stack.push((x - 1, y));
+        }
+        if y > 0 {
+            stack.push((x, y - 1));
+        }
+    }
+}
+
 /// Magnifies `image` a whole number of times with the Catmull-Rom cubic (Pillow's
 /// bicubic, which measured best), in fixed point: `image::imageops::resize` takes
 /// 215 ms on a 1366×741 window at 2×, this a tenth of that.
@@ -131,6 +203,35 @@ mod tests {
     use super::*;
     use axsight_core::Point;
     use image::imageops::FilterType;
+
+    #[test]
+    fn a_line_of_light_text_is_inverted_whatever_its_mean() {
+        // White text on a mid blue-grey (a selected icon's label), on a crop
+        // whose white margins and text make the mean light.
+        let mut line = GrayImage::from_pixel(40, 20, image::Luma([255]));
+        for x in 2..38 {
+            for y in 2..18 {
+                let text = (x % 4 == 0) && (6..14).contains(&y);
+                line.put_pixel(x, y, image::Luma([if text { 255 } else { 122 }]));
+            }
+        }
+        assert!(!is_dark(&line));
+        let mut inverted = line.clone();
+        invert_if_light_text(&mut inverted);
+        assert_eq!(inverted.get_pixel(5, 5).0[0], 255 - 122);
+        // The white around the blue box is background, not ink; the text
+        // inside it is ink.
+        assert_eq!(inverted.get_pixel(0, 0).0[0], 255 - 122);
+        assert_eq!(inverted.get_pixel(8, 8).0[0], 0);
+        // Dark text on white stays.
+        let mut plain = GrayImage::from_pixel(40, 20, image::Luma([250]));
+        for x in (5..35).step_by(3) {
+            plain.put_pixel(x, 10, image::Luma([20]));
+        }
+        let before = plain.clone();
+        invert_if_light_text(&mut plain);
+        assert_eq!(plain, before);
+    }
 
     #[test]
     fn pictures_are_grey_inverted_when_dark_and_magnified() {

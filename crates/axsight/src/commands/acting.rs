@@ -127,7 +127,7 @@ pub async fn type_text(
     number_handles(&session, &target, scope).await?;
     print(
         session
-            .type_into(&target, &text, !append, &options(act))
+            .type_into(Some(&target), &text, !append, &options(act))
             .await,
     )
 }

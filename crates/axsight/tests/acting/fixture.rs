@@ -87,7 +87,12 @@ async fn typed_text_is_read_back_and_secrets_never_show() {
 
     let text = "Héllo Wörld €@#~ 日本";
     let answer = session
-        .type_into(&aim(&title, "role:Edit && name:Name"), text, true, &options)
+        .type_into(
+            Some(&aim(&title, "role:Edit && name:Name")),
+            text,
+            true,
+            &options,
+        )
         .await
         .unwrap();
     assert!(
@@ -101,7 +106,7 @@ async fn typed_text_is_read_back_and_secrets_never_show() {
 
     let answer = session
         .type_into(
-            &aim(&title, "name:Password"),
+            Some(&aim(&title, "name:Password")),
             "hunter2-other",
             true,
             &options,
@@ -192,7 +197,7 @@ async fn a_modal_dialog_from_a_menu_is_filled_and_confirmed() {
 
     let entry = handle_in(&dialog, "[Edit] Your name");
     let typed = session
-        .type_into(&entry, "Ada", true, &options)
+        .type_into(Some(&entry), "Ada", true, &options)
         .await
         .unwrap();
     assert!(typed.contains("check: the field holds \"Ada\""), "{typed}");
@@ -348,7 +353,7 @@ async fn a_double_click_just_after_a_click_in_the_same_field_still_selects_a_wor
     let options = ActOptions::default();
     let field = aim(&title, "role:Edit && name:Name");
     session
-        .type_into(&field, "alpha bravo", true, &options)
+        .type_into(Some(&field), "alpha bravo", true, &options)
         .await
         .unwrap();
     let (found, _) = session
@@ -373,7 +378,7 @@ async fn a_double_click_just_after_a_click_in_the_same_field_still_selects_a_wor
     engine.send_input(&press(14, 1)).await.unwrap();
     engine.send_input(&press(38, 2)).await.unwrap();
     let typed = session
-        .type_into(&field, "omega", false, &options)
+        .type_into(Some(&field), "omega", false, &options)
         .await
         .unwrap();
     assert!(typed.contains("\"omega bravo\""), "{typed}");

@@ -146,7 +146,7 @@ async fn bad_targets_get_plain_errors() {
     assert!(matches!(none, ToolError::NoMatch { .. }), "{none}");
 
     let not_text = session
-        .type_into(&aim(&title, "name:Save"), "x", true, &options)
+        .type_into(Some(&aim(&title, "name:Save")), "x", true, &options)
         .await
         .unwrap_err();
     assert!(

@@ -14,9 +14,13 @@ fn text(output: TreeOutput) -> String {
     }
 }
 
+/// The window titled `title`, as the tree has it: what OCR reads of its canvas
+/// (tests/acting/sources.rs) depends on which window is on top, and the note
+/// says how long reading took.
 fn request(title: &str) -> TreeRequest {
     TreeRequest {
         window: Some(title.to_string()),
+        fall_through: Some(false),
         ..TreeRequest::default()
     }
 }

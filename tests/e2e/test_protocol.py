@@ -300,7 +300,9 @@ def test_tool_arguments_are_checked_in_the_tools_own_words(server, fixture_app):
     message = refused("validate_element", {"index": [1]})
     assert "`index` must be text" in message, message
     message = refused("press_key", {})
-    assert message.startswith("press_key needs `key`: Keys:"), message
+    assert message == "give `key` (keys to press), `text` (text to type as keys), or both", message
+    message = refused("type_into_element", {})
+    assert message.startswith("type_into_element needs `text`"), message
     message = refused("get_window_tree", {"format": "xml"})
     assert message == '`format` must be one of text, json, not "xml"', message
     message = refused("get_window_tree", {"app": "a", "process": "b"})

@@ -71,6 +71,91 @@ pub fn changed_regions(before: &Capture, after: &Capture) -> Vec<Bounds> {
     found
 }
 
+/// `region` of `capture` widened left and right over the text it is part of:
+/// a display whose first digit changed ("12" to "42") reads whole. Columns
+/// of the region's rows are ink when any pixel differs from the band's most
+/// common colour by more than [`MIN_STEP`]; the widening stops at a blank
+/// gap as wide as the band is high (a word space is narrower), or at the
+/// capture's edge.
+///
+/// ```
+/// use axsight_core::{text_run, Bounds, Capture, Point};
+/// let mut c = Capture { origin: Point { x: 0, y: 0 }, width: 60, height: 10, rgb: vec![255; 60 * 10 * 3] };
+/// for x in [10, 11, 14, 15, 18, 19, 40, 41] {
+///     for y in 2..8 {
+///         let at = (y * 60 + x) * 3;
+///         c.rgb[at..at + 3].copy_from_slice(&[0, 0, 0]);
+///     }
+/// }
+/// let changed = Bounds { x: 18, y: 2, width: 2, height: 6 };
+/// assert_eq!(text_run(&c, changed), Bounds { x: 10, y: 2, width: 10, height: 6 });
+/// ```
+pub fn text_run(capture: &Capture, region: Bounds) -> Bounds {
+    let Some(band) = capture.bounds().intersection(&region) else {
+        return region;
+    };
+    let rows = (band.y - capture.origin.y) as u32..(band.y + band.height - capture.origin.y) as u32;
+    let background = most_common_colour(capture, rows.clone());
+    let ink = |x: u32| {
+        rows.clone().any(|y| {
+            capture
+                .pixel(x, y)
+                .is_some_and(|p| (0..3).any(|c| p[c].abs_diff(background[c]) > MIN_STEP))
+        })
+    };
+    let gap = band.height.max(MIN_SIDE) as u32;
+    let (mut left, mut right) = (
+        (band.x - capture.origin.x) as u32,
+        (band.x + band.width - 1 - capture.origin.x) as u32,
+    );
+    let mut blank = 0;
+    let mut x = left;
+    while x > 0 && blank < gap {
+        x -= 1;
+        match ink(x) {
+            true => {
+                left = x;
+                blank = 0;
+            }
+            false => blank += 1,
+        }
+    }
+    blank = 0;
+    x = right;
+    while x + 1 < capture.width && blank < gap {
+        x += 1;
+        match ink(x) {
+            true => {
+                right = x;
+                blank = 0;
+            }
+            false => blank += 1,
+        }
+    }
+    Bounds {
+        x: capture.origin.x + left as i32,
+        y: band.y,
+        width: (right - left + 1) as i32,
+        height: band.height,
+    }
+}
+
+/// The colour most pixels of `rows` have: their background.
+fn most_common_colour(capture: &Capture, rows: std::ops::Range<u32>) -> [u8; 3] {
+    let mut counts: std::collections::HashMap<[u8; 3], u32> = std::collections::HashMap::new();
+    for y in rows {
+        for x in 0..capture.width {
+            if let Some(p) = capture.pixel(x, y) {
+                *counts.entry(p).or_default() += 1;
+            }
+        }
+    }
+    counts
+        .into_iter()
+        .max_by_key(|&(colour, n)| (n, colour))
+        .map_or([255; 3], |(colour, _)| colour)
+}
+
 /// A box of pixels in image coordinates, ends included.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 struct PixelBox {

@@ -51,7 +51,7 @@ pub struct TreeArgs {
     #[serde(default)]
     #[schemars(extend("x-aliases" = ["budget"]))]
     pub max_chars: Option<usize>,
-    /// Also list elements that are not drawn.
+    /// Also list undrawn elements.
     #[serde(default)]
     pub include_invisible: bool,
     /// Add the text OCR reads (#o handles).
@@ -69,7 +69,7 @@ pub struct TreeArgs {
     #[serde(default)]
     #[schemars(extend("x-aliases" = ["include_browser_dom"]))]
     pub include_dom: bool,
-    /// Read by OCR what elements show but the tree does not (icon views, sheets, canvases, windows without accessibility); default true.
+    /// OCR icon views, canvases, apps off the bus (default true).
     #[serde(default)]
     pub fall_through: Option<bool>,
     #[serde(default)]

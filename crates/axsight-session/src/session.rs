@@ -177,6 +177,11 @@ impl<E: Engine> Session<E> {
         self
     }
 
+    /// Whether tree reads read silent surfaces unless asked otherwise.
+    pub(crate) fn falls_through_by_default(&self) -> bool {
+        self.fall_through == FallThrough::On
+    }
+
     /// Whether a tree read for `request` reads silent surfaces.
     fn falls_through(&self, request: &TreeRequest) -> bool {
         request

@@ -177,7 +177,7 @@ pub struct KeyArgs {
     /// Keys: `ctrl+s`, `alt+F4`, `shift+Tab Return` (several: space-separated).
     #[serde(default)]
     pub key: Option<String>,
-    /// Text typed as key events before `key` (into a grid, a canvas, a terminal).
+    /// Typed first, as keys.
     #[serde(default)]
     #[schemars(length(max = 65536))]
     pub text: Option<String>,

@@ -22,7 +22,7 @@ use rmcp::model::ContentBlock;
 #[tool_router(router = acting_router, vis = "pub(crate)")]
 impl<E: Engine> AxsightServer<E> {
     #[tool(
-        description = "Click an element: a real pointer click when on screen, else (covered, or background) its accessible action. Answers with what changed.",
+        description = "Click an element: the real pointer when on screen, else (covered, or background) its accessible action. Answers with what changed.",
         annotations(open_world_hint = false)
     )]
     async fn click_element(
@@ -63,7 +63,7 @@ impl<E: Engine> AxsightServer<E> {
     }
 
     #[tool(
-        description = "Type text into an element, emptied first by default; trailing {Enter}/{Tab}/{Escape} are pressed after. Reads the field back. Without a target, or into a focused grid, canvas or window without accessibility, types key events where the focus is.",
+        description = "Type text (emptied first by default), then trailing {Enter}/{Tab}; reads it back. No target, or a grid/canvas: keys where the focus is.",
         annotations(open_world_hint = false)
     )]
     async fn type_into_element(
@@ -81,7 +81,7 @@ impl<E: Engine> AxsightServer<E> {
     }
 
     #[tool(
-        description = "Press keys, after typing `text` as key events if given. With a target, focuses it first; else they go to the focused window.",
+        description = "Press keys (after `text`) in the target, else the focused window.",
         annotations(open_world_hint = false)
     )]
     async fn press_key(

@@ -5,7 +5,9 @@ use std::collections::HashSet;
 use std::time::{Duration, Instant};
 
 use axsight_browser::{find_chromium, is_chromium, is_electron_app};
-use axsight_core::{Engine, EngineError, FailureKind, Launched, Placement, State, WindowQuery};
+use axsight_core::{
+    ElementId, Engine, EngineError, FailureKind, Launched, Placement, State, WindowQuery,
+};
 
 use super::{ActOptions, Session};
 use crate::browsers::hidden_page_note;
@@ -180,7 +182,14 @@ impl<E: Engine> Session<E> {
             "asked '{title}' to close through the display; no diff, since its app answers no accessibility call ({error})\n"
         ))
     }
+}
 
+/// How long a new window without accessibility must stay before
+/// `open_application` takes it for the app's window: a splash screen is gone
+/// by then, and an app's bridge has registered.
+const SILENT_GRACE: Duration = Duration::from_millis(1500);
+
+impl<E: Engine> Session<E> {
     /// `open_application`: starts an app and waits for a new window of it; answers
     /// with that window's tree.
     pub async fn open_application(
@@ -209,16 +218,34 @@ impl<E: Engine> Session<E> {
         };
         let start = Instant::now();
         let deadline = start + timeout;
+        // When each new window without accessibility was first seen.
+        let mut silent_since: std::collections::HashMap<ElementId, Instant> = Default::default();
         loop {
             // Any new window will do, but the launched process's own comes first:
-            // single-instance apps hand the request to a running process.
+            // single-instance apps hand the request to a running process. A
+            // window without accessibility counts once it has stayed a while
+            // (a splash screen goes, an app's bridge may be late to register).
             if let Ok(apps) = engine.applications().await {
                 let mut fresh: Vec<_> = apps
                     .iter()
                     .flat_map(|a| a.windows.iter().map(move |w| (a, w)))
                     .filter(|(_, w)| !known.contains(&w.id))
                     .collect();
-                fresh.sort_by_key(|(a, _)| a.pid != Some(launched.pid));
+                silent_since.retain(|id, _| fresh.iter().any(|(_, w)| &w.id == id));
+                for (_, window) in fresh.iter().filter(|(a, _)| !a.accessible) {
+                    silent_since
+                        .entry(window.id.clone())
+                        .or_insert_with(Instant::now);
+                }
+                let now = Instant::now();
+                fresh.retain(|(a, w)| {
+                    a.accessible
+                        || now >= deadline
+                        || silent_since
+                            .get(&w.id)
+                            .is_some_and(|since| now - *since >= SILENT_GRACE)
+                });
+                fresh.sort_by_key(|(a, _)| (!a.accessible, a.pid != Some(launched.pid)));
                 if let Some((found, window)) = fresh.first() {
                     let query = WindowQuery {
                         window_id: Some(window.id.clone()),
@@ -268,7 +295,12 @@ impl<E: Engine> Session<E> {
                         window.title,
                         start.elapsed().as_millis()
                     );
-                    out.push_str(&self.tree_text(&snapshot, snapshot.tree.root(), None));
+                    let root = snapshot.tree.root();
+                    let surfaces = match self.falls_through_by_default() {
+                        true => self.read_surfaces(&engine, &snapshot, root).await,
+                        false => Default::default(),
+                    };
+                    out.push_str(&self.tree_text_with(&snapshot, root, None, &surfaces));
                     return Ok(out);
                 }
             }

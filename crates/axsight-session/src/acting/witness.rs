@@ -12,7 +12,7 @@
 
 use std::time::{Duration, Instant};
 
-use axsight_core::{changed_regions, quote_at_most, Bounds, Capture, Engine, Point};
+use axsight_core::{changed_regions, quote_at_most, text_run, Bounds, Capture, Engine, Point};
 
 use crate::session::Session;
 
@@ -196,6 +196,11 @@ impl<E: Engine> Session<E> {
     async fn read_region(&self, capture: &Capture, region: Bounds) -> Option<String> {
         const MARGIN: i32 = 4;
         const ONE_LINE: i32 = 48;
+        // A changed digit reads with the rest of its number.
+        let region = match region.height <= ONE_LINE {
+            true => text_run(capture, region),
+            false => region,
+        };
         let around = Bounds {
             x: region.x - MARGIN,
             y: region.y - MARGIN,
@@ -204,7 +209,12 @@ impl<E: Engine> Session<E> {
         };
         let crop = capture.cropped(around)?;
         if region.height <= ONE_LINE {
-            return self.ocr_line(crop).await.filter(|t| !t.trim().is_empty());
+            // Some room around the glyphs, of their own background: Tesseract
+            // misreads a digit that touches the picture's edge.
+            return self
+                .ocr_line(crop.padded(6))
+                .await
+                .filter(|t| !t.trim().is_empty());
         }
         let (_, mut lines) = self.ocr_lines(crop.padded(16)).await.ok()?;
         lines.retain(|line| line.bounds.intersection(&region).is_some());

@@ -216,31 +216,33 @@ impl<E: Engine> Session<E> {
             .record_sightings(snapshot, &capture, Source::Ocr, lines, Some(&element.id))
             .map_err(|error| error.to_string())?;
         // A window without accessibility: the controls the detector finds too,
-        // those that hold no line OCR read (an icon, an unlabelled button).
+        // those that hold no line OCR read (an icon, an unlabelled button). A
+        // detector that cannot run leaves OCR's lines as they are.
         if !snapshot.accessible && self.has_detector() {
-            let (capture, boxes) = self
-                .detections(capture)
-                .await
-                .map_err(|error| error.to_string())?;
-            let mut boxes: Vec<Found> = boxes
-                .into_iter()
-                .filter(|b| {
-                    !seen
-                        .iter()
-                        .any(|s| holds_centre(&b.bounds, &s.found.bounds))
-                })
-                .collect();
-            boxes.sort_by_key(|found| reading_order(&found.bounds));
-            let detected = self
-                .record_sightings(
-                    snapshot,
-                    &capture,
-                    Source::Detector,
-                    boxes,
-                    Some(&element.id),
-                )
-                .map_err(|error| error.to_string())?;
-            seen.extend(detected);
+            match self.detections(capture).await {
+                Ok((capture, boxes)) => {
+                    let mut boxes: Vec<Found> = boxes
+                        .into_iter()
+                        .filter(|b| {
+                            !seen
+                                .iter()
+                                .any(|s| holds_centre(&b.bounds, &s.found.bounds))
+                        })
+                        .collect();
+                    boxes.sort_by_key(|found| reading_order(&found.bounds));
+                    let detected = self
+                        .record_sightings(
+                            snapshot,
+                            &capture,
+                            Source::Detector,
+                            boxes,
+                            Some(&element.id),
+                        )
+                        .map_err(|error| error.to_string())?;
+                    seen.extend(detected);
+                }
+                Err(error) => tracing::debug!(%error, "the detector did not read a silent window"),
+            }
         }
         seen.sort_by_key(|s| reading_order(&s.found.bounds));
         let kept = seen

@@ -269,3 +269,15 @@ def test_painted_text_is_read_inline_without_asking(fixture_app, app_args):
         no_images(c)
 
     run_session(body, env=server_env())
+
+
+def test_an_annotated_screenshot_marks_what_the_tree_is_silent_about(fixture_app, app_args):
+    async def body(c):
+        await c.ok("activate_window", app_args)
+        result = await c.call("capture_screenshot", {**app_args, "annotate": True})
+        assert not result.is_error
+        caption = "".join(b.text for b in result.content if b.type == "text")
+        assert "read where the tree is silent, marked with their #o/#m handles" in caption, caption
+        assert any(b.type == "image" for b in result.content), caption
+
+    run_session(body, env=server_env())

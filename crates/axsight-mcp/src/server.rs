@@ -44,7 +44,10 @@ An action's target is one of: `selector` (narrowed by `app`/`window`), `index` (
 element was found again the refusal names its new handle, and `heal: true` acts on it and says so. \
 `ui_diff_before_after: false` \
 skips the diff; `timeout_ms` bounds the wait for the UI (default 5000). Where the tree is silent \
-(canvas, custom widgets), get_window_tree's include_ocr, include_detector and include_vision add \
+(an icon view, a sheet's grid, a canvas, a window of an app without accessibility), the tree holds \
+what OCR reads there as #o lines, and actions there answer with what changed in the pixels \
+(`pixels changed in [x,y,w,h]: now reads \"23\"`); type_into_element types keys into a focused grid. \
+get_window_tree's include_ocr, include_detector and include_vision add \
 sections with #o (OCR text), #m (detected controls) and #v (a vision model's elements) handles that \
 click_element takes; one marked `= #u14` is that tree element: use the tree's handle. In \
 browsers, navigate_browser opens pages and include_dom adds the page's elements with #d handles. \

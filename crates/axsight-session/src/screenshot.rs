@@ -115,11 +115,25 @@ impl<E: Engine> Session<E> {
         let capture = engine.capture(region).await.map_err(ToolError::engine)?;
         // Per source: how many it found, and how many of those are tree elements.
         let mut counts: Vec<(Source, usize, usize)> = Vec::new();
+        // Marks of what silent surfaces showed (read as a tree read reads them).
+        let mut silent_marks = 0;
         let marks = if request.annotate {
             let mut marks = Vec::new();
             for snapshot in &windows {
                 self.remember(snapshot);
                 marks.extend(self.marks_of(&snapshot.tree, capture.bounds()));
+                // What the tree is silent about is marked too, with the
+                // handles a tree read gives it.
+                if self.falls_through_by_default() && (scoped || request.index.is_some()) {
+                    let root = snapshot.tree.root();
+                    let read = self.read_surfaces(&engine, snapshot, root).await;
+                    silent_marks += read.sightings.len();
+                    marks.extend(read.sightings.iter().map(|seen| Mark {
+                        bounds: seen.found.bounds,
+                        label: seen.handle.to_string(),
+                        source: seen.handle.source,
+                    }));
+                }
                 let mut found = Vec::new();
                 if request.include_detector {
                     found.push((Source::Detector, self.detect(&engine, snapshot).await?));
@@ -166,8 +180,19 @@ impl<E: Engine> Session<E> {
         if request.annotate {
             caption.push_str(&format!(
                 "; {} elements marked with their handles",
-                marked - sighted
+                marked - sighted - silent_marks
             ));
+            let thinned = marked - picture.drawn.marks;
+            if thinned > 0 {
+                caption.push_str(&format!(
+                    " ({thinned} holding others left unmarked, their inner ones are)"
+                ));
+            }
+            if silent_marks > 0 {
+                caption.push_str(&format!(
+                    "; {silent_marks} things read where the tree is silent, marked with their #o/#m handles"
+                ));
+            }
         }
         for (source, all, alike) in counts {
             let (what, things) = match source {

@@ -18,7 +18,7 @@ pub use detector::{
     installed_detector_model, Detection, Detector, DetectorError, DetectorOptions,
     HOW_TO_GET_A_MODEL, MODEL_VARIABLE, RUNTIME_VARIABLE,
 };
-pub use marks::{draw_marks, Mark};
+pub use marks::{draw_marks, place_labels, Drawn, LabelBox, Mark, PlacedLabel};
 pub use ocr::{read_line, read_text, OcrLine, OcrOptions, OCR_MODEL_VARIABLE};
 pub use picture::{encode, Format, Picture, PictureOptions, VisionError};
 pub use vision_model::{

@@ -5,7 +5,7 @@
 use axsight_core::{Capture, Point};
 use image::{imageops::FilterType, ImageEncoder, RgbImage};
 
-use crate::marks::{draw_marks, Mark};
+use crate::marks::{draw_marks, Drawn, Mark};
 
 /// The encoding of a picture.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -61,6 +61,8 @@ pub struct Picture {
     pub scale: f64,
     /// The screen point of the top-left pixel.
     pub origin: Point,
+    /// The marks drawn, and where their labels went (image pixels).
+    pub drawn: Drawn,
 }
 
 impl std::fmt::Debug for Picture {
@@ -132,7 +134,7 @@ pub fn encode(capture: &Capture, options: &PictureOptions) -> Result<Picture, Vi
     };
     // Exact ratio after rounding, so marks and mapped coordinates agree.
     let scale = f64::from(image.width()) / f64::from(capture.width.max(1));
-    draw_marks(&mut image, capture.origin, scale, &options.marks);
+    let drawn = draw_marks(&mut image, capture.origin, scale, &options.marks);
     let (width, height) = image.dimensions();
     let mut bytes = Vec::new();
     let result = match options.format {
@@ -158,6 +160,7 @@ pub fn encode(capture: &Capture, options: &PictureOptions) -> Result<Picture, Vi
         height,
         scale,
         origin: capture.origin,
+        drawn,
     })
 }
 

@@ -76,6 +76,8 @@ pub(crate) struct SurfaceMemory {
 pub(crate) struct SurfaceReads {
     pub lines: InlineLines,
     pub outcomes: Vec<(NodeId, Outcome)>,
+    /// Every sighting printed, for marks on a screenshot.
+    pub sightings: Vec<Sighting>,
 }
 
 impl SurfaceReads {
@@ -162,6 +164,7 @@ impl<E: Engine> Session<E> {
                             lines.push("(OCR read no text here)".into());
                         }
                         reads.lines.insert(node, lines);
+                        reads.sightings.extend(seen.into_iter().take(MAX_LINES));
                         outcome
                     }
                     Err(why) => Outcome::Failed(why),

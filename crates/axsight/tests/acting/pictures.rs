@@ -215,3 +215,140 @@ async fn ocr_lines_are_marked_in_their_own_colour() {
         .unwrap_err();
     assert!(refused.to_string().contains("include_ocr"), "{refused}");
 }
+
+/// What OCR reads in a picture, lower-cased, its lines joined: the test's own
+/// reading of what a screenshot shows.
+fn read_picture(image: &image::RgbImage) -> String {
+    let capture = axsight_core::Capture {
+        origin: Point { x: 0, y: 0 },
+        width: image.width(),
+        height: image.height(),
+        rgb: image.as_raw().clone(),
+    };
+    let options = axsight_vision::OcrOptions {
+        runtime_library: support::venv_onnxruntime(),
+        ..axsight_vision::OcrOptions::default()
+    };
+    axsight_vision::read_text(&capture, &options)
+        .expect("OCR runs")
+        .into_iter()
+        .map(|line| line.text.to_lowercase())
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// An annotated screenshot of the window `app` and `title` name keeps what it marks
+/// readable: no two labels overlap, every label is inside the picture, and of
+/// the element names OCR reads in the plain picture, as many are read in the
+/// annotated one but for one in ten at most.
+async fn labels_keep_the_window_readable(session: &Session, app: &str, title: Option<&str>) {
+    let plain = ShotRequest {
+        app: Some(app.to_string()),
+        window: title.map(str::to_string),
+        ..ShotRequest::default()
+    };
+    let annotated = ShotRequest {
+        annotate: true,
+        ..plain.clone()
+    };
+    let shot = session.screenshot(&annotated).await.unwrap();
+    let picture = &shot.picture;
+    let labels = &picture.drawn.labels;
+    assert!(
+        labels.len() >= 20,
+        "{} labels: {}",
+        labels.len(),
+        shot.caption
+    );
+    for (i, a) in labels.iter().enumerate() {
+        let inside = a.at.x0 >= 0
+            && a.at.y0 >= 0
+            && a.at.x1 <= i64::from(picture.width)
+            && a.at.y1 <= i64::from(picture.height);
+        assert!(inside, "{} lies outside the picture: {:?}", a.text, a.at);
+        for b in &labels[i + 1..] {
+            let apart = a.at.x1 <= b.at.x0
+                || b.at.x1 <= a.at.x0
+                || a.at.y1 <= b.at.y0
+                || b.at.y1 <= a.at.y0;
+            assert!(
+                apart,
+                "{} and {} overlap: {:?} {:?}",
+                a.text, b.text, a.at, b.at
+            );
+        }
+    }
+    let TreeOutput::Text(tree) = session
+        .window_tree(
+            &TreeRequest {
+                app: Some(app.to_string()),
+                window: title.map(str::to_string),
+                fall_through: Some(false),
+                ..TreeRequest::default()
+            },
+            false,
+        )
+        .await
+        .unwrap()
+    else {
+        panic!("text was asked for")
+    };
+    let names: Vec<String> = tree
+        .lines()
+        .filter(|l| l.contains("[Button]") || l.contains("[Menu]") || l.contains("[CheckBox]"))
+        .filter_map(|l| l.split_once("] ").map(|(_, rest)| rest))
+        .filter_map(|rest| rest.split(" (").next())
+        .map(|name| name.trim().to_lowercase())
+        .filter(|name| name.len() >= 3 && !name.starts_with('('))
+        .collect();
+    let bare = session.screenshot(&plain).await.unwrap();
+    let decode = |bytes: &[u8]| image::load_from_memory(bytes).unwrap().to_rgb8();
+    let before = read_picture(&decode(&bare.picture.bytes));
+    let after = read_picture(&decode(&picture.bytes));
+    let read_before: Vec<&String> = names
+        .iter()
+        .filter(|n| before.contains(n.as_str()))
+        .collect();
+    let still: Vec<&&String> = read_before
+        .iter()
+        .filter(|n| after.contains(n.as_str()))
+        .collect();
+    assert!(
+        read_before.len() >= 5,
+        "OCR read too few names at all: {read_before:?}"
+    );
+    let kept = std::env::temp_dir().join(format!("axsight-marks-{app}.png"));
+    std::fs::write(&kept, &picture.bytes).unwrap();
+    assert!(
+        still.len() * 10 >= read_before.len() * 9,
+        "the marks hide names: {} of {} still read; lost {:?} (the picture: {})",
+        still.len(),
+        read_before.len(),
+        read_before
+            .iter()
+            .filter(|n| !after.contains(n.as_str()))
+            .collect::<Vec<_>>(),
+        kept.display()
+    );
+}
+
+#[tokio::test]
+async fn marks_leave_labels_apart_and_what_they_mark_readable() {
+    let _turn = crate::turn().await;
+    let engine = LinuxEngine::connect().await.unwrap();
+    let session = Session::watching();
+    // A window of many kinds of controls, and a dense toolbar.
+    let factory = support::widget_factory(&engine).await;
+    session
+        .activate_window(Some("gtk3-widget-factory"), None, &Default::default())
+        .await
+        .unwrap();
+    labels_keep_the_window_readable(&session, "gtk3-widget-factory", None).await;
+    drop(factory);
+    let sheet = support::gnumeric(&engine).await;
+    session
+        .activate_window(None, Some(&sheet.title), &Default::default())
+        .await
+        .unwrap();
+    labels_keep_the_window_readable(&session, "gnumeric", Some(&sheet.title)).await;
+}

@@ -117,6 +117,18 @@ pub async fn calculator(engine: &LinuxEngine) -> App {
 /// tests of one of them take turns.
 static WIDGET_FACTORY_TURN: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
 
+/// Starts Gnumeric on a new workbook (GTK3; dense toolbars, a sheet with no
+/// cells on the bus), its window titled `Book1.gnumeric - Gnumeric`. One at a
+/// time, as its title cannot be chosen.
+pub async fn gnumeric(engine: &LinuxEngine) -> App {
+    let turn = GNUMERIC_TURN.lock().await;
+    let mut command = app_command("gnumeric");
+    command.arg("--no-splash");
+    start(engine, command, "Book1.gnumeric - Gnumeric", Some(turn)).await
+}
+
+static GNUMERIC_TURN: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
+
 /// Starts gtk3-widget-factory (GTK3; its window has no title). One at a time.
 pub async fn widget_factory(engine: &LinuxEngine) -> App {
     let turn = WIDGET_FACTORY_TURN.lock().await;
@@ -250,7 +262,7 @@ pub fn detector_options() -> axsight_vision::DetectorOptions {
 }
 
 /// `libonnxruntime.so.*` of the onnxruntime wheel in the repository's `.venv`.
-fn venv_onnxruntime() -> Option<PathBuf> {
+pub fn venv_onnxruntime() -> Option<PathBuf> {
     let lib = repo().join(".venv/lib");
     std::fs::read_dir(lib)
         .ok()?

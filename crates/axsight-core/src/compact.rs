@@ -423,6 +423,9 @@ fn collect(
 /// line beside it (GTK's `[Text] Name` next to the `[Edit] Name` it labels) into
 /// that line: the field already says the name, and it is what the agent acts on.
 /// The label must be a leaf with nothing else to print, and cannot take focus.
+/// A button or a link beside the same words is left alone: it says its own name,
+/// and the words are a thing of their own (a web page's unwired "Save draft"
+/// next to a wired one).
 fn fold_sibling_labels(
     tree: &Tree,
     lines: &mut Vec<Line>,
@@ -451,6 +454,8 @@ fn fold_sibling_labels(
         let named = |i: &&usize| {
             let other = tree.element(lines[**i].node);
             other.role != Role::Text
+                && !other.role.counts_own_clicks()
+                && !matches!(other.role, Role::Link | Role::MenuItem)
                 && other.name == element.name
                 && !moves.iter().any(|&(gone, _)| gone == **i)
         };

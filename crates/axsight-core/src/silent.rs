@@ -10,6 +10,9 @@
 //! below it but empty containers (Thunar's view holds one nameless panel), no
 //! value and no text of its own. A button, a label or a
 //! field says what it shows; an image names itself; so do they not count.
+//! Nor does an empty box with a sibling drawn over it that has something to
+//! say (Firefox's address bar is an empty `[Group]` under a `[Group]` of the
+//! same box holding the field): what shows there is in the tree.
 
 use crate::{visible_box, Element, NodeId, Role, State, Tree};
 
@@ -60,6 +63,36 @@ pub fn is_silent_surface(tree: &Tree, node: NodeId) -> bool {
         && says_nothing(element)
         && visible_box(tree, node).is_some_and(|b| b.width >= min_width && b.height >= min_height)
         && only_quiet_below(tree, node)
+        && !covered_by_a_sibling(tree, node)
+}
+
+/// Whether a shown sibling that says something (it has a name, a value or
+/// shown children) covers at least nine tenths of `node`'s box.
+fn covered_by_a_sibling(tree: &Tree, node: NodeId) -> bool {
+    let Some(own) = tree.element(node).bounds.filter(|b| b.has_area()) else {
+        return false;
+    };
+    let Some(parent) = tree.node(node).parent else {
+        return false;
+    };
+    let area = |b: &crate::Bounds| i64::from(b.width) * i64::from(b.height);
+    tree.node(parent).children.iter().any(|&sibling| {
+        let element = tree.element(sibling);
+        let says_something = !element.name.is_empty()
+            || !says_nothing(element)
+            || tree
+                .node(sibling)
+                .children
+                .iter()
+                .any(|&c| tree.element(c).is_shown());
+        sibling != node
+            && element.is_shown()
+            && says_something
+            && element
+                .bounds
+                .and_then(|b| b.intersection(&own))
+                .is_some_and(|shared| area(&shared) * 10 >= area(&own) * 9)
+    })
 }
 
 /// Whether everything drawn below `node` is an empty container: nameless,
@@ -160,5 +193,22 @@ mod tests {
         assert_eq!(silent_surfaces(&tree, root), vec![icons, sheet, pane]);
         assert_eq!(silent_surfaces(&tree, icons), vec![icons]);
         assert_eq!(silent_surfaces(&tree, list), Vec::<NodeId>::new());
+    }
+
+    #[test]
+    fn an_empty_box_under_one_that_holds_controls_is_not_a_surface() {
+        // Firefox's address bar: an empty group, and over the same box a
+        // group holding the field.
+        let mut tree = Tree::new(shown("w", Role::Window, (0, 0, 1280, 900)));
+        let root = tree.root();
+        let bar = tree.push(root, shown("bar", Role::ToolBar, (0, 40, 1280, 40)));
+        tree.push(bar, shown("under", Role::Group, (200, 44, 834, 32)));
+        let over = tree.push(bar, shown("over", Role::Group, (200, 44, 834, 32)));
+        let mut field = shown("url", Role::ComboBox, (230, 50, 700, 20));
+        field.value = Some("http://127.0.0.1/".into());
+        tree.push(over, field);
+        // An empty box beside it, not under it, is still read.
+        let side = tree.push(bar, shown("side", Role::Group, (1040, 44, 200, 32)));
+        assert_eq!(silent_surfaces(&tree, root), vec![side]);
     }
 }

@@ -36,6 +36,7 @@ mod states;
 mod sway;
 mod walk;
 mod wayland;
+mod web_content;
 mod x11;
 
 pub use desktop_session::{Compositor, DesktopSession};

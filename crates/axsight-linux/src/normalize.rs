@@ -192,6 +192,9 @@ pub fn build_tree(raw: &RawNode, quirks: Quirks, origin: (i32, i32)) -> Tree {
     if quirks.menu_items_misplaced {
         crate::menu_popups::place_menu_items(&mut tree);
     }
+    if quirks.web_content {
+        crate::web_content::reshape_pages(&mut tree);
+    }
     tree
 }
 

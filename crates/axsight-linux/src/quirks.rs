@@ -58,6 +58,10 @@ pub struct Quirks {
     /// The element's id is the `id` object attribute (Gecko gives the DOM and
     /// chrome ids: `urlbar-input`, `back-button`), not `AccessibleId`.
     pub ids_in_attributes: bool,
+    /// Pages are read through the browser's bridge: their plain `div`s are
+    /// reshaped into the buttons, fields and words they are to a person
+    /// (Gecko, Chromium; see `web_content`).
+    pub web_content: bool,
     /// LibreOffice (through its GTK3 plug-in, which reports the toolkit as GTK 3):
     /// it misses events too (see `misses_events`); no `Cache.GetItems`, which has been seen to crash it after a dialog closed
     /// (its cache keeps the defunct objects of closed dialogs); toolbar buttons, separators and
@@ -113,6 +117,7 @@ impl Quirks {
             text_in_content: gecko,
             actions_by_index: gecko,
             ids_in_attributes: gecko,
+            web_content: gecko || chromium,
             libreoffice: false,
             settles_in_one_burst: gtk,
         }

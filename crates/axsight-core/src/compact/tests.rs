@@ -476,6 +476,9 @@ fn a_label_beside_the_field_it_names_folds_into_the_field() {
     // A label naming nothing beside it stays, and so does a second Text.
     tree.push(tree.root(), shown("s", Role::Text, "Size"));
     tree.push(tree.root(), shown("s2", Role::Text, "Size"));
+    // Words beside a button of the same name are a thing of their own.
+    tree.push(tree.root(), shown("b", Role::Button, "Save"));
+    tree.push(tree.root(), shown("bt", Role::Text, "Save"));
     let mut registry = HandleRegistry::new();
     let out = render(
         &tree,
@@ -491,11 +494,13 @@ fn a_label_beside_the_field_it_names_folds_into_the_field() {
          \x20   #u6 [Text] Body ([1,2,3,4])\n\
          \x20   #u7 [Text] Caption ([1,2,3,4])\n\
          \x20 #u8 [Text] Size ([1,2,3,4])\n\
-         \x20 #u9 [Text] Size ([1,2,3,4])\n",
+         \x20 #u9 [Text] Size ([1,2,3,4])\n\
+         \x20 #u10 [Button] Save ([1,2,3,4])\n\
+         \x20 #u11 [Text] Save ([1,2,3,4])\n",
     );
     assert_eq!(registry.resolve("#u3".parse().unwrap()).unwrap().id.0, "el");
     assert_eq!(registry.resolve("#u5".parse().unwrap()).unwrap().id.0, "pl");
-    assert_eq!(printed_below(&tree, tree.root()), 6);
+    assert_eq!(printed_below(&tree, tree.root()), 8);
 }
 
 #[test]

@@ -176,13 +176,16 @@ fn score(
         }
         0.7 * covered + 0.3 * precise.min(1.0)
     };
+    // The share of the description's role words the role answers: a "text
+    // field" is an Edit, which both words name, before a Text, which one does.
     let role_score = if roles.is_empty() {
         0.5
-    } else if roles.iter().any(|r| r.contains(&element.role)) {
-        why.push(format!("role {}", element.role.as_str().to_lowercase()));
-        1.0
     } else {
-        0.0
+        let fits = roles.iter().filter(|r| r.contains(&element.role)).count();
+        if fits > 0 {
+            why.push(format!("role {}", element.role.as_str().to_lowercase()));
+        }
+        fits as f32 / roles.len() as f32
     };
     let place_score = match (places.is_empty(), frame, element.bounds) {
         (true, _, _) | (_, None, _) | (_, _, None) => 0.5,
@@ -285,6 +288,13 @@ mod tests {
         let tree = form();
         assert_eq!(best(&tree, "email field"), "e1");
         assert_eq!(best(&tree, "the password input"), "e2");
+        // A field named like its label: both words of "text field" name an
+        // Edit, one names the label.
+        let mut tree = form();
+        tree.push(tree.root(), shown("l3", Role::Text, "Traveller", 10, 100));
+        tree.push(tree.root(), shown("e3", Role::Edit, "Traveller", 120, 100));
+        assert_eq!(best(&tree, "Traveller text field"), "e3");
+        assert_eq!(best(&tree, "Traveller label"), "l3");
     }
 
     #[test]

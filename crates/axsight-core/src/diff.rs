@@ -295,8 +295,13 @@ pub fn render_diff(
     let room = |out: &String, extra: usize| out.chars().count() + extra <= max_chars;
     let added: Vec<(&Tree, NodeId)> = changes
         .iter()
-        .filter_map(|c| Some(c.after?).map(|tree| (tree, &c.diff.added)))
-        .flat_map(|(tree, roots)| roots.iter().map(move |&root| (tree, root)))
+        .filter_map(|c| Some(c.after?).map(|tree| (tree, &c.diff)))
+        .flat_map(|(tree, diff)| {
+            diff.added
+                .iter()
+                .filter(|&&root| !is_a_renamed_parents_label(tree, root, &diff.changed))
+                .map(move |&root| (tree, root))
+        })
         .collect();
     if !added.is_empty() {
         out.push_str("added:\n");
@@ -347,6 +352,19 @@ pub fn render_diff(
         if let Some(before) = change.before {
             for &n in &change.diff.removed {
                 let element = before.element(n);
+                let renamed_parent = before.node(n).parent.is_some_and(|parent| {
+                    let id = &before.element(parent).id;
+                    change.after.is_some_and(|after| {
+                        change
+                            .diff
+                            .changed
+                            .iter()
+                            .any(|c| &after.element(c.after).id == id)
+                    })
+                });
+                if renamed_parent && repeats_its_parent(before, n) {
+                    continue;
+                }
                 let handle = registry.assign(&element.id, element.role, &element.name);
                 let inside = printed_below(before, n);
                 let mut line = element_head(&handle.to_string(), element);
@@ -379,6 +397,17 @@ pub fn render_diff(
         );
     }
     out
+}
+
+/// Whether `node`, added, only repeats the name of its parent, which changed:
+/// the words of a renamed element, put in a new child (Chromium replaces a
+/// `static` when its text changes). The parent's line says it.
+fn is_a_renamed_parents_label(after: &Tree, node: NodeId, changed: &[Changed]) -> bool {
+    after
+        .node(node)
+        .parent
+        .is_some_and(|parent| changed.iter().any(|c| c.after == parent))
+        && repeats_its_parent(after, node)
 }
 
 /// Whether `item` is about a child folded into its parent in the compact tree

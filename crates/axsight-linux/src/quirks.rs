@@ -52,8 +52,9 @@ pub struct Quirks {
     /// elements (Gecko folds a paragraph's or a status line's text into it), so a
     /// nameless text-bearing element is named by its text.
     pub text_in_content: bool,
-    /// `Action.GetActions` gives the key binding (`;;`) in every field, so
-    /// action names are asked one by one with `GetName` (Gecko).
+    /// `Action.GetActions` gives the key binding (`;;`) in every field
+    /// (Gecko) or empty names (Chromium 156), so action names are asked one by
+    /// one with `GetName`.
     pub actions_by_index: bool,
     /// The element's id is the `id` object attribute (Gecko gives the DOM and
     /// chrome ids: `urlbar-input`, `back-button`), not `AccessibleId`.
@@ -115,7 +116,7 @@ impl Quirks {
             bounded_text: qt || gecko,
             ignores_editable_text: gecko,
             text_in_content: gecko,
-            actions_by_index: gecko,
+            actions_by_index: gecko || chromium,
             ids_in_attributes: gecko,
             web_content: gecko || chromium,
             libreoffice: false,

@@ -14,8 +14,9 @@
 //!   `focusable` states, and no name even where a label sits beside it: it is a
 //!   field, named by the words just left of it or right above it;
 //! - Gecko keeps a section's words in the section itself (the walker names it
-//!   by them), with no child: such a section with no action of its own is
-//!   words, `Text` (a `tabindex` alone makes it focusable, not a control);
+//!   by them), with no child; Chromium in one `static` child. Such a section
+//!   with no action of its own is words, `Text` (a `tabindex` alone makes it
+//!   focusable, not a control);
 //! - an `<input>` or a `role="textbox"` labelled only by a `span` beside it
 //!   has no name: it is named by those words, as a `contenteditable` is.
 //!
@@ -81,18 +82,55 @@ fn reshape(tree: &mut Tree, node: NodeId) {
         return;
     }
     if clicks_itself(element) && is_one_control(tree, node) {
-        tree.element_mut(node).role = Role::Button;
+        // Named by its words, as a `<button>` is (Chromium keeps them below).
+        let words = match element.name.is_empty() {
+            true => tree
+                .descendants(node)
+                .into_iter()
+                .map(|n| tree.element(n).name.trim())
+                .find(|name| !name.is_empty())
+                .map(str::to_string),
+            false => None,
+        };
+        let element = tree.element_mut(node);
+        element.role = Role::Button;
+        if let Some(words) = words {
+            element.name = words;
+        }
         return;
     }
     // Action names unknown (not asked for): whether it listens cannot be told.
     let unknown = element.actions.is_empty() && element.actionable;
-    let words_alone = element.role != Role::Text
-        && !element.name.is_empty()
-        && !unknown
-        && element.actions.iter().all(|a| !is_its_own(a))
-        && tree.node(node).children.is_empty();
-    if words_alone {
-        tree.element_mut(node).role = Role::Text;
+    if unknown || element.actions.iter().any(|a| is_its_own(a)) {
+        return;
+    }
+    if let Some(words) = words_alone(tree, node) {
+        let element = tree.element_mut(node);
+        element.role = Role::Text;
+        element.name = words;
+    }
+}
+
+/// The words a section is made of, where it holds nothing else: its own name
+/// and no children (Gecko), or no name and one child of plain words
+/// (Chromium's `static`).
+fn words_alone(tree: &Tree, node: NodeId) -> Option<String> {
+    let element = tree.element(node);
+    let children = &tree.node(node).children;
+    if element.role == Role::Text && !element.name.is_empty() {
+        return None;
+    }
+    match children.as_slice() {
+        [] => Some(element.name.clone()).filter(|n| !n.is_empty()),
+        [only] if element.name.is_empty() => {
+            let child = tree.element(*only);
+            let words = child.role == Role::Text
+                && tree.node(*only).children.is_empty()
+                && !child.states.contains(State::Editable)
+                && !child.name.trim().is_empty();
+            words.then(|| child.name.clone())
+        }
+        _ => None,
     }
 }
 
@@ -241,7 +279,7 @@ mod tests {
                 (Role::Text, "Apply coupon".into()),
                 (Role::Text, "No coupon".into()),
                 (Role::Text, "Save draft".into()),
-                (Role::Button, "".into()),
+                (Role::Button, "Book".into()),
                 (Role::Text, "Book".into()),
             ]
         );
@@ -259,6 +297,18 @@ mod tests {
         tree.push(doc, section("Notes", &[], at(10, 230, 100, 28)));
         field.bounds = at(520, 400, 300, 28);
         tree.push(doc, field);
+        // Chromium: the label's words in a static child, the field an Edit.
+        let label = tree.push(
+            doc,
+            section("", &["doDefault", "showContextMenu"], at(10, 470, 100, 28)),
+        );
+        let mut words = Element::new("s", Role::Text, "static");
+        words.name = "Promo code".into();
+        tree.push(label, words);
+        let mut code = Element::new("c", Role::Edit, "section");
+        code.states = StateSet::from_iter([State::Showing, State::Editable, State::Focusable]);
+        code.bounds = at(120, 470, 300, 28);
+        tree.push(doc, code);
         // An <input> labelled by a span just left of it.
         tree.push(doc, section("Phone", &[], at(10, 430, 100, 28)));
         let mut input = Element::new("i", Role::Edit, "entry");
@@ -273,6 +323,9 @@ mod tests {
                 (Role::Edit, "Traveller".into()),
                 (Role::Text, "Notes".into()),
                 (Role::Edit, "".into()),
+                (Role::Text, "Promo code".into()),
+                (Role::Text, "Promo code".into()),
+                (Role::Edit, "Promo code".into()),
                 (Role::Text, "Phone".into()),
                 (Role::Edit, "Phone".into()),
             ]

@@ -290,8 +290,10 @@ impl<E: Engine> Session<E> {
         };
         let mut head = head;
         // The pixels speak where the tree cannot: a silent window, an action
-        // no event followed, a silent surface acted on.
-        let witnessed = watched.is_some() || tree_quiet || before.surface.is_some();
+        // no event followed (though a new read may show a focus moved: a web
+        // page's chip changes only its colour), a silent surface acted on.
+        let unannounced = settled.end == SettleEnd::NoChange;
+        let witnessed = watched.is_some() || tree_quiet || unannounced || before.surface.is_some();
         if let (Some(then), true) = (&before.pixels, witnessed) {
             let now = match watched {
                 Some((now, _)) => now,
@@ -317,9 +319,14 @@ impl<E: Engine> Session<E> {
                     diff.push_str(line);
                     diff.push('\n');
                 }
-                if settled.end == SettleEnd::NoChange && !lines.is_empty() {
+                if unannounced && !(lines.is_empty() && tree_quiet) {
+                    let but = if lines.is_empty() {
+                        "but a new read shows changes"
+                    } else {
+                        "but its pixels changed"
+                    };
                     head = format!(
-                        "{what}; no accessibility event within {} ms, but its pixels changed",
+                        "{what}; no accessibility event within {} ms, {but}",
                         settled.waited.as_millis()
                     );
                 }

@@ -300,3 +300,38 @@ fn a_folded_label_renamed_with_its_parent_is_not_said_twice() {
     );
     assert!(text.contains("[Text] Pause: name"), "{text}");
 }
+
+#[test]
+fn a_label_replaced_under_its_renamed_parent_is_not_said_twice() {
+    // Chromium: a status line's words in a `static` that is replaced, not
+    // renamed, when the text changes.
+    let mut then = Tree::new(shown("w", Role::Window, "App"));
+    let status = then.push(then.root(), shown("s", Role::Text, "Ready"));
+    then.push(status, shown("old", Role::Text, "Ready"));
+    let mut now = Tree::new(shown("w", Role::Window, "App"));
+    let status = now.push(now.root(), shown("s", Role::Text, "Booked"));
+    now.push(status, shown("new", Role::Text, "Booked"));
+    let text = render_diff(
+        &[WindowChange::between(&then, &now)],
+        &mut HandleRegistry::new(),
+        4000,
+    );
+    assert_eq!(
+        text,
+        "changed:\n  #u1 [Text] Booked: name \"Ready\" -> \"Booked\"\n"
+    );
+    // Words that are not their parent's are news; the old ones were the
+    // parent's, whose line says they went.
+    let mut other = now.clone();
+    other.element_mut(NodeId(2)).name = "Booked for two".into();
+    let text = render_diff(
+        &[WindowChange::between(&then, &other)],
+        &mut HandleRegistry::new(),
+        4000,
+    );
+    assert!(
+        text.contains("[Text] Booked for two ([0,0,10,10])"),
+        "{text}"
+    );
+    assert!(!text.contains("removed:"), "{text}");
+}

@@ -159,9 +159,17 @@ impl<E: Engine> Session<E> {
             let place = format!("[{},{},{},{}]", b.x, b.y, b.width, b.height);
             let readable = b.width <= MAX_READ.0 && b.height <= MAX_READ.1;
             let line = if under(pointers.clicked, region) && !pointers.read_under_pointer {
-                format!(
-                    "pixels changed under the pointer in {place} (the clicked control's own look)"
-                )
+                // The pointer already hovered here before: not a hover look.
+                match under(pointers.before, region) {
+                    true => format!(
+                        "pixels changed under the pointer in {place}, where it already was: the clicked control \
+                         changed its look (a state shown only in colour, or a press)"
+                    ),
+                    false => format!(
+                        "pixels changed under the pointer in {place} (the clicked control's look: its hover, or a \
+                         state shown only in colour)"
+                    ),
+                }
             } else if under(pointers.before, region) && !under(pointers.clicked, region) {
                 format!("pixels changed where the pointer was in {place} (the look of the control it left)")
             } else {

@@ -98,6 +98,11 @@ pub(crate) struct Before {
     /// The silent surface acted on, if any: its pixels are witnessed even
     /// when the tree shows changes elsewhere.
     surface: Option<Bounds>,
+    /// A control acted on in a document (a web page): the document's id and
+    /// the control's box. A page's control may change only its look (a chip's
+    /// class), so where the page shows no other change than focus, the
+    /// control's pixels are witnessed.
+    page_control: Option<(ElementId, Bounds)>,
     /// Where the pointer clicked, if it did: what changes there is mostly the
     /// clicked control's own look.
     pub pointer: Option<axsight_core::Point>,
@@ -112,6 +117,12 @@ impl Before {
     pub(crate) fn aiming_at(&mut self, aimed: &Aimed) {
         let tree = &aimed.snapshot.tree;
         self.surface = aimed.silent_surface().and_then(|n| visible_box(tree, n));
+        self.page_control = aimed.node.and_then(|node| {
+            let page = tree
+                .ancestors(node)
+                .find(|&n| tree.element(n).role == Role::Document)?;
+            Some((tree.element(page).id.clone(), visible_box(tree, node)?))
+        });
     }
 }
 
@@ -155,6 +166,7 @@ impl<E: Engine> Session<E> {
             expecting: Expecting::Unknown,
             pixels,
             surface: None,
+            page_control: None,
             pointer: None,
             pointer_before: *self.pointer.lock().unwrap_or_else(|e| e.into_inner()),
         }
@@ -293,14 +305,25 @@ impl<E: Engine> Session<E> {
         // no event followed (though a new read may show a focus moved: a web
         // page's chip changes only its colour), a silent surface acted on.
         let unannounced = settled.end == SettleEnd::NoChange;
-        let witnessed = watched.is_some() || tree_quiet || unannounced || before.surface.is_some();
+        let page_control = before
+            .page_control
+            .as_ref()
+            .filter(|(page, _)| witness::page_shows_no_change(&changes, page))
+            .map(|&(_, control)| control);
+        let witnessed = watched.is_some()
+            || tree_quiet
+            || unannounced
+            || before.surface.is_some()
+            || page_control.is_some();
         if let (Some(then), true) = (&before.pixels, witnessed) {
             let now = match watched {
                 Some((now, _)) => now,
                 None => self.capture_for_witness(engine, then.bounds()).await,
             };
             if let Some(now) = now {
-                let within = (!tree_quiet).then_some(before.surface).flatten();
+                let within = (!tree_quiet)
+                    .then_some(before.surface.or(page_control))
+                    .flatten();
                 let frame = then.bounds();
                 let pointers = witness::Pointers {
                     clicked: before.pointer,

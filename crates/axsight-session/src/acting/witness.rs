@@ -12,7 +12,10 @@
 
 use std::time::{Duration, Instant};
 
-use axsight_core::{changed_regions, quote_at_most, text_run, Bounds, Capture, Engine, Point};
+use axsight_core::{
+    changed_regions, quote_at_most, text_run, Bounds, Capture, ElementId, Engine, FieldChange,
+    Point, Tree, WindowChange,
+};
 
 use crate::session::Session;
 
@@ -234,4 +237,36 @@ impl<E: Engine> Session<E> {
             .join(" ");
         Some(text).filter(|t| !t.trim().is_empty())
     }
+}
+
+/// Whether `changes` show nothing inside the document `page` but focus moving:
+/// what an action there did, if anything, only its pixels can tell (Chromium
+/// renames a tab's hover card meanwhile; that is outside the page).
+pub(crate) fn page_shows_no_change(changes: &[WindowChange], page: &ElementId) -> bool {
+    let inside = |tree: &Tree, node| {
+        std::iter::once(node)
+            .chain(tree.ancestors(node))
+            .any(|n| &tree.element(n).id == page)
+    };
+    changes.iter().all(|change| {
+        let added = change.after.is_none_or(|after| {
+            change.diff.added.iter().all(|&n| !inside(after, n))
+                && change.diff.changed.iter().all(|item| {
+                    !inside(after, item.after)
+                        || item.fields.iter().all(|field| {
+                            matches!(
+                                field,
+                                FieldChange::State {
+                                    state: "focused",
+                                    ..
+                                }
+                            )
+                        })
+                })
+        });
+        let removed = change
+            .before
+            .is_none_or(|before| change.diff.removed.iter().all(|&n| !inside(before, n)));
+        added && removed
+    })
 }

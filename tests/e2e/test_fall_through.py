@@ -6,7 +6,7 @@ read by this test's own OCR).
 
 - xcalc (Athena widgets, no accessibility at all): listed by get_applications,
   read by OCR (and the detector), typed into, clicked by #o handle and by point,
-  each action witnessed by its pixels.
+  each action witnessed by its pixels, and waited on until OCR reads the sum.
 - Thunar's icon view (its files are drawn, not on the bus): the files read inline
   under the view, one clicked by #o handle and renamed.
 - Gnumeric's sheet (no cells on the bus): numbers and a formula typed into the
@@ -151,6 +151,15 @@ def test_an_x11_program_without_accessibility_is_listed_read_typed_and_clicked(d
             # OCR reads surely: Tesseract takes xcalc's 4 for an A.)
             done = await c.ok("press_key", {"text": "11="})
             assert "pixels changed" in done and '"23' in done, done
+            # Waiting on what a window without accessibility shows: its OCR'd text.
+            shown = await c.ok("wait_for_element", {
+                "app": "xcalc", "selector": "role:Window", "condition": "has_value",
+                "value": "23", "timeout_ms": 5000})
+            assert 'has value "23"' in shown and "read by OCR" in shown, shown
+            never = await c.error("wait_for_element", {
+                "app": "xcalc", "selector": "role:Window", "condition": "has_value",
+                "value": "9876", "timeout_ms": 800})
+            assert "where OCR reads" in never and "23" in never, never
 
             # A point inside the window (on its display) names the window, never
             # "no window lies at".

@@ -305,6 +305,12 @@ impl<E: Engine> Session<E> {
         // no event followed (though a new read may show a focus moved: a web
         // page's chip changes only its colour), a silent surface acted on.
         let unannounced = settled.end == SettleEnd::NoChange;
+        // A window moved or resized: its old pixels are no witness of its new.
+        let frame_of = |tree: &Tree| tree.element(tree.root()).bounds;
+        let frame_moved = match (before.trees.first(), afters.first()) {
+            (Some(then), Some(Some(now))) => frame_of(&then.tree) != frame_of(&now.tree),
+            _ => false,
+        };
         let page_control = before
             .page_control
             .as_ref()
@@ -312,9 +318,10 @@ impl<E: Engine> Session<E> {
             .map(|&(_, control)| control);
         let witnessed = watched.is_some()
             || tree_quiet
-            || unannounced
+            || (unannounced && !frame_moved)
             || before.surface.is_some()
             || page_control.is_some();
+        let mut pixels_changed = false;
         if let (Some(then), true) = (&before.pixels, witnessed) {
             let now = match watched {
                 Some((now, _)) => now,
@@ -342,18 +349,20 @@ impl<E: Engine> Session<E> {
                     diff.push_str(line);
                     diff.push('\n');
                 }
-                if unannounced && !(lines.is_empty() && tree_quiet) {
-                    let but = if lines.is_empty() {
-                        "but a new read shows changes"
-                    } else {
-                        "but its pixels changed"
-                    };
+                pixels_changed = !lines.is_empty();
+                if unannounced && pixels_changed {
                     head = format!(
-                        "{what}; no accessibility event within {} ms, {but}",
+                        "{what}; no accessibility event within {} ms, but its pixels changed",
                         settled.waited.as_millis()
                     );
                 }
             }
+        }
+        if unannounced && !tree_quiet && !pixels_changed {
+            head = format!(
+                "{what}; no accessibility event within {} ms, but a new read shows changes",
+                settled.waited.as_millis()
+            );
         }
         Ok(Answered {
             head,

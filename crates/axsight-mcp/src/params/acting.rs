@@ -429,7 +429,7 @@ pub struct WaitArgs {
     /// exists (default), gone, visible, enabled, focused or has_value.
     #[serde(default)]
     pub condition: Option<String>,
-    /// Text the value must contain (has_value).
+    /// Text the value must contain (has_value); a silent surface's is what OCR reads.
     #[serde(default)]
     pub value: Option<String>,
     /// Longest wait, in ms (default 10000).

@@ -1,13 +1,16 @@
 //! `wait_for_element`: waits until an element exists, goes, shows, is enabled, has
 //! the focus or holds a value. It re-checks whenever the desktop sends an event,
 //! and at least every half second (events can be missed), until the deadline.
+//! A silent surface (a window without accessibility, a canvas, a sheet without
+//! cells) holds what OCR reads in it: `has_value` waits for its pixels to show
+//! the text, read anew only when they changed.
 
 use std::time::{Duration, Instant};
 
-use axsight_core::{Element, Engine, State};
+use axsight_core::{quote_at_most, Element, Engine, State};
 
 use super::Session;
-use crate::target::Target;
+use crate::target::{Aimed, Target};
 use crate::ToolError;
 
 /// What to wait for.
@@ -82,7 +85,24 @@ impl std::fmt::Display for Condition {
 /// How often the condition is checked when no event comes.
 const POLL: Duration = Duration::from_millis(500);
 
+/// Characters of a silent surface's text quoted in a timed-out answer, at most.
+const MAX_READ: usize = 200;
+
 impl<E: Engine> Session<E> {
+    /// What OCR reads in the silent surface `aimed` is or lies in, its lines in
+    /// reading order joined by spaces; `None` where it is no silent surface.
+    async fn shown_in_silence(&self, engine: &E, aimed: &Aimed) -> Option<String> {
+        let surface = aimed.silent_surface()?;
+        let reads = self.read_surfaces(engine, &aimed.snapshot, surface).await;
+        let words: Vec<&str> = reads
+            .sightings
+            .iter()
+            .map(|s| s.found.text.trim())
+            .filter(|t| !t.is_empty())
+            .collect();
+        Some(words.join(" "))
+    }
+
     /// Waits until `target` meets `condition`, at most `timeout`.
     pub async fn wait_for(
         &self,
@@ -110,10 +130,18 @@ impl<E: Engine> Session<E> {
         let deadline = start + timeout;
         loop {
             let mark = engine.mark().await;
+            // What OCR read in a silent surface, for the answer.
+            let mut read = None;
             let (element, line) = match self.locate(&engine, target).await {
                 Ok(aimed) => {
-                    let line = self.describe(&aimed);
-                    (aimed.element().cloned(), Some(line))
+                    let mut element = aimed.element().cloned();
+                    if let (Condition::HasValue(_), Some(element)) = (condition, element.as_mut()) {
+                        if let Some(shown) = self.shown_in_silence(&engine, &aimed).await {
+                            read = Some(quote_at_most(&shown, MAX_READ));
+                            element.value = Some(shown);
+                        }
+                    }
+                    (element, Some(self.describe(&aimed)))
                 }
                 Err(
                     ToolError::NoMatch { .. }
@@ -126,16 +154,20 @@ impl<E: Engine> Session<E> {
             };
             let waited = start.elapsed().as_millis();
             if condition.met_by(element.as_ref()) {
+                let by = if read.is_some() { ", read by OCR" } else { "" };
                 return Ok(match line {
-                    Some(line) => format!("{line} {condition} (after {waited} ms)\n"),
+                    Some(line) => format!("{line} {condition} (after {waited} ms{by})\n"),
                     None => format!("the element {condition} (after {waited} ms)\n"),
                 });
             }
             let now = Instant::now();
             if now >= deadline {
-                let seen = match line {
-                    Some(line) => format!("last seen: {line}"),
-                    None => "it was not found".into(),
+                let seen = match (line, read) {
+                    (Some(line), Some(read)) => {
+                        format!("last seen: {line}, where OCR reads {read}")
+                    }
+                    (Some(line), None) => format!("last seen: {line}"),
+                    (None, _) => "it was not found".into(),
                 };
                 return Err(ToolError::TimedOut(format!(
                     "waited {waited} ms and the element never {condition}; {seen}"

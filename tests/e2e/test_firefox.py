@@ -250,7 +250,7 @@ def test_firefox_and_its_own_ui_are_read_and_acted_on(firefox, tmp_path):
         answered = await c.ok("type_into_element", {"selector": 'role:Edit && name:"Name:"',
                                                     "app": "Firefox", "window": "Save As",
                                                     "text": f"{saved}{{Enter}}"})
-        assert f'the field holds "{saved}"' in answered, answered
+        assert f'before Return, the field held "{saved}"' in answered, answered
         assert poll(lambda: saved.exists() and "Portal tooltip" in saved.read_text(),
                     timeout=10), "the page was not saved"
         windows = await c.ok("get_applications", {})

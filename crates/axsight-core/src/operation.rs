@@ -208,7 +208,9 @@ impl std::fmt::Display for Settled {
                 "settled in {ms} ms (the focus moved; {} events)",
                 self.events
             ),
-            SettleEnd::NoChange => write!(f, "no change seen within {ms} ms"),
+            SettleEnd::NoChange => {
+                write!(f, "no event but focus or input feedback within {ms} ms")
+            }
             SettleEnd::Cap => write!(
                 f,
                 "still changing after {ms} ms ({} events); read again to see the rest",

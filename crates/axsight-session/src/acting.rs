@@ -302,26 +302,17 @@ impl<E: Engine> Session<E> {
         };
         let mut head = head;
         // The pixels speak where the tree cannot: a silent window, an action
-        // no event followed (though a new read may show a focus moved: a web
-        // page's chip changes only its colour), a silent surface acted on.
+        // after which the tree is quiet, a silent surface acted on, a page's
+        // control where the page shows no change but focus (a web chip that
+        // changes only its colour).
         let unannounced = settled.end == SettleEnd::NoChange;
-        // A window moved or resized: its old pixels are no witness of its new.
-        let frame_of = |tree: &Tree| tree.element(tree.root()).bounds;
-        let frame_moved = match (before.trees.first(), afters.first()) {
-            (Some(then), Some(Some(now))) => frame_of(&then.tree) != frame_of(&now.tree),
-            _ => false,
-        };
         let page_control = before
             .page_control
             .as_ref()
             .filter(|(page, _)| witness::page_shows_no_change(&changes, page))
             .map(|&(_, control)| control);
-        let witnessed = watched.is_some()
-            || tree_quiet
-            || (unannounced && !frame_moved)
-            || before.surface.is_some()
-            || page_control.is_some();
-        let mut pixels_changed = false;
+        let witnessed =
+            watched.is_some() || tree_quiet || before.surface.is_some() || page_control.is_some();
         if let (Some(then), true) = (&before.pixels, witnessed) {
             let now = match watched {
                 Some((now, _)) => now,
@@ -349,20 +340,13 @@ impl<E: Engine> Session<E> {
                     diff.push_str(line);
                     diff.push('\n');
                 }
-                pixels_changed = !lines.is_empty();
-                if unannounced && pixels_changed {
+                if unannounced && !lines.is_empty() {
                     head = format!(
-                        "{what}; no accessibility event within {} ms, but its pixels changed",
+                        "{what}; no event but focus within {} ms, but its pixels changed",
                         settled.waited.as_millis()
                     );
                 }
             }
-        }
-        if unannounced && !tree_quiet && !pixels_changed {
-            head = format!(
-                "{what}; no accessibility event within {} ms, but a new read shows changes",
-                settled.waited.as_millis()
-            );
         }
         Ok(Answered {
             head,

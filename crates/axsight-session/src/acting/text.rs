@@ -189,16 +189,20 @@ impl<E: Engine> Session<E> {
             // Settling counts from the keys: what they cause comes last.
             before.mark = engine.mark().await;
             self.send(&engine, Input::Keys(keys.clone())).await?;
-            ways.push("pressed the trailing keys");
             // A spreadsheet's cell takes typed text only once Enter (or Tab)
             // ends the editing: a field that did not hold it yet is read again.
+            let mut read_after = false;
             if !secret && check.held != Some(true) {
                 let (after, _) = self
                     .read_back(&engine, &aimed, &element.id, text, clear, before.mark)
                     .await;
                 if after.held == Some(true) {
                     check = after.once_pressed(&keys);
+                    read_after = true;
                 }
+            }
+            if !read_after && check.held == Some(true) {
+                check = check.before_pressed(&keys);
             }
         }
         let shown = if secret {
@@ -559,6 +563,16 @@ impl Check {
     fn once_pressed(self, keys: &[KeyChord]) -> Check {
         let line = match self.line.strip_prefix("check: ") {
             Some(rest) => format!("check: once {} was pressed, {rest}", chords_text(keys)),
+            None => self.line,
+        };
+        Check { line, ..self }
+    }
+
+    /// The check of a field read before `keys` were pressed: they may have
+    /// ended its dialog, so it holds the text no more.
+    fn before_pressed(self, keys: &[KeyChord]) -> Check {
+        let line = match self.line.strip_prefix("check: the field holds") {
+            Some(rest) => format!("check: before {}, the field held{rest}", chords_text(keys)),
             None => self.line,
         };
         Check { line, ..self }

@@ -167,8 +167,25 @@ pub fn render_with(
         chars += entry_chars;
         printed += 1;
     }
+    // The last blocks close the text: held to the budget line by line.
+    let mut left_out = 0;
     while let Some((_, block)) = waiting.pop() {
-        text.push_str(&block);
+        for line in block.split_inclusive('\n') {
+            let line_chars = line.chars().count();
+            if left_out > 0 || chars + line_chars > options.max_chars {
+                left_out += 1;
+                continue;
+            }
+            text.push_str(line);
+            chars += line_chars;
+        }
+    }
+    if left_out > 0 {
+        let _ = writeln!(
+            text,
+            "[{left_out} more lines read from the pixels past the {}-character budget; raise max_chars to see them]",
+            options.max_chars
+        );
     }
     let by_depth: usize = lines.iter().map(|l| l.below_depth).sum();
     if by_depth > 0 {

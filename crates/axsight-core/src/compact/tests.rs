@@ -527,3 +527,35 @@ fn a_description_that_restates_the_value_is_not_printed() {
     assert!(out.text.contains("desc: \"50.5\""), "{}", out.text);
     assert!(out.text.contains("desc: \"Volume\""), "{}", out.text);
 }
+
+#[test]
+fn lines_read_from_the_pixels_are_held_to_the_budget() {
+    // A window without accessibility: the window alone, and what OCR read.
+    let tree = Tree::new(shown("w", Role::Window, "Calculator"));
+    let read: Vec<String> = (1..=40)
+        .map(|n| format!("#o{n} \"key {n}\" [0,{n},20,10] 0.90"))
+        .collect();
+    let inline = InlineLines::from([(tree.root(), read)]);
+    let options = CompactOptions {
+        max_chars: 200,
+        ..CompactOptions::default()
+    };
+    let out = render_with(
+        &tree,
+        tree.root(),
+        &mut HandleRegistry::new(),
+        &options,
+        &inline,
+    );
+    let (kept, closing) = out.text.trim_end().rsplit_once('\n').unwrap();
+    assert!(kept.chars().count() <= 200, "{}", out.text);
+    assert!(kept.contains("#o1 \"key 1\""), "{}", out.text);
+    let shown = kept.lines().filter(|l| l.contains("#o")).count();
+    assert_eq!(
+        closing,
+        format!(
+            "[{} more lines read from the pixels past the 200-character budget; raise max_chars to see them]",
+            40 - shown
+        )
+    );
+}

@@ -20,8 +20,15 @@ use crate::Result;
 /// catchers) when no window manager says which windows are clients.
 const MIN_SIDE: i32 = 16;
 
-/// Window types that are the desktop's furniture, not an app's window.
-const FURNITURE: [&str; 2] = ["_NET_WM_WINDOW_TYPE_DOCK", "_NET_WM_WINDOW_TYPE_DESKTOP"];
+/// Window types that are no app's window to act on: the desktop's furniture,
+/// and a splash shown while an app starts (LibreOffice's `oosplash` is a
+/// process of its own, off the accessibility bus, and stays for seconds on a
+/// new profile: taken for the app, it would be read and acted on instead).
+const NOT_APP_WINDOWS: [&str; 3] = [
+    "_NET_WM_WINDOW_TYPE_DOCK",
+    "_NET_WM_WINDOW_TYPE_DESKTOP",
+    "_NET_WM_WINDOW_TYPE_SPLASH",
+];
 
 impl X11 {
     /// The top-level windows shown, bottom first (see the module's doc).
@@ -36,7 +43,10 @@ impl X11 {
         let utf8 = self.atom("UTF8_STRING")?;
         let net_wm_pid = self.atom("_NET_WM_PID")?;
         let window_type = self.atom("_NET_WM_WINDOW_TYPE")?;
-        let furniture = [self.atom(FURNITURE[0])?, self.atom(FURNITURE[1])?];
+        let mut skipped = Vec::with_capacity(NOT_APP_WINDOWS.len());
+        for name in NOT_APP_WINDOWS {
+            skipped.push(self.atom(name)?);
+        }
         let (width, height) = self.screen_size();
         let mut found = Vec::new();
         for window in windows {
@@ -63,7 +73,7 @@ impl X11 {
                 continue;
             }
             let types = self.atoms_of(window, window_type)?;
-            if types.iter().any(|t| furniture.contains(t)) {
+            if types.iter().any(|t| skipped.contains(t)) {
                 continue;
             }
             let title = self.title_of(window, net_wm_name, utf8).unwrap_or_default();

@@ -15,8 +15,9 @@ use axsight_core::{
 
 use crate::apps::AppEntry;
 use crate::dbus::ObjRef;
-use crate::engine::{lock, LinuxEngine};
+use crate::engine::LinuxEngine;
 use crate::screen::{self, matching::Wanted, WindowId};
+use crate::sync::lock;
 use crate::{launch, operate, Error, Result};
 
 /// The longest one piece of input may take to send (a long text is many events).

@@ -6,8 +6,10 @@ use futures_util::future::join_all;
 use crate::dbus::{self, Failure, ObjRef};
 use axsight_core::WindowQuery;
 
-use crate::engine::{lock, LinuxEngine};
-use crate::normalize::{role_name, top_level_role};
+use crate::engine::LinuxEngine;
+use crate::normalize::top_level_role;
+use crate::roles::role_name;
+use crate::sync::lock;
 use crate::walk::Quirks;
 use crate::{states, Error, Result};
 

@@ -23,6 +23,7 @@ use crate::normalize::build_tree;
 use crate::refresh;
 use crate::screen::{self, matching::Wanted, SharedScreen};
 use crate::silent_windows::{self, OnTheBus};
+use crate::sync::lock;
 use crate::walk::{RawNode, Walker};
 use crate::x11;
 use crate::{Error, Result};
@@ -897,11 +898,6 @@ fn listing_unchanged(entries: &[AppEntry], events: Option<Vec<Event>>) -> bool {
             && app.windows.iter().all(|w| w.path.as_str() != event.path)
     };
     events.iter().all(unchanged)
-}
-
-/// Locks a mutex, taking the data even if a panic elsewhere poisoned it.
-pub(crate) fn lock<T: ?Sized>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
-    mutex.lock().unwrap_or_else(|e| e.into_inner())
 }
 
 impl Engine for LinuxEngine {

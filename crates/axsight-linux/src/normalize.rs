@@ -3,23 +3,9 @@
 
 use axsight_core::{Bounds, Element, ElementId, Role, State, Tree};
 
+use crate::roles::role_name;
 use crate::states;
 use crate::walk::{Quirks, RawNode};
-
-/// AT-SPI role number of `switch`.
-const SWITCH: u32 = 130;
-
-/// The AT-SPI role name of role number `role` (`push button`, `label`).
-pub fn role_name(role: u32) -> &'static str {
-    match atspi_common::Role::try_from(role).map(|role| role.name()) {
-        // atspi-common shortens this one; toolkits and Accerciser say "push button".
-        Ok("button") => "push button",
-        Ok(name) => name,
-        // Newer than atspi-common's list (at-spi2-core 2.52's ATSPI_ROLE_SWITCH).
-        Err(_) if role == SWITCH => "switch",
-        Err(_) => "unknown",
-    }
-}
 
 /// Cleans a toolkit's name for printing: trims and collapses whitespace, and for GTK4
 /// drops mnemonic underscores (`Page _2`), doubled labels (`7 7`, `_OK OK`) and class
@@ -309,13 +295,6 @@ fn element_of(raw: &RawNode, quirks: Quirks, origin: (i32, i32)) -> Element {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn roles_are_named_by_the_spec() {
-        assert_eq!(role_name(40), "password text");
-        assert_eq!(role_name(43), "push button");
-        assert_eq!(role_name(9999), "unknown");
-    }
 
     #[test]
     fn gtk4_origin_and_showing_are_applied() {

@@ -19,8 +19,8 @@ use zbus::Connection;
 
 use crate::cache::AppCache;
 use crate::dbus::{self, Failure, ObjRef};
-use crate::normalize::role_name;
 pub use crate::quirks::Quirks;
+use crate::roles::role_name;
 use crate::states;
 use axsight_core::{folds_away, Element, ReadOptions, Role};
 

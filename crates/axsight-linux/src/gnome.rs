@@ -55,7 +55,7 @@ impl Gnome {
     /// session, through mutter's own interfaces (taking the name GNOME Shell's
     /// screenshots want) or through the portals (the user allows both once).
     pub fn connect(address: &str, through: Through) -> Result<Gnome> {
-        let bus = crate::compositor_bus::connect(address)?;
+        let bus = crate::screen::session_bus::connect(address)?;
         let input = match through {
             Through::Mutter => start_mutter_input(&bus)?,
             Through::Portals => {
@@ -69,7 +69,7 @@ impl Gnome {
             .layout()
             .ok_or_else(|| Error::Wayland("the remote desktop shows no monitor".into()))?;
         input.wake_devices()?;
-        let extension = crate::compositor_bus::call::<_, zbus::zvariant::OwnedValue>(
+        let extension = crate::screen::session_bus::call::<_, zbus::zvariant::OwnedValue>(
             &bus,
             "org.gnome.Shell",
             windows::PATH,
@@ -107,7 +107,7 @@ impl ShellExtension {
         if !self.enabled {
             return Err(no_extension());
         }
-        crate::compositor_bus::call(
+        crate::screen::session_bus::call(
             &self.bus,
             "org.gnome.Shell",
             windows::PATH,
@@ -170,7 +170,7 @@ impl Screen for Gnome {
     }
 
     fn round_trip(&mut self) -> Result<()> {
-        crate::compositor_bus::ping(&self.bus)
+        crate::screen::session_bus::ping(&self.bus)
     }
 
     fn send_input(&mut self, input: &Input) -> Result<()> {
@@ -258,7 +258,7 @@ fn start_mutter_input(bus: &Connection) -> Result<RemoteInput> {
     // screenshots are refused, and say why. Asked for plainly: this
     // connection serves no objects (zbus warns of a name without them).
     const DO_NOT_QUEUE: u32 = 4;
-    let _ = crate::compositor_bus::call::<_, u32>(
+    let _ = crate::screen::session_bus::call::<_, u32>(
         bus,
         "org.freedesktop.DBus",
         "/org/freedesktop/DBus",
@@ -281,7 +281,7 @@ fn start_mutter_input(bus: &Connection) -> Result<RemoteInput> {
 /// The clipboard's text through axsight's Shell extension, its owner a digest
 /// of it (Wayland names no holder); `None` when it holds none.
 pub(crate) fn clipboard_read(bus: &Connection) -> Result<Option<axsight_core::ClipboardText>> {
-    let text: String = crate::compositor_bus::call(
+    let text: String = crate::screen::session_bus::call(
         bus,
         "org.gnome.Shell",
         windows::PATH,
@@ -299,7 +299,7 @@ pub(crate) fn clipboard_read(bus: &Connection) -> Result<Option<axsight_core::Cl
 
 /// Puts `text` on GNOME Shell's clipboard, which holds it itself.
 pub(crate) fn clipboard_hold(bus: &Connection, text: &str) -> Result<()> {
-    crate::compositor_bus::call(
+    crate::screen::session_bus::call(
         bus,
         "org.gnome.Shell",
         windows::PATH,

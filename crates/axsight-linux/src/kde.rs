@@ -181,7 +181,7 @@ impl Screen for Kde {
     }
 
     fn round_trip(&mut self) -> Result<()> {
-        crate::compositor_bus::ping(&self.bus)
+        crate::screen::session_bus::ping(&self.bus)
     }
 
     fn send_input(&mut self, input: &Input) -> Result<()> {

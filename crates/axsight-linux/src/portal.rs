@@ -95,7 +95,7 @@ impl Portal {
     /// and screenshots (the user answers the desktop's dialogs); an error when
     /// neither is had.
     pub fn connect(address: &str) -> Result<Portal> {
-        let bus = crate::compositor_bus::connect(address)?;
+        let bus = crate::screen::session_bus::connect(address)?;
         let input = start_input(&bus, Pointing::Streams)
             .and_then(|input| input.wake_devices().map(|()| input))
             .map_err(|e| e.to_string());
@@ -145,7 +145,7 @@ impl Screen for Portal {
     }
 
     fn round_trip(&mut self) -> Result<()> {
-        crate::compositor_bus::ping(&self.bus)
+        crate::screen::session_bus::ping(&self.bus)
     }
 
     fn send_input(&mut self, input: &Input) -> Result<()> {

@@ -20,8 +20,10 @@ pub mod click_gap;
 pub mod compositor_window;
 pub mod keysyms;
 pub mod matching;
+pub mod pipe;
 pub mod png_file;
 pub mod remote_input;
+pub mod session_bus;
 pub mod virtual_input;
 
 use std::sync::{Arc, Mutex};

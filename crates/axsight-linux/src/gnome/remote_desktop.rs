@@ -13,8 +13,8 @@ use axsight_core::Bounds;
 use zbus::blocking::Connection;
 use zbus::zvariant::{OwnedObjectPath, OwnedValue, Value};
 
-use crate::compositor_bus::call;
 use crate::screen::remote_input::RemoteDesktopSession;
+use crate::screen::session_bus::call;
 use crate::{Error, Result};
 
 const REMOTE_DESKTOP: &str = "org.gnome.Mutter.RemoteDesktop";

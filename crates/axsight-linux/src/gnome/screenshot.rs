@@ -8,7 +8,7 @@ use std::path::PathBuf;
 use axsight_core::{Bounds, Capture, Point};
 use zbus::blocking::Connection;
 
-use crate::compositor_bus::call;
+use crate::screen::session_bus::call;
 use crate::{Error, Result};
 
 /// The name the shell's screenshot check lets through.

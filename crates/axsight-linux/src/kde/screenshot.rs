@@ -11,8 +11,8 @@ use axsight_core::{Bounds, Capture, Point};
 use zbus::blocking::Connection;
 use zbus::zvariant::{OwnedValue, Value};
 
-use crate::compositor_bus::call;
-use crate::pipe::{self, PipeError};
+use crate::screen::pipe::{self, PipeError};
+use crate::screen::session_bus::call;
 use crate::{Error, Result};
 
 /// How long KWin gets to write the pixels.

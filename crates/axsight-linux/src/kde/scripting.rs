@@ -13,7 +13,7 @@ use std::time::{Duration, Instant};
 
 use zbus::blocking::Connection;
 
-use crate::compositor_bus::call;
+use crate::screen::session_bus::call;
 use crate::{Error, Result};
 
 /// The object KWin's scripts call back, and its interface.

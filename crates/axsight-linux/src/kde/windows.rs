@@ -69,7 +69,7 @@ impl WindowScript for KwinWindows {
         let Some((uuid, listed)) = self.listed.get(&id) else {
             return Ok(None);
         };
-        let info: HashMap<String, OwnedValue> = match crate::compositor_bus::call(
+        let info: HashMap<String, OwnedValue> = match crate::screen::session_bus::call(
             self.scripting.bus(),
             "org.kde.KWin",
             "/KWin",

@@ -212,7 +212,7 @@ impl PortalRemoteDesktop {
     where
         B: serde::Serialize + zbus::zvariant::DynamicType,
     {
-        crate::compositor_bus::call(
+        crate::screen::session_bus::call(
             &self.bus,
             DESKTOP,
             DESKTOP_PATH,

@@ -129,7 +129,7 @@ pub fn property<T>(bus: &Connection, interface: &str, name: &str) -> Option<T>
 where
     T: TryFrom<OwnedValue>,
 {
-    let value: OwnedValue = crate::compositor_bus::call(
+    let value: OwnedValue = crate::screen::session_bus::call(
         bus,
         DESKTOP,
         DESKTOP_PATH,

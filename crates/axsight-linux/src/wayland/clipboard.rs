@@ -173,8 +173,8 @@ pub fn hold(text: String) -> Result<()> {
 
 /// Reads `reader` to its end, `deadline` at most, and [`MAX_TEXT_BYTES`].
 fn read_within(reader: &mut std::io::PipeReader, deadline: Duration) -> Result<Vec<u8>> {
-    use crate::pipe::PipeError;
-    crate::pipe::read_within(reader, deadline, MAX_TEXT_BYTES).map_err(|e| match e {
+    use crate::screen::pipe::PipeError;
+    crate::screen::pipe::read_within(reader, deadline, MAX_TEXT_BYTES).map_err(|e| match e {
         PipeError::TimedOut => Error::Clipboard(format!(
             "the clipboard's holder did not hand its text over within {} ms",
             deadline.as_millis()

@@ -1,7 +1,7 @@
 //! Blocking method calls on the session bus to a compositor's own services
 //! (mutter's RemoteDesktop, GNOME Shell, KWin), made on the blocking threads
 //! the screen runs on. The AT-SPI bus has its own, pipelined calls
-//! ([`crate::dbus`]).
+//! (the engine's `dbus` module).
 
 use zbus::blocking::Connection;
 

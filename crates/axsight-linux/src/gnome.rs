@@ -59,8 +59,11 @@ impl Gnome {
         let input = match through {
             Through::Mutter => start_mutter_input(&bus)?,
             Through::Portals => {
-                let input = crate::portal::start_input(&bus, crate::portal::Pointing::Streams)?;
-                crate::portal::allow_screenshots(&bus)?;
+                let input = crate::screen::portals::start_input(
+                    &bus,
+                    crate::screen::portals::Pointing::Streams,
+                )?;
+                crate::screen::portals::allow_screenshots(&bus)?;
                 input
             }
         };
@@ -181,7 +184,7 @@ impl Screen for Gnome {
         let area = crate::screen::capture_area(self.layout, region)?;
         match self.through {
             Through::Mutter => screenshot::capture(&self.bus, area),
-            Through::Portals => crate::portal::capture(&self.bus, self.layout, area),
+            Through::Portals => crate::screen::portals::capture(&self.bus, self.layout, area),
         }
     }
 

@@ -24,9 +24,9 @@ pub use authorization::{desktop_entry, DESKTOP_FILE};
 use axsight_core::{Bounds, Capture, ElementId, Input, Placement};
 use zbus::blocking::Connection;
 
-use crate::portal::Pointing;
 use crate::screen::compositor_window::{ScriptedWindows, WindowScript};
 use crate::screen::matching::Wanted;
+use crate::screen::portals::Pointing;
 use crate::screen::remote_input::RemoteInput;
 use crate::screen::virtual_input;
 use crate::screen::{Screen, WindowId, WindowOrigin};
@@ -128,7 +128,7 @@ impl Kde {
             };
         }
         if let Photographer::Nobody = self.photographer {
-            self.photographer = match crate::portal::allow_screenshots(&self.bus) {
+            self.photographer = match crate::screen::portals::allow_screenshots(&self.bus) {
                 Ok(_) => Photographer::Portal,
                 Err(error) => {
                     tracing::warn!(%error, "no screenshots through the Screenshot portal");
@@ -147,7 +147,7 @@ fn portal_input(address: &str, bus: &Connection, outputs: &KwinInput) -> Result<
         cursor: Box::new(cursor::KwinCursor::connect(address)?),
         layout: outputs.layout()?,
     };
-    let devices = crate::portal::start_input(bus, pointing)?;
+    let devices = crate::screen::portals::start_input(bus, pointing)?;
     devices.wake_devices()?;
     Ok(devices)
 }
@@ -200,7 +200,7 @@ impl Screen for Kde {
         let layout = self.input.layout()?;
         let area = crate::screen::capture_area(layout, region)?;
         match self.photographer {
-            Photographer::Portal => crate::portal::capture(&self.bus, layout, area),
+            Photographer::Portal => crate::screen::portals::capture(&self.bus, layout, area),
             // KWin's own refusal says what to run.
             Photographer::Kwin | Photographer::Nobody => screenshot::capture(&self.bus, area),
         }

@@ -1,6 +1,6 @@
 //! The desktop portals (xdg-desktop-portal) as a screen: input through the
-//! RemoteDesktop portal ([`remote_desktop`]) and screenshots through the
-//! Screenshot portal ([`screenshot`]), each allowed by the user once in the
+//! RemoteDesktop portal and screenshots through the Screenshot portal
+//! (their client is the seam's `portals`), each allowed by the user once in the
 //! desktop's own dialog. They serve a Wayland compositor axsight has no
 //! backend of its own for, and GNOME when mutter's interfaces are not
 //! reachable or `AXSIGHT_SCREEN=portal` asks for them.
@@ -11,74 +11,18 @@
 //! clicked with the pointer, blind (no window is known there).
 //!
 //! Asking: RemoteDesktop version 2 (xdg-desktop-portal 1.18) gives a restore
-//! token, kept under `$XDG_STATE_HOME/axsight` ([`restore_token`]), so later
+//! token, kept under `$XDG_STATE_HOME/axsight`, so later
 //! runs are let in without the dialog; version 1 asks at every connection.
 //! Screenshots are asked for once, and the portal keeps the answer.
 
-pub mod remote_desktop;
-pub mod request;
-pub mod restore_token;
-pub mod screenshot;
-
-use std::time::Duration;
-
-use axsight_core::{Bounds, Capture, ElementId, Input, Placement, Point};
+use axsight_core::{Bounds, Capture, ElementId, Input, Placement};
 use zbus::blocking::Connection;
 
 use crate::screen::matching::Wanted;
+use crate::screen::portals::{allow_screenshots, capture, start_input, Pointing};
 use crate::screen::remote_input::RemoteInput;
 use crate::screen::{Screen, WindowId, WindowOrigin};
 use crate::{Error, Result};
-use remote_desktop::PortalRemoteDesktop;
-pub use remote_desktop::{Cursor, Pointing};
-
-/// How long the user has to answer the desktop's dialog.
-pub const APPROVAL_DEADLINE: Duration = Duration::from_secs(90);
-/// How long a screenshot may take once they are allowed.
-const SHOT_DEADLINE: Duration = Duration::from_secs(4);
-
-/// Who types through the portal, for refusals.
-const TYPIST: &str = "the RemoteDesktop portal";
-
-/// Whether `AXSIGHT_SCREEN` asks for the portals on any Wayland desktop.
-///
-/// ```text
-/// AXSIGHT_SCREEN=portal   the portals, even where the compositor has its own interfaces
-/// ```
-pub fn wanted(var: impl Fn(&str) -> Option<String>) -> bool {
-    match var("AXSIGHT_SCREEN").as_deref().map(str::trim) {
-        Some("portal") => true,
-        None | Some("") | Some("auto") => false,
-        Some(other) => {
-            tracing::warn!(
-                value = other,
-                "AXSIGHT_SCREEN is `portal` or `auto`: taken as auto"
-            );
-            false
-        }
-    }
-}
-
-/// Starts the RemoteDesktop portal's session (asking the user unless a kept
-/// restore token lets it in) as virtual devices placing the pointer as
-/// `pointing` says.
-pub fn start_input(bus: &Connection, pointing: Pointing) -> Result<RemoteInput> {
-    let token = restore_token::path(|name| std::env::var(name).ok());
-    let session = PortalRemoteDesktop::start(bus, token, APPROVAL_DEADLINE, pointing)?;
-    Ok(RemoteInput::new(Box::new(session), TYPIST))
-}
-
-/// Takes a first screenshot through the portal, which asks the user whether
-/// apps may take them (once: the portal keeps the answer); its size, so that
-/// a screen without input knows the layout.
-pub fn allow_screenshots(bus: &Connection) -> Result<Capture> {
-    screenshot::capture(bus, Point { x: 0, y: 0 }, APPROVAL_DEADLINE)
-}
-
-/// The pixels of `area` of `layout` through the Screenshot portal.
-pub fn capture(bus: &Connection, layout: Bounds, area: Bounds) -> Result<Capture> {
-    screenshot::capture_area(bus, layout, area, SHOT_DEADLINE)
-}
 
 /// A Wayland session served through the portals alone.
 pub struct Portal {

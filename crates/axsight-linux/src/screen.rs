@@ -22,6 +22,7 @@ pub mod keysyms;
 pub mod matching;
 pub mod pipe;
 pub mod png_file;
+pub mod portals;
 pub mod remote_input;
 pub mod session_bus;
 pub mod virtual_input;
@@ -40,7 +41,7 @@ const CONNECT_DEADLINE: Duration = Duration::from_secs(2);
 /// Through the portals, connecting waits for the user to answer the
 /// desktop's dialogs.
 const PORTAL_CONNECT_DEADLINE: Duration =
-    Duration::from_secs(crate::portal::APPROVAL_DEADLINE.as_secs() + 10);
+    Duration::from_secs(crate::screen::portals::APPROVAL_DEADLINE.as_secs() + 10);
 /// KWin hashes the executable of a client it authorised when the client
 /// connects to its Wayland socket (20 ms a MB measured: 0.6 s for a stripped
 /// debug build, 6 s for one with its debug info), and answers nothing
@@ -176,7 +177,7 @@ pub async fn connect(
     session_bus: Option<&str>,
 ) -> (Option<SharedScreen>, Option<String>) {
     let mut problems = Vec::new();
-    let portals_wanted = crate::portal::wanted(|name| std::env::var(name).ok());
+    let portals_wanted = crate::screen::portals::wanted(|name| std::env::var(name).ok());
     if let DesktopSession::Wayland { compositor, .. } = session {
         let bus = session_bus.map(str::to_string);
         let screen = match (compositor, bus) {

@@ -7,7 +7,7 @@ use std::sync::Mutex;
 use axsight_core::Point;
 
 use super::scripting::Scripting;
-use crate::portal::Cursor;
+use crate::screen::portals::Cursor;
 use crate::{Error, Result};
 
 /// The question: `workspace.cursorPos` (a point, fractional on KWin 6).

@@ -1,6 +1,6 @@
 //! Input through a remote-desktop session: mutter's own
 //! (`crate::gnome::remote_desktop`) or the RemoteDesktop portal's
-//! (`crate::portal::remote_desktop`). Both take the same events — keysyms,
+//! (`crate::screen::portals::remote_desktop`). Both take the same events — keysyms,
 //! absolute motion relative to a monitor's stream, buttons, discrete wheel
 //! notches — so one [`VirtualDevices`] serves both; a session only sends them.
 //! Keysyms are typed only where the session's keyboard layout has them, so

@@ -21,6 +21,7 @@ use crate::discover::{self, Discovery};
 use crate::events::{Change, Event, EventWatch};
 use crate::normalize::build_tree;
 use crate::refresh;
+use crate::screen::clipboard::Clipboard;
 use crate::screen::{self, matching::Wanted, SharedScreen};
 use crate::silent_windows::{self, OnTheBus};
 use crate::sync::lock;
@@ -112,7 +113,7 @@ pub struct LinuxEngine {
     /// Apps (by bus name) that did not answer a listing, and since when.
     pub(crate) stuck: Mutex<HashMap<String, std::time::Instant>>,
     /// The display's clipboard, when there is a display.
-    pub(crate) clipboard: Option<Arc<crate::clipboard::Clipboard>>,
+    pub(crate) clipboard: Option<Arc<dyn Clipboard>>,
     /// What vouches for the windows of apps (by pid) that miss events.
     witnesses: Mutex<HashMap<u32, Arc<dyn ChangeWitness>>>,
     /// The process of each connection to the accessibility bus seen so far,
@@ -156,14 +157,13 @@ impl LinuxEngine {
             None => (false, false, None),
         };
         tracing::debug!(bus = %discovery.a11y_bus, via = discovery.a11y_bus_source, "connected");
-        let clipboard = own_clipboard
-            .or_else(|| {
-                let display = discovery.display.as_deref()?;
-                Some(crate::clipboard::Clipboard::X11(x11::Clipboard::new(
-                    display,
-                )))
-            })
-            .map(Arc::new);
+        let clipboard: Option<Arc<dyn Clipboard>> = match own_clipboard {
+            Some(own) => Some(Arc::from(own)),
+            None => discovery
+                .display
+                .as_deref()
+                .map(|display| Arc::new(x11::Clipboard::new(display)) as Arc<dyn Clipboard>),
+        };
         Ok(LinuxEngine {
             conn,
             discovery,

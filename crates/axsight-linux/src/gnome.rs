@@ -9,6 +9,7 @@
 //! tools say what to install. Keys go as keysyms, which mutter types only where
 //! the keyboard layout has them: other characters are refused, not dropped.
 
+mod clipboard;
 mod remote_desktop;
 mod screenshot;
 mod windows;
@@ -167,9 +168,11 @@ impl Screen for Gnome {
         true
     }
 
-    fn clipboard(&self) -> Option<crate::clipboard::Clipboard> {
-        self.extension()
-            .then(|| crate::clipboard::Clipboard::GnomeShell(self.bus.clone()))
+    fn clipboard(&self) -> Option<Box<dyn crate::screen::clipboard::Clipboard>> {
+        self.extension().then(|| {
+            Box::new(clipboard::ShellClipboard::new(self.bus.clone()))
+                as Box<dyn crate::screen::clipboard::Clipboard>
+        })
     }
 
     fn round_trip(&mut self) -> Result<()> {
@@ -279,38 +282,6 @@ fn start_mutter_input(bus: &Connection) -> Result<RemoteInput> {
         Box::new(session),
         "GNOME's remote desktop",
     ))
-}
-
-/// The clipboard's text through axsight's Shell extension, its owner a digest
-/// of it (Wayland names no holder); `None` when it holds none.
-pub(crate) fn clipboard_read(bus: &Connection) -> Result<Option<axsight_core::ClipboardText>> {
-    let text: String = crate::screen::session_bus::call(
-        bus,
-        "org.gnome.Shell",
-        windows::PATH,
-        windows::INTERFACE,
-        "GetClipboard",
-        &(),
-    )
-    .map_err(|e| Error::Clipboard(e.to_string()))?;
-    if text.is_empty() {
-        return Ok(None);
-    }
-    let owner = crate::wayland::clipboard::digest(&text);
-    Ok(Some(axsight_core::ClipboardText { text, owner }))
-}
-
-/// Puts `text` on GNOME Shell's clipboard, which holds it itself.
-pub(crate) fn clipboard_hold(bus: &Connection, text: &str) -> Result<()> {
-    crate::screen::session_bus::call(
-        bus,
-        "org.gnome.Shell",
-        windows::PATH,
-        windows::INTERFACE,
-        "SetClipboard",
-        &(text,),
-    )
-    .map_err(|e| Error::Clipboard(e.to_string()))
 }
 
 fn no_extension() -> Error {

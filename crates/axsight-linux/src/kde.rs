@@ -176,8 +176,8 @@ impl Screen for Kde {
     }
 
     /// KWin offers wlroots' data-control protocol.
-    fn clipboard(&self) -> Option<crate::clipboard::Clipboard> {
-        Some(crate::clipboard::Clipboard::DataControl)
+    fn clipboard(&self) -> Option<Box<dyn crate::screen::clipboard::Clipboard>> {
+        Some(Box::new(crate::wayland::clipboard::DataControl))
     }
 
     fn round_trip(&mut self) -> Result<()> {

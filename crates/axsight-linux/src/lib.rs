@@ -12,7 +12,6 @@
 mod acting;
 mod apps;
 mod cache;
-mod clipboard;
 mod dbus;
 mod desktop_session;
 pub mod discover;

@@ -17,6 +17,7 @@
 //! ([`png_file`]).
 
 pub mod click_gap;
+pub mod clipboard;
 pub mod compositor_window;
 pub mod keysyms;
 pub mod matching;
@@ -95,7 +96,7 @@ pub trait Screen: Send {
     fn made_input_devices(&self) -> bool;
 
     /// The clipboard this screen brings, when it is not the X display's.
-    fn clipboard(&self) -> Option<crate::clipboard::Clipboard> {
+    fn clipboard(&self) -> Option<Box<dyn clipboard::Clipboard>> {
         None
     }
 

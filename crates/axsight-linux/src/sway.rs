@@ -163,8 +163,8 @@ impl Screen for Sway {
         true
     }
 
-    fn clipboard(&self) -> Option<crate::clipboard::Clipboard> {
-        Some(crate::clipboard::Clipboard::DataControl)
+    fn clipboard(&self) -> Option<Box<dyn crate::screen::clipboard::Clipboard>> {
+        Some(Box::new(crate::wayland::clipboard::DataControl))
     }
 
     fn round_trip(&mut self) -> Result<()> {

@@ -7,8 +7,6 @@
 //! "owner" here is a digest of its text: what the session needs of it is to tell
 //! whether the clipboard still holds what it saw copied out of a password field.
 
-use std::collections::hash_map::DefaultHasher;
-use std::hash::{Hash as _, Hasher as _};
 use std::io::Write as _;
 use std::os::fd::{AsFd as _, OwnedFd};
 use std::time::Duration;
@@ -24,6 +22,7 @@ use wayland_protocols_wlr::data_control::v1::client::{
 };
 
 use super::wayland_error;
+use crate::screen::clipboard::{digest, Clipboard};
 use crate::{Error, Result};
 use axsight_core::ClipboardText;
 
@@ -107,6 +106,25 @@ impl DataDevice {
     }
 }
 
+/// A wlroots compositor's clipboard, at `WAYLAND_DISPLAY`: each call connects
+/// anew (holding text starts a thread with a connection of its own).
+#[derive(Debug)]
+pub struct DataControl;
+
+impl Clipboard for DataControl {
+    fn read(&self) -> Result<Option<ClipboardText>> {
+        read()
+    }
+
+    fn hold(&self, text: String) -> Result<()> {
+        hold(text)
+    }
+
+    fn owner(&self) -> Result<Option<u32>> {
+        owner()
+    }
+}
+
 /// The selection's text, if it holds text.
 pub fn read() -> Result<Option<ClipboardText>> {
     let mut device = DataDevice::open()?;
@@ -184,14 +202,6 @@ fn read_within(reader: &mut std::io::PipeReader, deadline: Duration) -> Result<V
         )),
         PipeError::Io(e) => Error::Clipboard(format!("cannot read the clipboard: {e}")),
     })
-}
-
-/// A digest of `text`, the same in every process (SipHash with fixed keys): on
-/// Wayland, which names no holder, it stands for the clipboard's owner.
-pub(crate) fn digest(text: &str) -> u32 {
-    let mut hasher = DefaultHasher::new();
-    text.hash(&mut hasher);
-    hasher.finish() as u32
 }
 
 impl Dispatch<ZwlrDataControlDeviceV1, ()> for State {
@@ -276,14 +286,3 @@ impl Dispatch<wl_registry::WlRegistry, GlobalListContents> for State {
 
 wayland_client::delegate_noop!(State: ignore wl_seat::WlSeat);
 wayland_client::delegate_noop!(State: ZwlrDataControlManagerV1);
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn the_digest_is_the_texts_own() {
-        assert_eq!(digest("hunter2"), digest("hunter2"));
-        assert_ne!(digest("hunter2"), digest("hunter3"));
-    }
-}

@@ -20,6 +20,7 @@ use x11rb::rust_connection::RustConnection;
 use x11rb::wrapper::ConnectionExt as _;
 
 use super::x11_error;
+use crate::screen::clipboard::Clipboard as ScreenClipboard;
 use crate::{Error, Result};
 use axsight_core::ClipboardText;
 
@@ -346,4 +347,19 @@ fn answer(
     conn.send_event(false, request.requestor, EventMask::NO_EVENT, notify)
         .map_err(x11_error)?;
     conn.flush().map_err(x11_error)
+}
+
+// The inherent methods are the X11 selection's own; the seam calls them.
+impl ScreenClipboard for Clipboard {
+    fn read(&self) -> Result<Option<ClipboardText>> {
+        Clipboard::read(self)
+    }
+
+    fn hold(&self, text: String) -> Result<()> {
+        Clipboard::hold(self, text)
+    }
+
+    fn owner(&self) -> Result<Option<u32>> {
+        Clipboard::owner(self)
+    }
 }

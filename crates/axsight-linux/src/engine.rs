@@ -15,6 +15,7 @@ use futures_util::future::join_all;
 use zbus::Connection;
 
 use crate::apps::{matching, pick, pick_window, screen_may_have_it, AppEntry};
+use crate::backends;
 use crate::cache::AppCache;
 use crate::dbus;
 use crate::discover::{self, Discovery};
@@ -26,7 +27,6 @@ use crate::screen::{self, matching::Wanted, SharedScreen};
 use crate::silent_windows::{self, OnTheBus};
 use crate::sync::lock;
 use crate::walk::{RawNode, Walker};
-use crate::x11;
 use crate::{Error, Result};
 
 /// The longest one whole window read may take, whatever its calls do.
@@ -138,7 +138,7 @@ impl LinuxEngine {
         // The screen is connected to while the apps' caches wake: a cold read
         // waits for both, not for one after the other.
         let session = crate::DesktopSession::current();
-        let screen = screen::connect(
+        let screen = backends::connect(
             &session,
             discovery.display.as_deref(),
             discovery.session_bus.as_deref(),
@@ -157,13 +157,7 @@ impl LinuxEngine {
             None => (false, false, None),
         };
         tracing::debug!(bus = %discovery.a11y_bus, via = discovery.a11y_bus_source, "connected");
-        let clipboard: Option<Arc<dyn Clipboard>> = match own_clipboard {
-            Some(own) => Some(Arc::from(own)),
-            None => discovery
-                .display
-                .as_deref()
-                .map(|display| Arc::new(x11::Clipboard::new(display)) as Arc<dyn Clipboard>),
-        };
+        let clipboard = backends::clipboard(own_clipboard, discovery.display.as_deref());
         Ok(LinuxEngine {
             conn,
             discovery,

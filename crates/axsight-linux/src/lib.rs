@@ -11,6 +11,7 @@
 
 mod acting;
 mod apps;
+mod backends;
 mod cache;
 mod dbus;
 mod desktop_session;

@@ -177,7 +177,7 @@ impl Screen for Kde {
 
     /// KWin offers wlroots' data-control protocol.
     fn clipboard(&self) -> Option<Box<dyn crate::screen::clipboard::Clipboard>> {
-        Some(Box::new(crate::wayland::clipboard::DataControl))
+        Some(Box::new(crate::screen::wayland::clipboard::DataControl))
     }
 
     fn round_trip(&mut self) -> Result<()> {

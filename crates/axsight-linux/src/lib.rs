@@ -35,7 +35,6 @@ mod states;
 mod sway;
 mod sync;
 mod walk;
-mod wayland;
 mod web_content;
 mod x11;
 

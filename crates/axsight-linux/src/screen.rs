@@ -14,8 +14,11 @@
 //! keysyms ([`keysyms`]), the pause between clicks ([`click_gap`]), which display
 //! window shows an accessible window ([`matching`]), input as events of
 //! virtual devices ([`virtual_input`], for the Wayland backends, and
-//! [`remote_input`] for remote-desktop sessions), and PNG screenshots
-//! ([`png_file`]).
+//! [`remote_input`] for remote-desktop sessions), PNG screenshots
+//! ([`png_file`]), the clipboard's seam ([`clipboard`]), the desktop portals'
+//! client ([`portals`]), Wayland's client protocols ([`wayland`]: outputs,
+//! seats, keymaps, and the devices and screencopy wlroots compositors offer),
+//! calls on the session bus ([`session_bus`]) and reading a pipe ([`pipe`]).
 
 pub mod click_gap;
 pub mod clipboard;
@@ -28,6 +31,7 @@ pub mod portals;
 pub mod remote_input;
 pub mod session_bus;
 pub mod virtual_input;
+pub mod wayland;
 
 use std::sync::{Arc, Mutex};
 use std::time::Duration;

@@ -1,6 +1,6 @@
 //! The screen of a sway session: windows, their places and focus through sway's
 //! IPC (`get_tree`, `[con_id=…] focus|kill|move`), input and pixels through the
-//! wlroots protocols ([`crate::wayland::Wlroots`]).
+//! wlroots protocols ([`crate::screen::wayland::Wlroots`]).
 //!
 //! Native Wayland apps report accessible extents relative to their own window,
 //! so each window's origin comes from here (see [`crate::screen::frame_origin`]).
@@ -12,8 +12,8 @@ mod views;
 use axsight_core::{Bounds, Capture, ElementId, Input, Placement};
 
 use crate::screen::matching::{Candidate, Matches, Wanted};
+use crate::screen::wayland::Wlroots;
 use crate::screen::{Screen, WindowId, WindowOrigin};
-use crate::wayland::Wlroots;
 use crate::{Error, Result};
 use views::View;
 
@@ -164,7 +164,7 @@ impl Screen for Sway {
     }
 
     fn clipboard(&self) -> Option<Box<dyn crate::screen::clipboard::Clipboard>> {
-        Some(Box::new(crate::wayland::clipboard::DataControl))
+        Some(Box::new(crate::screen::wayland::clipboard::DataControl))
     }
 
     fn round_trip(&mut self) -> Result<()> {

@@ -2,7 +2,7 @@
 //! KWin offers only to an authorised executable ([`super::authorization`]):
 //! absolute pointer motion in the output layout, buttons, wheel, and keys as
 //! evdev codes that KWin runs through the session's own keyboard layout. Keys
-//! are the US layout's ([`crate::wayland::us_key`]); other characters are
+//! are the US layout's ([`crate::screen::wayland::us_key`]); other characters are
 //! refused, not dropped. The Wayland connection also follows the outputs.
 
 use axsight_core::{Modifier, Point, ScrollDirection};
@@ -11,7 +11,7 @@ use wayland_protocols_plasma::fake_input::client::org_kde_kwin_fake_input::OrgKd
 
 use crate::screen::click_gap::ClickPacing;
 use crate::screen::virtual_input::{self, VirtualDevices};
-use crate::wayland::{self, State};
+use crate::screen::wayland::{self, State};
 use crate::{Error, Result};
 
 /// Button and key states as the protocol takes them.

@@ -99,7 +99,10 @@ fn to_rgb(bytes: &[u8], width: u32, height: u32, stride: u32) -> Result<Vec<u8>>
             bytes.len()
         )));
     }
-    Ok(crate::wayland::rgb_of_bgrx(bytes, (width, height, stride)))
+    Ok(crate::screen::wayland::rgb_of_bgrx(
+        bytes,
+        (width, height, stride),
+    ))
 }
 
 #[cfg(test)]

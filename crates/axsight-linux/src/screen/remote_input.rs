@@ -65,7 +65,7 @@ impl RemoteInput {
         self.session.keysym(shift, true)?;
         self.session.keysym(shift, false)?;
         self.session.sync()?;
-        match crate::wayland::seat::await_pointer_and_keyboard(SEAT_DEADLINE) {
+        match crate::screen::wayland::seat::await_pointer_and_keyboard(SEAT_DEADLINE) {
             Ok(true) => {}
             Ok(false) => {
                 tracing::warn!("the seat has no pointer and keyboard yet: input may be lost")

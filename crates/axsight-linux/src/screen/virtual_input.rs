@@ -63,7 +63,7 @@ pub trait VirtualDevices {
 pub fn refuse_beyond_us_layout(who: &str, keysyms: &[u32]) -> Result<()> {
     let untypable: String = keysyms
         .iter()
-        .filter(|k| !crate::wayland::on_a_us_keyboard(**k))
+        .filter(|k| !crate::screen::wayland::on_a_us_keyboard(**k))
         .filter_map(|k| keysyms::char_of(*k))
         .collect();
     if untypable.is_empty() {

@@ -7,7 +7,8 @@
 //! sway, Hyprland, river, labwc and wayfire offer these to any client; GNOME and
 //! KDE do not (their backends go through D-Bus). Coordinates are the output
 //! layout's, in logical pixels, as the compositor's IPC reports windows. It
-//! knows nothing of windows: the compositor's IPC (see [`crate::sway`]) does.
+//! knows nothing of windows: the compositor's own IPC does. Outputs, the seat,
+//! keymaps and the data-control clipboard serve KWin's backend too.
 
 pub mod clipboard;
 mod input;

@@ -1,12 +1,20 @@
 //! Listing applications and their windows, and choosing the window a query names.
+//!
+//! Listing reads the bus; where windows sit on screen (window-relative extents,
+//! frames without extents) it asks a [`WindowPlaces`], which the engine answers
+//! through its screen: this module knows no screen.
+
+use std::collections::HashMap;
+use std::sync::Mutex;
+use std::time::Instant;
 
 use axsight_core::{Application, Bounds, ElementId, State, Window};
 use futures_util::future::join_all;
+use zbus::Connection;
 
 use crate::dbus::{self, Failure, ObjRef};
 use axsight_core::WindowQuery;
 
-use crate::engine::LinuxEngine;
 use crate::normalize::top_level_role;
 use crate::roles::role_name;
 use crate::sync::lock;
@@ -34,14 +42,49 @@ impl AppEntry {
 /// asked again.
 const STUCK_MEMORY: std::time::Duration = std::time::Duration::from_secs(5);
 
-impl LinuxEngine {
+/// Where an app's windows sit on screen, for the listing: what the bus cannot
+/// say (the engine answers through its screen).
+pub(crate) trait WindowPlaces {
+    /// Whether windows of an app with `quirks` report window-relative extents.
+    fn window_relative(&self, quirks: Quirks) -> bool;
+
+    /// How far `window`'s window-relative boxes are moved to be the screen's
+    /// (its frame `frame`; `siblings` are its app's windows, to tell alike
+    /// windows apart); `None` when it cannot be placed.
+    async fn window_origin(
+        &self,
+        pid: Option<u32>,
+        window: &Window,
+        frame: Option<Bounds>,
+        siblings: &[ElementId],
+    ) -> Option<(i32, i32)>;
+
+    /// The bounds of the display window that shows `window`, for a window
+    /// without extents of its own.
+    async fn display_window_bounds(
+        &self,
+        pid: Option<u32>,
+        window: &Window,
+        siblings: &[ElementId],
+    ) -> Option<Bounds>;
+}
+
+/// What listing apps reads with: the bus, the apps that did not answer lately,
+/// and where windows sit.
+pub(crate) struct Listing<'a, P> {
+    pub conn: &'a Connection,
+    pub stuck: &'a Mutex<HashMap<String, Instant>>,
+    pub places: &'a P,
+}
+
+impl<P: WindowPlaces> Listing<'_, P> {
     /// Lists the apps on the bus. An app of `previous` that does not answer now
     /// keeps its earlier entry, so reading its windows fails as "not answering"
     /// rather than as "closed".
     pub(crate) async fn list_apps(&self, previous: &[AppEntry]) -> Result<Vec<AppEntry>> {
         let registry = ObjRef::new(dbus::REGISTRY, dbus::ROOT_PATH);
         let apps: Vec<ObjRef> =
-            dbus::call(&self.conn, &registry, dbus::ACCESSIBLE, "GetChildren", ())
+            dbus::call(self.conn, &registry, dbus::ACCESSIBLE, "GetChildren", ())
                 .await
                 .map_err(|source| Error::BusLost {
                     source: Box::new(source),
@@ -50,7 +93,7 @@ impl LinuxEngine {
         // An app that did not answer lately is not asked again for a while: one
         // stopped app must not cost every listing a call's full timeout.
         let recently_stuck = |app: &ObjRef| {
-            lock(&self.stuck)
+            lock(self.stuck)
                 .get(&app.bus)
                 .is_some_and(|since| since.elapsed() < STUCK_MEMORY)
         };
@@ -67,11 +110,11 @@ impl LinuxEngine {
         for (result, app) in join_all(reads).await.into_iter().zip(&apps) {
             match result {
                 Ok(entry) => {
-                    lock(&self.stuck).remove(&app.bus);
+                    lock(self.stuck).remove(&app.bus);
                     entries.push(entry)
                 }
                 Err(Error::Timeout { .. }) => {
-                    lock(&self.stuck)
+                    lock(self.stuck)
                         .entry(app.bus.clone())
                         .or_insert_with(std::time::Instant::now);
                     if let Some(known) = previous.iter().find(|e| e.root.bus == app.bus) {
@@ -88,7 +131,7 @@ impl LinuxEngine {
     }
 
     async fn read_app(&self, app: &ObjRef) -> Result<AppEntry> {
-        let conn = &self.conn;
+        let conn = self.conn;
         let gone = |method| move |e| Error::from_call(&app.bus, method, e);
         let daemon = ObjRef::new("org.freedesktop.DBus", "/org/freedesktop/DBus");
         // The toolkit first, one property per call (at-spi2-atk answers no GetAll on
@@ -142,16 +185,19 @@ impl LinuxEngine {
         // app's order: windows that look alike (same title and size) are then
         // matched to display windows in creation order.
         let ids: Vec<ElementId> = kept.iter().map(|w| w.id.clone()).collect();
-        if self.window_relative(quirks) {
+        if self.places.window_relative(quirks) {
             for window in &mut kept {
-                let origin = self.window_origin(pid, window, window.bounds, &ids).await;
+                let origin = self
+                    .places
+                    .window_origin(pid, window, window.bounds, &ids)
+                    .await;
                 window.bounds = origin.and_then(|(dx, dy)| window.bounds.map(|b| b.offset(dx, dy)));
             }
         }
         // A window without extents (Java's frames answer -1s) is where its
         // display window is.
         for window in kept.iter_mut().filter(|w| w.bounds.is_none()) {
-            window.bounds = self.display_window_bounds(pid, window, &ids).await;
+            window.bounds = self.places.display_window_bounds(pid, window, &ids).await;
         }
         Ok(AppEntry {
             root: app.clone(),
@@ -170,7 +216,7 @@ impl LinuxEngine {
     /// Reads a window's title, role, states and bounds (as the app reports them:
     /// GTK4's are window-relative); `None` if it vanished.
     async fn read_window_info(&self, obj: &ObjRef, quirks: Quirks) -> Option<Window> {
-        let conn = &self.conn;
+        let conn = self.conn;
         let coords = quirks.extent_coords();
         let (title, role, state, extents) = futures_util::join!(
             dbus::property::<String>(conn, obj, dbus::ACCESSIBLE, "Name"),

@@ -14,7 +14,9 @@ use axsight_core::{
 use futures_util::future::join_all;
 use zbus::Connection;
 
-use crate::apps::{matching, pick, pick_window, screen_may_have_it, AppEntry};
+use crate::apps::{
+    matching, pick, pick_window, screen_may_have_it, AppEntry, Listing, WindowPlaces,
+};
 use crate::backends;
 use crate::cache::AppCache;
 use crate::dbus;
@@ -577,7 +579,7 @@ impl LinuxEngine {
     /// or window root and no app came or went.
     pub(crate) async fn app_entries(&self) -> Result<Vec<AppEntry>> {
         let Some(watch) = &self.watch else {
-            return self.list_apps(&[]).await;
+            return self.listing().list_apps(&[]).await;
         };
         let bookmark = watch.bookmark().await;
         let last = lock(&self.listing).clone();
@@ -596,7 +598,7 @@ impl LinuxEngine {
             }
         }
         let previous = last.map(|(_, entries)| entries).unwrap_or_default();
-        let entries = self.list_apps(&previous).await?;
+        let entries = self.listing().list_apps(&previous).await?;
         *lock(&self.listing) = Some((bookmark, entries.clone()));
         // Forget the reads of windows that are gone.
         lock(&self.windows).retain(|(id, _), _| {
@@ -892,6 +894,43 @@ fn listing_unchanged(entries: &[AppEntry], events: Option<Vec<Event>>) -> bool {
             && app.windows.iter().all(|w| w.path.as_str() != event.path)
     };
     events.iter().all(unchanged)
+}
+
+impl LinuxEngine {
+    /// Listing apps with this engine's bus, and its screen for where windows sit.
+    fn listing(&self) -> Listing<'_, LinuxEngine> {
+        Listing {
+            conn: &self.conn,
+            stuck: &self.stuck,
+            places: self,
+        }
+    }
+}
+
+/// The screen's answers, for listing apps (see `apps`).
+impl WindowPlaces for LinuxEngine {
+    fn window_relative(&self, quirks: crate::quirks::Quirks) -> bool {
+        LinuxEngine::window_relative(self, quirks)
+    }
+
+    async fn window_origin(
+        &self,
+        pid: Option<u32>,
+        window: &Window,
+        frame: Option<Bounds>,
+        siblings: &[ElementId],
+    ) -> Option<(i32, i32)> {
+        LinuxEngine::window_origin(self, pid, window, frame, siblings).await
+    }
+
+    async fn display_window_bounds(
+        &self,
+        pid: Option<u32>,
+        window: &Window,
+        siblings: &[ElementId],
+    ) -> Option<Bounds> {
+        LinuxEngine::display_window_bounds(self, pid, window, siblings).await
+    }
 }
 
 impl Engine for LinuxEngine {

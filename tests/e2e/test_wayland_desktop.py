@@ -219,7 +219,7 @@ def test_gnome_extension_installs_the_generation_each_gnome_loads(tmp_path):
     modern = (tmp_path / "46" / uuid / "extension.js").read_text()
     legacy = (tmp_path / "43" / uuid / "extension.js").read_text()
     assert "export default class" in modern and "imports.gi" not in modern
-    shared = (REPO / "crates/axsight-linux/gnome-shell/windows.js").read_text()
+    shared = (REPO / "crates/axsight-screen/gnome-shell/windows.js").read_text()
     assert shared in modern and shared in legacy
     assert "46" in json.loads((tmp_path / "46" / uuid / "metadata.json").read_text())["shell-version"]
     # GNOME 45's loader needs the file to parse as a module (no GNOME 45 here to run it).

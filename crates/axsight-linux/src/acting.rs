@@ -115,7 +115,9 @@ impl LinuxEngine {
             Input::Text(text) => INPUT_DEADLINE + PER_CHARACTER * text.chars().count() as u32,
             _ => INPUT_DEADLINE,
         };
-        screen::off_thread(deadline, move || lock(&screen).send_input(&input)).await
+        screen::off_thread(deadline, move || lock(&screen).send_input(&input))
+            .await
+            .map_err(Error::from)
     }
 
     /// The last app listing, without a call to any app; a fresh one when there
@@ -157,6 +159,7 @@ impl LinuxEngine {
             lock(&screen).reaches(shown, point.x, point.y)
         })
         .await
+        .map_err(Error::from)
     }
 
     /// Raises `window` and gives it the keyboard focus.
@@ -166,19 +169,25 @@ impl LinuxEngine {
             .await?
             .ok_or(Error::WindowGone)?;
         let screen = self.screen.clone().ok_or_else(|| self.no_display())?;
-        screen::off_thread(WINDOW_DEADLINE, move || lock(&screen).activate(shown)).await
+        screen::off_thread(WINDOW_DEADLINE, move || lock(&screen).activate(shown))
+            .await
+            .map_err(Error::from)
     }
 
     /// The screen's pixels in `region`, or the whole screen.
     pub async fn capture(&self, region: Option<Bounds>) -> Result<Capture> {
         let screen = self.screen.clone().ok_or_else(|| self.no_display())?;
-        screen::off_thread(CAPTURE_DEADLINE, move || lock(&screen).capture(region)).await
+        screen::off_thread(CAPTURE_DEADLINE, move || lock(&screen).capture(region))
+            .await
+            .map_err(Error::from)
     }
 
     /// The windows process `pid` shows on the display, with their titles.
     pub async fn screen_windows(&self, pid: u32) -> Result<Vec<(String, Bounds)>> {
         let screen = self.screen.clone().ok_or_else(|| self.no_display())?;
-        screen::off_thread(WINDOW_DEADLINE, move || lock(&screen).windows_of_pid(pid)).await
+        screen::off_thread(WINDOW_DEADLINE, move || lock(&screen).windows_of_pid(pid))
+            .await
+            .map_err(Error::from)
     }
 
     /// Asks the window titled `title` to close through the screen alone.
@@ -217,6 +226,7 @@ impl LinuxEngine {
             lock(&screen).activate_at(point.x, point.y)
         })
         .await
+        .map_err(Error::from)
     }
 
     /// Asks `window` to close, as its close button would.
@@ -226,7 +236,9 @@ impl LinuxEngine {
             .await?
             .ok_or(Error::WindowGone)?;
         let screen = self.screen.clone().ok_or_else(|| self.no_display())?;
-        screen::off_thread(WINDOW_DEADLINE, move || lock(&screen).close(shown)).await
+        screen::off_thread(WINDOW_DEADLINE, move || lock(&screen).close(shown))
+            .await
+            .map_err(Error::from)
     }
 
     /// Moves, resizes, maximizes or minimizes the window (see [`screen::Screen::place`]).
@@ -246,6 +258,7 @@ impl LinuxEngine {
             lock(&screen).place(shown, placement)
         })
         .await
+        .map_err(Error::from)
     }
 
     /// Whether the desktop still answers: the accessibility registry a ping,
@@ -276,23 +289,29 @@ impl LinuxEngine {
     /// The clipboard's text and who holds it; `None` when it holds no text.
     pub async fn clipboard_text(&self) -> Result<Option<ClipboardText>> {
         let clipboard = self.clipboard.clone().ok_or_else(|| self.no_display())?;
-        screen::off_thread(CLIPBOARD_DEADLINE, move || clipboard.read()).await
+        screen::off_thread(CLIPBOARD_DEADLINE, move || clipboard.read())
+            .await
+            .map_err(Error::from)
     }
 
     /// Holds `text` on the clipboard until another client copies something.
     pub async fn set_clipboard_text(&self, text: String) -> Result<()> {
         let clipboard = self.clipboard.clone().ok_or_else(|| self.no_display())?;
-        screen::off_thread(CLIPBOARD_DEADLINE, move || clipboard.hold(text)).await
+        screen::off_thread(CLIPBOARD_DEADLINE, move || clipboard.hold(text))
+            .await
+            .map_err(Error::from)
     }
 
     /// Who holds the clipboard now (an X window, or a digest of its text on
     /// Wayland), if anyone.
     pub async fn clipboard_owner(&self) -> Result<Option<u32>> {
         let clipboard = self.clipboard.clone().ok_or_else(|| self.no_display())?;
-        screen::off_thread(CLIPBOARD_DEADLINE, move || clipboard.owner()).await
+        screen::off_thread(CLIPBOARD_DEADLINE, move || clipboard.owner())
+            .await
+            .map_err(Error::from)
     }
 
-    /// Starts an application (see [`launch`]).
+    /// Starts an application (see `launch`).
     /// Reading desktop files and forking run off the runtime, which also carries
     /// the event recorder.
     pub async fn launch(&self, app: &str) -> Result<Launched> {
@@ -399,6 +418,7 @@ impl LinuxEngine {
             lock(&screen).toplevel_for(&id, &siblings, &wanted)
         })
         .await
+        .map_err(Error::from)
     }
 }
 

@@ -9,7 +9,7 @@ use std::time::Duration;
 use crate::desktop_session::{Compositor, DesktopSession};
 use crate::screen::clipboard::Clipboard;
 use crate::screen::{off_thread, Screen, SharedScreen};
-use crate::Result;
+use axsight_screen::Result;
 
 /// The longest connecting to the display server may take.
 const CONNECT_DEADLINE: Duration = Duration::from_secs(2);

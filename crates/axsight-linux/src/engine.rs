@@ -205,7 +205,7 @@ impl LinuxEngine {
     }
 
     /// The applications on the accessibility bus and their top-level windows,
-    /// then the apps of windows only the screen shows (see [`silent_windows`]).
+    /// then the apps of windows only the screen shows (see `silent_windows`).
     pub async fn applications(&self) -> Result<Vec<Application>> {
         let entries = self.app_entries().await?;
         let silent = self.silent_apps(&entries).await;
@@ -494,7 +494,7 @@ impl LinuxEngine {
                 None
             }
             // A screen that places no window at all (the desktop portals).
-            Err(error @ Error::NoWindowControl(_)) => {
+            Err(error @ axsight_screen::Error::NoWindowControl(_)) => {
                 tracing::debug!(%error, "no origin for {title:?}: its boxes are left out");
                 None
             }

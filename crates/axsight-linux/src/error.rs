@@ -180,6 +180,24 @@ impl Error {
     }
 }
 
+/// A screen's error, as the same error of the engine: the same words, and the
+/// same kind of failure for the session.
+impl From<axsight_screen::Error> for Error {
+    fn from(error: axsight_screen::Error) -> Error {
+        use axsight_screen::Error as Screen;
+        match error {
+            Screen::X11(why) => Error::X11(why),
+            Screen::Screen(why) => Error::Screen(why),
+            Screen::Wayland(why) => Error::Wayland(why),
+            Screen::DisplayLost(why) => Error::DisplayLost(why),
+            Screen::WindowGone => Error::WindowGone,
+            Screen::Placement(why) => Error::Placement(why),
+            Screen::NoWindowControl(why) => Error::NoWindowControl(why),
+            Screen::Clipboard(why) => Error::Clipboard(why),
+        }
+    }
+}
+
 impl axsight_core::EngineError for Error {
     fn kind(&self) -> axsight_core::FailureKind {
         use axsight_core::FailureKind;

@@ -1,13 +1,18 @@
-//! The Linux engine of axsight: the AT-SPI2 accessibility tree over D-Bus, and the
-//! screen it is shown on: X11, or a Wayland compositor (sway, GNOME, KDE, or any
-//! through the desktop portals), for where windows sit, real input and the
-//! screen's pixels.
+//! The Linux engine of axsight: the AT-SPI2 accessibility tree over D-Bus, on
+//! the screen it is shown on, which `axsight-screen` provides: X11, or a Wayland
+//! compositor (sway, GNOME, KDE, or any through the desktop portals), for where
+//! windows sit, real input and the screen's pixels.
 //!
 //! It finds the display and buses even from a stripped environment ([`discover`]),
-//! lists applications and windows, and reads a window's tree with pipelined D-Bus
-//! calls into an [`axsight_core::Tree`]. It owns every D-Bus, X11 and Wayland detail
-//! (the display servers behind one seam, `screen`); it does
-//! not format, match selectors or know about MCP.
+//! chooses the screen's backend for the session (`backends`, the one place that
+//! knows them all), lists applications and windows, and reads a window's tree
+//! with pipelined D-Bus calls into an [`axsight_core::Tree`]. It owns every
+//! D-Bus detail of accessibility; it does not format, match selectors or know
+//! about MCP.
+
+// The screens are a crate of their own; their modules are named here as they
+// were when they lived in this one.
+use axsight_screen::{gnome, kde, portal, screen, sway, x11};
 
 mod acting;
 mod apps;
@@ -19,24 +24,18 @@ pub mod discover;
 mod engine;
 mod error;
 mod events;
-mod gnome;
-mod kde;
 mod launch;
 mod menu_popups;
 mod normalize;
 mod operate;
-mod portal;
 mod quirks;
 mod refresh;
 mod roles;
-mod screen;
 mod silent_windows;
 mod states;
-mod sway;
 mod sync;
 mod walk;
 mod web_content;
-mod x11;
 
 pub use desktop_session::{Compositor, DesktopSession};
 pub use engine::{LinuxEngine, READ_DEADLINE};

@@ -31,7 +31,7 @@ pub struct ClickPacing {
 
 impl ClickPacing {
     /// Waits out the rest of [`CLICK_GAP`] since the last click when this
-    /// press of `count` on `control` needs it ([`needs_click_gap`]), so that it
+    /// press of `count` on `control` needs it (`needs_click_gap`), so that it
     /// starts a click of its own; then counts from now. A count of 0 (a
     /// pointer motion) neither waits nor counts.
     pub fn await_gap(&mut self, count: u8, control: Option<u64>) {

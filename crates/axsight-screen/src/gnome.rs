@@ -1,7 +1,7 @@
 //! The screen of a GNOME (mutter) Wayland session: input through mutter's
-//! RemoteDesktop interface ([`remote_desktop`]), screenshots through GNOME
-//! Shell's Screenshot interface ([`screenshot`]), and windows (where each is,
-//! focus, move, close) through axsight's GNOME Shell extension ([`windows`]),
+//! RemoteDesktop interface (`remote_desktop`), screenshots through GNOME
+//! Shell's Screenshot interface (`screenshot`), and windows (where each is,
+//! focus, move, close) through axsight's GNOME Shell extension (`windows`),
 //! all on the session bus.
 //!
 //! GNOME gives a session client no window places: without the extension input

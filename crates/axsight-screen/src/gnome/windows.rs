@@ -1,5 +1,5 @@
 //! GNOME's windows, through axsight's GNOME Shell extension
-//! (`crates/axsight-linux/gnome-shell`, object `/io/github/axsight/Shell`
+//! (`crates/axsight-screen/gnome-shell`, object `/io/github/axsight/Shell`
 //! of `org.gnome.Shell`): GNOME Shell gives a session client no window places
 //! otherwise. Its `ListWindows` answers in the JSON of
 //! [`crate::screen::compositor_window`].
@@ -27,7 +27,7 @@ const MODULES: (&str, &str) = (
 /// which the extension does not serve.
 ///
 /// ```
-/// let files = axsight_linux::gnome_extension_files(46).unwrap();
+/// let files = axsight_screen::gnome::extension_files(46).unwrap();
 /// assert_eq!(files[1].0, "extension.js");
 /// assert!(files[1].1.contains("export default class"));
 /// ```

@@ -1,14 +1,14 @@
 //! The screen of a KDE Plasma (KWin) Wayland session: input through KWin's fake
-//! input ([`input`]) and screenshots through KWin's ScreenShot2
-//! ([`screenshot`]), both only for an executable a `.desktop` file authorises
-//! ([`authorization`]), else through the desktop portals; windows (where each
-//! is, focus, move, close) through scripts run in KWin ([`scripting`],
-//! [`windows`]), which any session client may load.
+//! input (`input`) and screenshots through KWin's ScreenShot2
+//! (`screenshot`), both only for an executable a `.desktop` file authorises
+//! (`authorization`), else through the desktop portals; windows (where each
+//! is, focus, move, close) through scripts run in KWin (`scripting`,
+//! `windows`), which any session client may load.
 //!
 //! Unauthorised, KDE's RemoteDesktop portal sends the input (Plasma 5.27 lets
 //! an unsandboxed program in without a dialog, with a notification) and the
 //! Screenshot portal takes the screenshots; its pointer is moved by relative
-//! motion from where KWin says it is ([`cursor`]), so no screen cast runs.
+//! motion from where KWin says it is (`cursor`), so no screen cast runs.
 //! Without either, input and screenshots say what to run. Keys go through the
 //! session's layout, taken to be US.
 

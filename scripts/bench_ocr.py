@@ -39,7 +39,7 @@ Disabled (greyed-out) elements are counted in both; their recall is also shown
 apart.
 
 --candidates compares the ways of reading a window on the same captures with
-the same measure, as one table (README, "OCR"): the tesseract CLI as axsight ran
+the same measure, as one table (docs/ocr.md): the tesseract CLI as axsight ran
 it before (psm 11, 2x, a PNG on stdin), and axsight-vision's read_text through
 its example ocr_lines (release build): Tesseract in process on the whole window,
 PP-OCR's text detector with Tesseract reading each line (one or two readers),

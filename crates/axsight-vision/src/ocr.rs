@@ -11,7 +11,7 @@
 //! Runtime, Tesseract reads the whole window as sparse text (`--psm 11`) on one
 //! engine instead: as complete, about twice as slow on two cores.
 //!
-//! Measured with `scripts/bench_ocr.py --candidates` (README, "OCR"): recall
+//! Measured with `scripts/bench_ocr.py --candidates` (docs/ocr.md): recall
 //! against the accessibility tree over 6 windows, 96.8 % of the names drawn as
 //! text (the Tesseract CLI before: 95.6 %), and about 480 ms of CPU per window,
 //! spread over the two cores (the CLI: the same CPU on one core). The detector

@@ -101,7 +101,7 @@ fn strictly_below(tree: &Tree, order: &[NodeId], tops: &[NodeId]) -> Vec<bool> {
 
 impl Expr {
     /// Whether `element` satisfies the expression. Each key's rule is listed with the
-    /// grammar, in the documentation of the `selector` module (and the README).
+    /// grammar, in the documentation of the `selector` module (and the book's docs/selectors.md).
     pub fn matches(&self, element: &Element, context: &MatchContext<'_>) -> bool {
         match self {
             Expr::Atom(atom) => atom.matches(element, context),

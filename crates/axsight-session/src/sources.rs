@@ -7,6 +7,14 @@
 //! hands them to [`Session::record_sightings`], which keeps them relative to
 //! the window (a later click follows the window) and drops text read over
 //! secret fields.
+//!
+//! This module and `session` import each other on purpose: what is here is
+//! [`Session`]'s own methods, kept apart by subject as `acting`, `browsing`,
+//! `target` and `describe` keep theirs, and the state they work on (the
+//! detector, the surfaces read, the sightings) is the session's, held in its
+//! fields. One type split over files, not two rooms: a `Sources` type of its
+//! own would need the session's engine, registry and browsers passed into every
+//! call.
 
 mod detector;
 mod dom;

@@ -66,7 +66,7 @@ impl LinuxEngine {
                     .into(),
             });
         }
-        operate::perform(&self.conn, id, operation, quirks).await
+        Ok(operate::perform(&self.conn, id, operation, quirks).await?)
     }
 
     /// The quirks of the app that owns element `id`, from the app listing; the

@@ -340,12 +340,12 @@ impl LinuxEngine {
                 return Ok((snapshot, entries.into_iter().map(|e| e.info).collect()));
             }
             Err(error) if screen_may_have_it(&error) && query.window_id.is_none() => error,
-            Err(error) => return Err(error),
+            Err(error) => return Err(error.into()),
         };
         // Not among the apps on the bus: among the windows only the screen shows.
         let silent = self.silent_apps(&entries).await;
         if silent.is_empty() {
-            return Err(error);
+            return Err(error.into());
         }
         let all: Vec<&Application> = entries.iter().map(|e| &e.info).chain(&silent).collect();
         let (app, index) = pick(&all, query)?;
@@ -579,7 +579,7 @@ impl LinuxEngine {
     /// or window root and no app came or went.
     pub(crate) async fn app_entries(&self) -> Result<Vec<AppEntry>> {
         let Some(watch) = &self.watch else {
-            return self.listing().list_apps(&[]).await;
+            return Ok(self.listing().list_apps(&[]).await?);
         };
         let bookmark = watch.bookmark().await;
         let last = lock(&self.listing).clone();
@@ -846,7 +846,7 @@ impl LinuxEngine {
         tracing::debug!(cached = cache.len(), "cache fetched");
         let walker = Walker::new(&self.conn, entry.quirks, options, cache);
         let raw = walker.read(obj, true).await.map_err(|aborted| {
-            Error::from_failure(
+            axsight_atspi::Error::from_failure(
                 &entry.info.name,
                 aborted.failure,
                 aborted.method,

@@ -149,33 +149,35 @@ pub enum Error {
     Launch { command: String, why: String },
 }
 
-impl Error {
-    /// Classifies a failed call by the D-Bus error it carries (see [`Error::from_failure`]).
-    pub(crate) fn from_call(app: &str, method: &'static str, source: zbus::Error) -> Error {
-        Error::from_failure(app, crate::dbus::failure_kind(&source), method, source)
-    }
-
-    /// Turns a failed call on an app's root or window object into an error: the
-    /// object or its whole peer gone is the app gone; no reply is a timeout.
-    pub(crate) fn from_failure(
-        app: &str,
-        failure: crate::dbus::Failure,
-        method: &'static str,
-        source: zbus::Error,
-    ) -> Error {
-        use crate::dbus::Failure;
-        match failure {
-            Failure::PeerGone | Failure::ObjectGone => Error::AppGone {
-                app: app.to_string(),
+/// An accessibility error, as the same error of the engine: the same words, and
+/// the same kind of failure for the session.
+impl From<axsight_atspi::Error> for Error {
+    fn from(error: axsight_atspi::Error) -> Error {
+        use axsight_atspi::Error as Atspi;
+        match error {
+            Atspi::BusLost { source } => Error::BusLost { source },
+            Atspi::AppNotFound { query, available } => Error::AppNotFound { query, available },
+            Atspi::WindowNotFound {
+                app,
+                query,
+                available,
+            } => Error::WindowNotFound {
+                app,
+                query,
+                available,
             },
-            Failure::NoReply => Error::Timeout {
-                app: app.to_string(),
-                ms: crate::dbus::CALL_TIMEOUT.as_millis() as u64,
-            },
-            Failure::Other => Error::Call {
-                method,
-                source: Box::new(source),
-            },
+            Atspi::NoApplications => Error::NoApplications,
+            Atspi::NoActiveWindow { available } => Error::NoActiveWindow { available },
+            Atspi::Timeout { app, ms } => Error::Timeout { app, ms },
+            Atspi::AppGone { app } => Error::AppGone { app },
+            Atspi::WindowGone => Error::WindowGone,
+            Atspi::Call { method, source } => Error::Call { method, source },
+            Atspi::BadElement(what) => Error::BadElement(what),
+            Atspi::ElementGone => Error::ElementGone,
+            Atspi::Unsupported { interface } => Error::Unsupported { interface },
+            Atspi::NoSuchAction { action, available } => Error::NoSuchAction { action, available },
+            Atspi::Refused { what } => Error::Refused { what },
+            Atspi::NotAnswering => Error::NotAnswering,
         }
     }
 }

@@ -13,29 +13,17 @@
 // The screens are a crate of their own; their modules are named here as they
 // were when they lived in this one.
 use axsight_screen::{gnome, kde, portal, screen, sway, x11};
+// So is the accessibility side.
+use axsight_atspi::{apps, cache, dbus, events, normalize, operate, quirks, refresh, sync, walk};
 
 mod acting;
-mod apps;
 mod backends;
-mod cache;
-mod dbus;
 mod desktop_session;
 pub mod discover;
 mod engine;
 mod error;
-mod events;
 mod launch;
-mod menu_popups;
-mod normalize;
-mod operate;
-mod quirks;
-mod refresh;
-mod roles;
 mod silent_windows;
-mod states;
-mod sync;
-mod walk;
-mod web_content;
 
 pub use desktop_session::{Compositor, DesktopSession};
 pub use engine::{LinuxEngine, READ_DEADLINE};

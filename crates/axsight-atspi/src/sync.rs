@@ -4,6 +4,6 @@
 use std::sync::{Mutex, MutexGuard};
 
 /// Locks a mutex, taking the data even if a panic elsewhere poisoned it.
-pub(crate) fn lock<T: ?Sized>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
+pub fn lock<T: ?Sized>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
     mutex.lock().unwrap_or_else(|e| e.into_inner())
 }

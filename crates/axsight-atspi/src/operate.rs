@@ -54,7 +54,7 @@ async fn live_object(conn: &Connection, id: &ElementId) -> Result<ObjRef> {
 }
 
 /// Does `operation` to the element `id`, in an app with `quirks`.
-pub(crate) async fn perform(
+pub async fn perform(
     conn: &Connection,
     id: &ElementId,
     operation: &Operation,

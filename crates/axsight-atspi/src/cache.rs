@@ -125,6 +125,11 @@ impl AppCache {
         self.items.len()
     }
 
+    /// Whether the cache holds nothing (the bridge answered none).
+    pub fn is_empty(&self) -> bool {
+        self.items.is_empty()
+    }
+
     /// What the cache holds for `obj`.
     pub fn item(&self, obj: &ObjRef) -> Option<&CachedItem> {
         if obj.bus != self.bus {

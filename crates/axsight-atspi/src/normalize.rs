@@ -12,7 +12,7 @@ use crate::walk::{Quirks, RawNode};
 /// names given to unlabelled widgets (`GtkEntry`).
 ///
 /// ```
-/// use axsight_linux::clean_name;
+/// use axsight_atspi::normalize::clean_name;
 /// assert_eq!(clean_name("Save As...      ", false), "Save As...");
 /// assert_eq!(clean_name("Page _2", true), "Page 2");
 /// assert_eq!(clean_name("_OK OK", true), "OK");
@@ -44,7 +44,7 @@ pub fn clean_name(raw: &str, gtk4: bool) -> String {
 ///
 /// ```
 /// use axsight_core::Role;
-/// use axsight_linux::class_role;
+/// use axsight_atspi::normalize::class_role;
 /// assert_eq!(class_role("GtkSwitch", Role::CheckBox), Some(Role::Switch));
 /// assert_eq!(class_role("GtkEntry", Role::Group), Some(Role::Edit));
 /// assert_eq!(class_role("GtkEntry", Role::Edit), None);
@@ -83,7 +83,7 @@ pub fn class_role(name: &str, reported: Role) -> Option<Role> {
 ///
 /// ```
 /// use axsight_core::Role;
-/// use axsight_linux::is_gtk4_role_placeholder;
+/// use axsight_atspi::normalize::is_gtk4_role_placeholder;
 /// assert!(is_gtk4_role_placeholder("Tab", Role::TabItem));
 /// assert!(is_gtk4_role_placeholder("Tab list", Role::Tab));
 /// assert!(!is_gtk4_role_placeholder("Tab", Role::Button));
@@ -101,7 +101,7 @@ pub fn is_gtk4_role_placeholder(name: &str, role: Role) -> bool {
 /// visual indication of progress" (English only: a translated desktop's text stays).
 ///
 /// ```
-/// use axsight_linux::is_stock_description;
+/// use axsight_atspi::normalize::is_stock_description;
 /// assert!(is_stock_description("animation", "Provides visual indication of progress"));
 /// assert!(!is_stock_description("animation", "Loading mail"));
 /// ```
@@ -142,7 +142,7 @@ fn strip_mnemonics(name: &str) -> String {
 
 /// The role of an app's top-level object: a window, whatever plain container
 /// role the toolkit gives it (Qt reports a bare `QWidget` window as `filler`).
-pub(crate) fn top_level_role(raw: &str) -> Role {
+pub fn top_level_role(raw: &str) -> Role {
     match Role::from_atspi_name(raw) {
         Role::Group | Role::Pane | Role::Unknown => Role::Window,
         role => role,

@@ -5,6 +5,7 @@
 //! through its screen: this module knows no screen.
 
 use std::collections::HashMap;
+use std::future::Future;
 use std::sync::Mutex;
 use std::time::Instant;
 
@@ -23,7 +24,7 @@ use crate::{states, Error, Result};
 
 /// An application as found on the bus, with what reading it needs.
 #[derive(Debug, Clone)]
-pub(crate) struct AppEntry {
+pub struct AppEntry {
     pub root: ObjRef,
     pub info: Application,
     /// The window objects, in the order of `info.windows`.
@@ -44,34 +45,34 @@ const STUCK_MEMORY: std::time::Duration = std::time::Duration::from_secs(5);
 
 /// Where an app's windows sit on screen, for the listing: what the bus cannot
 /// say (the engine answers through its screen).
-pub(crate) trait WindowPlaces {
+pub trait WindowPlaces: Sync {
     /// Whether windows of an app with `quirks` report window-relative extents.
     fn window_relative(&self, quirks: Quirks) -> bool;
 
     /// How far `window`'s window-relative boxes are moved to be the screen's
     /// (its frame `frame`; `siblings` are its app's windows, to tell alike
     /// windows apart); `None` when it cannot be placed.
-    async fn window_origin(
+    fn window_origin(
         &self,
         pid: Option<u32>,
         window: &Window,
         frame: Option<Bounds>,
         siblings: &[ElementId],
-    ) -> Option<(i32, i32)>;
+    ) -> impl Future<Output = Option<(i32, i32)>> + Send;
 
     /// The bounds of the display window that shows `window`, for a window
     /// without extents of its own.
-    async fn display_window_bounds(
+    fn display_window_bounds(
         &self,
         pid: Option<u32>,
         window: &Window,
         siblings: &[ElementId],
-    ) -> Option<Bounds>;
+    ) -> impl Future<Output = Option<Bounds>> + Send;
 }
 
 /// What listing apps reads with: the bus, the apps that did not answer lately,
 /// and where windows sit.
-pub(crate) struct Listing<'a, P> {
+pub struct Listing<'a, P> {
     pub conn: &'a Connection,
     pub stuck: &'a Mutex<HashMap<String, Instant>>,
     pub places: &'a P,
@@ -81,7 +82,7 @@ impl<P: WindowPlaces> Listing<'_, P> {
     /// Lists the apps on the bus. An app of `previous` that does not answer now
     /// keeps its earlier entry, so reading its windows fails as "not answering"
     /// rather than as "closed".
-    pub(crate) async fn list_apps(&self, previous: &[AppEntry]) -> Result<Vec<AppEntry>> {
+    pub async fn list_apps(&self, previous: &[AppEntry]) -> Result<Vec<AppEntry>> {
         let registry = ObjRef::new(dbus::REGISTRY, dbus::ROOT_PATH);
         let apps: Vec<ObjRef> =
             dbus::call(self.conn, &registry, dbus::ACCESSIBLE, "GetChildren", ())
@@ -272,7 +273,7 @@ fn app_names(apps: &[&Application]) -> String {
 /// The apps `want` names, as indices in `apps`: those named exactly so
 /// (ignoring case), else those whose name contains it, else the one with that
 /// pid; an error naming the running apps when none is.
-pub(crate) fn matching(apps: &[&Application], want: &str) -> Result<Vec<usize>> {
+pub fn matching(apps: &[&Application], want: &str) -> Result<Vec<usize>> {
     let want_lower = want.trim().to_lowercase();
     let exact = |a: &Application| a.name.to_lowercase() == want_lower;
     let partial = |a: &Application| a.name.to_lowercase().contains(&want_lower);
@@ -296,7 +297,7 @@ pub(crate) fn matching(apps: &[&Application], want: &str) -> Result<Vec<usize>> 
 /// (see [`matching`]) and title (substring). An app named without a title
 /// gives its newest modal dialog, else its active window, else its first; with
 /// neither, the active window.
-pub(crate) fn pick_window<'e>(
+pub fn pick_window<'e>(
     entries: &'e [AppEntry],
     query: &WindowQuery,
 ) -> Result<(&'e AppEntry, usize)> {
@@ -307,7 +308,7 @@ pub(crate) fn pick_window<'e>(
 
 /// [`pick_window`] over any apps: the index of the app in `apps` and of the
 /// window in the app's.
-pub(crate) fn pick(apps: &[&Application], query: &WindowQuery) -> Result<(usize, usize)> {
+pub fn pick(apps: &[&Application], query: &WindowQuery) -> Result<(usize, usize)> {
     // A window named by identity is found whatever else is asked, or it is gone.
     if let Some(id) = &query.window_id {
         return apps
@@ -372,7 +373,7 @@ pub(crate) fn pick(apps: &[&Application], query: &WindowQuery) -> Result<(usize,
 
 /// Whether a failure to pick a window among the apps on the bus may be
 /// answered by a window only the screen shows.
-pub(crate) fn screen_may_have_it(error: &Error) -> bool {
+pub fn screen_may_have_it(error: &Error) -> bool {
     matches!(
         error,
         Error::NoApplications

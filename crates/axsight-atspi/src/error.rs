@@ -5,6 +5,13 @@
 /// An error from the accessibility side.
 #[derive(Debug, thiserror::Error)]
 pub enum Error {
+    #[error("cannot connect to the D-Bus bus at {address}: {source}")]
+    Connect {
+        address: String,
+        #[source]
+        source: Box<zbus::Error>,
+    },
+
     #[error(
         "the accessibility bus stopped answering ({source}); the next call connects \
          again, and if that fails too the desktop session has probably ended"

@@ -1,8 +1,8 @@
 //! Reading and acting on Linux desktops through AT-SPI2, the accessibility bus:
 //! the mechanics of axsight's Linux engine that know nothing of screens.
 //!
-//! - [`dbus`]: pipelined calls on one connection to the accessibility bus, the
-//!   interface names, and what a failed call means;
+//! - [`bus`]: reaching the accessibility bus; [`dbus`]: pipelined calls on one
+//!   connection to it, the interface names, and what a failed call means;
 //! - [`apps`]: listing the applications and their windows, and choosing the
 //!   window a query names (where windows sit is asked of a [`apps::WindowPlaces`]);
 //! - [`walk`]: reading a window's tree as raw nodes, with [`cache`] (the bridge's
@@ -18,6 +18,7 @@
 //! with the screens (`axsight-screen`) into the engine.
 
 pub mod apps;
+pub mod bus;
 pub mod cache;
 pub mod dbus;
 mod error;

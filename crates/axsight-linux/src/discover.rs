@@ -10,8 +10,9 @@
 use std::os::unix::fs::MetadataExt;
 use std::path::Path;
 
-use crate::dbus;
 use crate::x11::X11;
+use axsight_atspi::bus::address_from_session;
+pub use axsight_atspi::bus::{accessibility_enabled, connect_to};
 
 /// The longest reading the X root window may take.
 const X11_DEADLINE: std::time::Duration = std::time::Duration::from_secs(1);
@@ -82,38 +83,6 @@ pub fn find_session_bus() -> Option<String> {
         .then(|| format!("unix:path={}", socket.display()))
 }
 
-/// The session bus's `org.a11y.Bus` object: the launcher that owns the
-/// accessibility bus and its `IsEnabled` switch.
-fn a11y_bus_object() -> dbus::ObjRef {
-    dbus::ObjRef::new("org.a11y.Bus", "/org/a11y/bus")
-}
-
-/// Asks the session bus's `org.a11y.Bus` for the accessibility bus address.
-async fn address_from_session(session: &zbus::Connection) -> zbus::Result<String> {
-    dbus::call(
-        session,
-        &a11y_bus_object(),
-        "org.a11y.Bus",
-        "GetAddress",
-        (),
-    )
-    .await
-}
-
-/// Opens a connection to the bus at `address`.
-pub async fn connect_to(address: &str) -> Result<zbus::Connection> {
-    let connect = |source| Error::Connect {
-        address: address.to_string(),
-        source: Box::new(source),
-    };
-    zbus::connection::Builder::address(address)
-        .map_err(connect)?
-        .method_timeout(dbus::CALL_TIMEOUT)
-        .build()
-        .await
-        .map_err(connect)
-}
-
 /// Finds the display and the buses, in the order apps themselves use.
 pub async fn discover() -> Result<Discovery> {
     let (display, display_problem, several) = match find_display() {
@@ -174,32 +143,4 @@ pub async fn discover() -> Result<Discovery> {
         a11y_bus,
         a11y_bus_source,
     })
-}
-
-/// Reads, and when `enable` is set turns on, `org.a11y.Status.IsEnabled` on the
-/// session bus: Chromium, Firefox and Qt only expose their trees when it is true.
-pub async fn accessibility_enabled(session_bus: &str, enable: bool) -> Result<bool> {
-    let session = connect_to(session_bus).await?;
-    let bus = a11y_bus_object();
-    let get = |source| Error::Call {
-        method: "org.a11y.Status.IsEnabled",
-        source: Box::new(source),
-    };
-    let enabled: bool = dbus::property(&session, &bus, "org.a11y.Status", "IsEnabled")
-        .await
-        .map_err(get)?;
-    if enabled || !enable {
-        return Ok(enabled);
-    }
-    let value = zbus::zvariant::Value::from(true);
-    dbus::call::<_, ()>(
-        &session,
-        &bus,
-        dbus::PROPERTIES,
-        "Set",
-        &("org.a11y.Status", "IsEnabled", value),
-    )
-    .await
-    .map_err(get)?;
-    Ok(true)
 }

@@ -155,6 +155,7 @@ impl From<axsight_atspi::Error> for Error {
     fn from(error: axsight_atspi::Error) -> Error {
         use axsight_atspi::Error as Atspi;
         match error {
+            Atspi::Connect { address, source } => Error::Connect { address, source },
             Atspi::BusLost { source } => Error::BusLost { source },
             Atspi::AppNotFound { query, available } => Error::AppNotFound { query, available },
             Atspi::WindowNotFound {

@@ -227,8 +227,8 @@ fn children_of(node: &RawNode, quirks: Quirks) -> impl Iterator<Item = (&RawNode
 
 /// Whether a label with extents `label` sits where it labels a field with
 /// extents `field`: left of it with their rows overlapping, or above it with
-/// their columns overlapping, and close.
-fn labels_by_place(
+/// their columns overlapping, and close (Qt's and Java's forms, web pages).
+pub fn labels_by_place(
     label: Option<(i32, i32, i32, i32)>,
     field: Option<(i32, i32, i32, i32)>,
 ) -> bool {

@@ -25,7 +25,9 @@
 //! asked for them (a watching session, JSON): without them a page reads as the
 //! browser gave it.
 
-use axsight_core::{Element, NodeId, Role, State, Tree};
+use axsight_core::{Bounds, Element, NodeId, Role, State, Tree};
+
+use crate::normalize::labels_by_place;
 
 /// The raw role of a page.
 const PAGE: &str = "document web";
@@ -38,9 +40,6 @@ const PLAIN: [Role; 5] = [
     Role::Text,
     Role::Unknown,
 ];
-
-/// How near (pixels) a label must sit to the field it names.
-const NEAR: i32 = 24;
 
 /// Reshapes the pages in `tree` (see the module's doc).
 pub fn reshape_pages(tree: &mut Tree) {
@@ -185,6 +184,7 @@ fn label_before(tree: &Tree, node: NodeId) -> Option<String> {
     let siblings = &tree.node(parent).children;
     let at = siblings.iter().position(|&s| s == node)?;
     let before = tree.element(*siblings.get(at.checked_sub(1)?)?);
+    let extents = |b: Bounds| Some((b.x, b.y, b.width, b.height));
     let field = tree.element(node).bounds?;
     let label = before.bounds?;
     let words = before.name.trim();
@@ -192,15 +192,7 @@ fn label_before(tree: &Tree, node: NodeId) -> Option<String> {
     if words.is_empty() || !plain || before.states.contains(State::Editable) {
         return None;
     }
-    let rows_overlap = label.y < field.y + field.height && field.y < label.y + label.height;
-    let columns_overlap = label.x < field.x + field.width && field.x < label.x + label.width;
-    let left_of = rows_overlap
-        && label.x + label.width <= field.x + 1
-        && field.x - (label.x + label.width) <= NEAR;
-    let above = columns_overlap
-        && label.y + label.height <= field.y + 1
-        && field.y - (label.y + label.height) <= NEAR;
-    (left_of || above).then(|| words.to_string())
+    labels_by_place(extents(label), extents(field)).then(|| words.to_string())
 }
 
 #[cfg(test)]

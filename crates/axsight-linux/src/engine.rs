@@ -428,12 +428,6 @@ impl LinuxEngine {
         Ok(snapshots)
     }
 
-    /// Whether the windows of an app with `quirks` report extents relative to
-    /// themselves, so that their origin on screen must be added.
-    pub(crate) fn window_relative(&self, quirks: crate::quirks::Quirks) -> bool {
-        quirks.gtk4 || self.every_window_relative
-    }
-
     /// The name of the screen in use (`X11`, `sway (wlroots)`), and why there
     /// is none when there is none.
     pub fn screen(&self) -> std::result::Result<String, String> {
@@ -443,65 +437,6 @@ impl LinuxEngine {
                 .screen_problem
                 .clone()
                 .unwrap_or_else(|| "no display server was found".into())),
-        }
-    }
-
-    /// Where the content of `window` (one whose extents are window-relative)
-    /// starts on screen; `None` when the screen cannot say, so that its boxes
-    /// are no screen boxes and must not pass for them (GNOME without axsight's
-    /// extension, a window the compositor does not list). `siblings` are the
-    /// ids of its app's current windows: each is matched to a display window of
-    /// its own (see [`screen::matching::Matches::find`]). Replies are waited
-    /// for off the runtime, within [`SCREEN_DEADLINE`]: a stopped display
-    /// server must not stall the runtime that also serves D-Bus.
-    pub(crate) async fn window_origin(
-        &self,
-        pid: Option<u32>,
-        window: &Window,
-        frame: Option<Bounds>,
-        siblings: &[ElementId],
-    ) -> Option<(i32, i32)> {
-        // A frame without extents (Java's) has no boxes to move.
-        let Some(frame) = frame else {
-            return Some((0, 0));
-        };
-        let screen = self.screen.clone()?;
-        let inset = match self.every_window_relative {
-            true => self.frame_inset(window, frame).await,
-            false => None,
-        };
-        let wanted = Wanted {
-            title: window.title.clone(),
-            size: Some((frame.width, frame.height)),
-            pid,
-            inset,
-        };
-        let id = window.id.clone();
-        let siblings = siblings.to_vec();
-        let lookup = screen::off_thread(SCREEN_DEADLINE, move || {
-            lock(&screen).content_origin(&id, &siblings, &wanted)
-        });
-        let title = &window.title;
-        match lookup.await {
-            Ok(Some(origin)) => Some((origin.x, origin.y)),
-            // An untitled one is often no window at all (GNOME Shell's own).
-            Ok(None) if title.is_empty() => {
-                tracing::debug!("no display window for an untitled window");
-                Some((0, 0))
-            }
-            Ok(None) => {
-                tracing::warn!("no display window for {title:?}: its boxes are left out");
-                None
-            }
-            // A screen that places no window at all (the desktop portals).
-            Err(error @ axsight_screen::Error::NoWindowControl(_)) => {
-                tracing::debug!(%error, "no origin for {title:?}: its boxes are left out");
-                None
-            }
-            Err(error) => {
-                tracing::warn!(%error, "no origin for {title:?}: its boxes are left out");
-                None
-            }
         }
     }
 
@@ -544,35 +479,6 @@ impl LinuxEngine {
         }
         insets.insert(key, inset);
         Some(inset)
-    }
-
-    /// The screen bounds of `window`'s display window, for a window that
-    /// reports no extents of its own; `None` when no display window matches.
-    pub(crate) async fn display_window_bounds(
-        &self,
-        pid: Option<u32>,
-        window: &Window,
-        siblings: &[ElementId],
-    ) -> Option<Bounds> {
-        let screen = self.screen.clone()?;
-        let wanted = Wanted {
-            title: window.title.clone(),
-            size: None,
-            pid,
-            inset: None,
-        };
-        let id = window.id.clone();
-        let siblings = siblings.to_vec();
-        let lookup = screen::off_thread(SCREEN_DEADLINE, move || {
-            lock(&screen).window_bounds(&id, &siblings, &wanted)
-        });
-        match lookup.await {
-            Ok(bounds) => bounds,
-            Err(error) => {
-                tracing::warn!(%error, title = %window.title, "no screen bounds for a window without extents");
-                None
-            }
-        }
     }
 
     /// The app listing: fresh, or the last one when no event since touched an app
@@ -907,12 +813,23 @@ impl LinuxEngine {
     }
 }
 
-/// The screen's answers, for listing apps (see `apps`).
+/// Where windows sit, from the screen: for listing apps (see `apps`) and for
+/// placing a read window's boxes.
 impl WindowPlaces for LinuxEngine {
+    /// Whether the windows of an app with `quirks` report extents relative to
+    /// themselves, so that their origin on screen must be added.
     fn window_relative(&self, quirks: crate::quirks::Quirks) -> bool {
-        LinuxEngine::window_relative(self, quirks)
+        quirks.gtk4 || self.every_window_relative
     }
 
+    /// Where the content of `window` (one whose extents are window-relative)
+    /// starts on screen; `None` when the screen cannot say, so that its boxes
+    /// are no screen boxes and must not pass for them (GNOME without axsight's
+    /// extension, a window the compositor does not list). `siblings` are the
+    /// ids of its app's current windows: each is matched to a display window of
+    /// its own (see [`screen::matching::Matches::find`]). Replies are waited
+    /// for off the runtime, within [`SCREEN_DEADLINE`]: a stopped display
+    /// server must not stall the runtime that also serves D-Bus.
     async fn window_origin(
         &self,
         pid: Option<u32>,
@@ -920,16 +837,77 @@ impl WindowPlaces for LinuxEngine {
         frame: Option<Bounds>,
         siblings: &[ElementId],
     ) -> Option<(i32, i32)> {
-        LinuxEngine::window_origin(self, pid, window, frame, siblings).await
+        // A frame without extents (Java's) has no boxes to move.
+        let Some(frame) = frame else {
+            return Some((0, 0));
+        };
+        let screen = self.screen.clone()?;
+        let inset = match self.every_window_relative {
+            true => self.frame_inset(window, frame).await,
+            false => None,
+        };
+        let wanted = Wanted {
+            title: window.title.clone(),
+            size: Some((frame.width, frame.height)),
+            pid,
+            inset,
+        };
+        let id = window.id.clone();
+        let siblings = siblings.to_vec();
+        let lookup = screen::off_thread(SCREEN_DEADLINE, move || {
+            lock(&screen).content_origin(&id, &siblings, &wanted)
+        });
+        let title = &window.title;
+        match lookup.await {
+            Ok(Some(origin)) => Some((origin.x, origin.y)),
+            // An untitled one is often no window at all (GNOME Shell's own).
+            Ok(None) if title.is_empty() => {
+                tracing::debug!("no display window for an untitled window");
+                Some((0, 0))
+            }
+            Ok(None) => {
+                tracing::warn!("no display window for {title:?}: its boxes are left out");
+                None
+            }
+            // A screen that places no window at all (the desktop portals).
+            Err(error @ axsight_screen::Error::NoWindowControl(_)) => {
+                tracing::debug!(%error, "no origin for {title:?}: its boxes are left out");
+                None
+            }
+            Err(error) => {
+                tracing::warn!(%error, "no origin for {title:?}: its boxes are left out");
+                None
+            }
+        }
     }
 
+    /// The screen bounds of `window`'s display window, for a window that
+    /// reports no extents of its own; `None` when no display window matches.
     async fn display_window_bounds(
         &self,
         pid: Option<u32>,
         window: &Window,
         siblings: &[ElementId],
     ) -> Option<Bounds> {
-        LinuxEngine::display_window_bounds(self, pid, window, siblings).await
+        let screen = self.screen.clone()?;
+        let wanted = Wanted {
+            title: window.title.clone(),
+            size: None,
+            pid,
+            inset: None,
+        };
+        let id = window.id.clone();
+        let siblings = siblings.to_vec();
+        let lookup = screen::off_thread(SCREEN_DEADLINE, move || {
+            lock(&screen).window_bounds(&id, &siblings, &wanted)
+        });
+        match lookup.await {
+            Ok(bounds) => bounds,
+            Err(error) => {
+                tracing::warn!(%error, title = %window.title, "no screen bounds for a window without extents");
+                None
+            }
+        }
     }
 }
 

@@ -106,71 +106,6 @@ impl Clipboard {
         .map_err(x11_error)?;
         Ok((conn, window))
     }
-
-    /// Who holds the clipboard now, if anyone.
-    pub fn owner(&self) -> Result<Option<u32>> {
-        let (conn, _) = self.connect()?;
-        let atoms = Atoms::intern(&conn)?;
-        owner_of(&conn, atoms.clipboard)
-    }
-
-    /// The text the clipboard's holder offers; `None` when no one holds it or
-    /// it holds no text.
-    pub fn read(&self) -> Result<Option<ClipboardText>> {
-        let (conn, window) = self.connect()?;
-        let atoms = Atoms::intern(&conn)?;
-        let Some(owner) = owner_of(&conn, atoms.clipboard)? else {
-            return Ok(None);
-        };
-        let ours = self.held.lock().unwrap_or_else(|e| e.into_inner()).clone();
-        if let Some(held) = ours.filter(|held| held.window == owner) {
-            return Ok(Some(ClipboardText {
-                text: held.text.to_string(),
-                owner,
-            }));
-        }
-        if let Some(bytes) = convert(&conn, window, &atoms, atoms.utf8)? {
-            let text = String::from_utf8_lossy(&bytes).into_owned();
-            return Ok(Some(ClipboardText { text, owner }));
-        }
-        // STRING is Latin-1.
-        if let Some(bytes) = convert(&conn, window, &atoms, AtomEnum::STRING.into())? {
-            let text = bytes.iter().map(|&b| char::from(b)).collect();
-            return Ok(Some(ClipboardText { text, owner }));
-        }
-        Ok(None)
-    }
-
-    /// Takes the clipboard and holds `text` on it, served to every app that asks
-    /// until another client takes the clipboard.
-    pub fn hold(&self, text: String) -> Result<()> {
-        if text.len() > MAX_TEXT_BYTES {
-            return Err(Error::Clipboard(format!(
-                "the text is {} bytes; the clipboard takes at most {MAX_TEXT_BYTES}",
-                text.len()
-            )));
-        }
-        let (conn, window) = self.connect()?;
-        let atoms = Atoms::intern(&conn)?;
-        conn.set_selection_owner(window, atoms.clipboard, x11rb::CURRENT_TIME)
-            .map_err(x11_error)?;
-        if owner_of(&conn, atoms.clipboard)? != Some(window) {
-            return Err(Error::X11(
-                "the X server did not give axsight the clipboard".into(),
-            ));
-        }
-        let text = Arc::new(text);
-        *self.held.lock().unwrap_or_else(|e| e.into_inner()) = Some(Held {
-            window,
-            text: text.clone(),
-        });
-        let held = self.held.clone();
-        std::thread::Builder::new()
-            .name("axsight-clipboard".into())
-            .spawn(move || serve(conn, window, atoms, text, held))
-            .map_err(|e| Error::X11(format!("cannot start the clipboard's thread: {e}")))?;
-        Ok(())
-    }
 }
 
 fn owner_of(conn: &RustConnection, selection: Atom) -> Result<Option<u32>> {
@@ -349,17 +284,69 @@ fn answer(
     conn.flush().map_err(x11_error)
 }
 
-// The inherent methods are the X11 selection's own; the seam calls them.
 impl ScreenClipboard for Clipboard {
-    fn read(&self) -> Result<Option<ClipboardText>> {
-        Clipboard::read(self)
-    }
-
-    fn hold(&self, text: String) -> Result<()> {
-        Clipboard::hold(self, text)
-    }
-
+    /// Who holds the clipboard now, if anyone.
     fn owner(&self) -> Result<Option<u32>> {
-        Clipboard::owner(self)
+        let (conn, _) = self.connect()?;
+        let atoms = Atoms::intern(&conn)?;
+        owner_of(&conn, atoms.clipboard)
+    }
+
+    /// The text the clipboard's holder offers; `None` when no one holds it or
+    /// it holds no text.
+    fn read(&self) -> Result<Option<ClipboardText>> {
+        let (conn, window) = self.connect()?;
+        let atoms = Atoms::intern(&conn)?;
+        let Some(owner) = owner_of(&conn, atoms.clipboard)? else {
+            return Ok(None);
+        };
+        let ours = self.held.lock().unwrap_or_else(|e| e.into_inner()).clone();
+        if let Some(held) = ours.filter(|held| held.window == owner) {
+            return Ok(Some(ClipboardText {
+                text: held.text.to_string(),
+                owner,
+            }));
+        }
+        if let Some(bytes) = convert(&conn, window, &atoms, atoms.utf8)? {
+            let text = String::from_utf8_lossy(&bytes).into_owned();
+            return Ok(Some(ClipboardText { text, owner }));
+        }
+        // STRING is Latin-1.
+        if let Some(bytes) = convert(&conn, window, &atoms, AtomEnum::STRING.into())? {
+            let text = bytes.iter().map(|&b| char::from(b)).collect();
+            return Ok(Some(ClipboardText { text, owner }));
+        }
+        Ok(None)
+    }
+
+    /// Takes the clipboard and holds `text` on it, served to every app that asks
+    /// until another client takes the clipboard.
+    fn hold(&self, text: String) -> Result<()> {
+        if text.len() > MAX_TEXT_BYTES {
+            return Err(Error::Clipboard(format!(
+                "the text is {} bytes; the clipboard takes at most {MAX_TEXT_BYTES}",
+                text.len()
+            )));
+        }
+        let (conn, window) = self.connect()?;
+        let atoms = Atoms::intern(&conn)?;
+        conn.set_selection_owner(window, atoms.clipboard, x11rb::CURRENT_TIME)
+            .map_err(x11_error)?;
+        if owner_of(&conn, atoms.clipboard)? != Some(window) {
+            return Err(Error::X11(
+                "the X server did not give axsight the clipboard".into(),
+            ));
+        }
+        let text = Arc::new(text);
+        *self.held.lock().unwrap_or_else(|e| e.into_inner()) = Some(Held {
+            window,
+            text: text.clone(),
+        });
+        let held = self.held.clone();
+        std::thread::Builder::new()
+            .name("axsight-clipboard".into())
+            .spawn(move || serve(conn, window, atoms, text, held))
+            .map_err(|e| Error::X11(format!("cannot start the clipboard's thread: {e}")))?;
+        Ok(())
     }
 }

@@ -112,81 +112,69 @@ impl DataDevice {
 pub struct DataControl;
 
 impl Clipboard for DataControl {
+    /// The selection's text, if it holds text.
     fn read(&self) -> Result<Option<ClipboardText>> {
-        read()
+        let mut device = DataDevice::open()?;
+        let Some((offer, types)) = device.selection()? else {
+            return Ok(None);
+        };
+        let Some(kind) = TEXT_TYPES
+            .iter()
+            .find(|t| types.iter().any(|have| have == *t))
+        else {
+            return Ok(None);
+        };
+        let (mut reader, writer) =
+            std::io::pipe().map_err(|e| Error::Clipboard(format!("cannot make a pipe: {e}")))?;
+        offer.receive(kind.to_string(), writer.as_fd());
+        device.conn.flush().map_err(wayland_error)?;
+        drop(writer); // the holder's copy is the only writer left: EOF when it is done
+        let bytes = read_within(&mut reader, READ_DEADLINE)?;
+        let text = String::from_utf8_lossy(&bytes).into_owned();
+        let owner = digest(&text);
+        Ok(Some(ClipboardText { text, owner }))
     }
 
-    fn hold(&self, text: String) -> Result<()> {
-        hold(text)
-    }
-
+    /// The digest of the selection's text, standing for its owner; `None` when it
+    /// holds no text.
     fn owner(&self) -> Result<Option<u32>> {
-        owner()
+        Ok(self.read()?.map(|held| held.owner))
     }
-}
 
-/// The selection's text, if it holds text.
-pub fn read() -> Result<Option<ClipboardText>> {
-    let mut device = DataDevice::open()?;
-    let Some((offer, types)) = device.selection()? else {
-        return Ok(None);
-    };
-    let Some(kind) = TEXT_TYPES
-        .iter()
-        .find(|t| types.iter().any(|have| have == *t))
-    else {
-        return Ok(None);
-    };
-    let (mut reader, writer) =
-        std::io::pipe().map_err(|e| Error::Clipboard(format!("cannot make a pipe: {e}")))?;
-    offer.receive(kind.to_string(), writer.as_fd());
-    device.conn.flush().map_err(wayland_error)?;
-    drop(writer); // the holder's copy is the only writer left: EOF when it is done
-    let bytes = read_within(&mut reader, READ_DEADLINE)?;
-    let text = String::from_utf8_lossy(&bytes).into_owned();
-    let owner = digest(&text);
-    Ok(Some(ClipboardText { text, owner }))
-}
-
-/// The digest of the selection's text, standing for its owner; `None` when it
-/// holds no text.
-pub fn owner() -> Result<Option<u32>> {
-    Ok(read()?.map(|held| held.owner))
-}
-
-/// Takes the selection with `text`, served by a thread of its own until another
-/// client takes it.
-pub fn hold(text: String) -> Result<()> {
-    if text.len() > MAX_TEXT_BYTES {
-        return Err(Error::Clipboard(format!(
-            "the text is {} bytes; the clipboard takes {MAX_TEXT_BYTES} at most",
-            text.len()
-        )));
-    }
-    let mut device = DataDevice::open()?;
-    let qh = device.queue.handle();
-    let source = device.manager.create_data_source(&qh, ());
-    for kind in TEXT_TYPES {
-        source.offer(kind.to_string());
-    }
-    device.device.set_selection(Some(&source));
-    device.state.serving = Some(text);
-    device
-        .queue
-        .roundtrip(&mut device.state)
-        .map_err(wayland_error)?;
-    std::thread::Builder::new()
-        .name("axsight-clipboard".into())
-        .spawn(move || {
-            while !device.state.cancelled {
-                if device.queue.blocking_dispatch(&mut device.state).is_err() {
-                    break;
+    /// Takes the selection with `text`, served by a thread of its own until another
+    /// client takes it.
+    fn hold(&self, text: String) -> Result<()> {
+        if text.len() > MAX_TEXT_BYTES {
+            return Err(Error::Clipboard(format!(
+                "the text is {} bytes; the clipboard takes {MAX_TEXT_BYTES} at most",
+                text.len()
+            )));
+        }
+        let mut device = DataDevice::open()?;
+        let qh = device.queue.handle();
+        let source = device.manager.create_data_source(&qh, ());
+        for kind in TEXT_TYPES {
+            source.offer(kind.to_string());
+        }
+        device.device.set_selection(Some(&source));
+        device.state.serving = Some(text);
+        device
+            .queue
+            .roundtrip(&mut device.state)
+            .map_err(wayland_error)?;
+        std::thread::Builder::new()
+            .name("axsight-clipboard".into())
+            .spawn(move || {
+                while !device.state.cancelled {
+                    if device.queue.blocking_dispatch(&mut device.state).is_err() {
+                        break;
+                    }
                 }
-            }
-            source.destroy();
-        })
-        .map_err(|e| Error::Clipboard(format!("cannot start the clipboard's thread: {e}")))?;
-    Ok(())
+                source.destroy();
+            })
+            .map_err(|e| Error::Clipboard(format!("cannot start the clipboard's thread: {e}")))?;
+        Ok(())
+    }
 }
 
 /// Reads `reader` to its end, `deadline` at most, and [`MAX_TEXT_BYTES`].

@@ -79,6 +79,18 @@ pub enum Error {
          still be used", crate::dbus::CALL_TIMEOUT.as_millis()
     )]
     NotAnswering,
+
+    #[error(
+        "'{app}' is not answering ({since}; a ping got no answer either): it may be hung \
+         or stopped; other apps can still be used, and it is read again once it answers"
+    )]
+    NotAnsweringSince { app: String, since: String },
+
+    #[error(
+        "watching events needs a current-thread tokio runtime (the event recorder must run \
+         whenever a read yields)"
+    )]
+    Runtime,
 }
 
 impl Error {

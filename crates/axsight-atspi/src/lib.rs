@@ -3,6 +3,8 @@
 //!
 //! - [`bus`]: reaching the accessibility bus; [`dbus`]: pipelined calls on one
 //!   connection to it, the interface names, and what a failed call means;
+//! - [`accessibility`]: the engine's accessibility half, [`Accessibility`]:
+//!   one connection, the last listing, the kept reads, settling;
 //! - [`apps`]: listing the applications and their windows, and choosing the
 //!   window a query names (where windows sit is asked of a [`apps::WindowPlaces`]);
 //! - [`walk`]: reading a window's tree as raw nodes, with [`cache`] (the bridge's
@@ -17,6 +19,7 @@
 //! It knows no display server and chooses nothing: `axsight-linux` composes it
 //! with the screens (`axsight-screen`) into the engine.
 
+pub mod accessibility;
 pub mod apps;
 pub mod bus;
 pub mod cache;
@@ -34,4 +37,5 @@ pub mod sync;
 pub mod walk;
 pub mod web_content;
 
+pub use accessibility::Accessibility;
 pub use error::{Error, Result};

@@ -14,11 +14,10 @@ use axsight_core::{
 };
 
 use crate::apps::AppEntry;
-use crate::dbus::ObjRef;
 use crate::engine::LinuxEngine;
 use crate::screen::{self, matching::Wanted, WindowId};
 use crate::sync::lock;
-use crate::{launch, operate, Error, Result};
+use crate::{launch, Error, Result};
 
 /// The longest one piece of input may take to send (a long text is many events).
 const INPUT_DEADLINE: Duration = Duration::from_secs(10);
@@ -54,45 +53,7 @@ impl LinuxEngine {
                     .into(),
             });
         }
-        let quirks = self.quirks_of(id).await;
-        let edits_text = matches!(
-            operation,
-            Operation::SetText(_) | Operation::InsertText(_) | Operation::TypeOver(_)
-        );
-        if edits_text && quirks.ignores_editable_text {
-            return Err(Error::Refused {
-                what: "take text through EditableText (its toolkit answers it and changes \
-                       nothing)"
-                    .into(),
-            });
-        }
-        Ok(operate::perform(&self.conn, id, operation, quirks).await?)
-    }
-
-    /// The quirks of the app that owns element `id`, from the app listing; the
-    /// careful defaults when no listed app owns it.
-    async fn quirks_of(&self, id: &ElementId) -> crate::quirks::Quirks {
-        let Ok(obj) = ObjRef::from_element_id(id) else {
-            return crate::quirks::Quirks::default();
-        };
-        let owned_by = |entries: &[AppEntry]| {
-            entries
-                .iter()
-                .find(|e| e.root.bus == obj.bus)
-                .map(|e| e.quirks)
-        };
-        let listed = lock(&self.listing)
-            .as_ref()
-            .and_then(|(_, entries)| owned_by(entries));
-        match listed {
-            Some(quirks) => quirks,
-            None => self
-                .app_entries()
-                .await
-                .ok()
-                .and_then(|entries| owned_by(&entries))
-                .unwrap_or_default(),
-        }
+        Ok(self.a11y.perform(self, id, operation).await?)
     }
 
     /// Sends pointer or keyboard input through the screen.
@@ -106,7 +67,7 @@ impl LinuxEngine {
             .devices_unconfirmed
             .swap(false, std::sync::atomic::Ordering::Relaxed)
         {
-            self.await_main_loops().await;
+            self.a11y.await_main_loops(self).await;
         }
         let input = input.clone();
         // A long text takes longer: GTK reads a key in 2-3 ms, and each round of
@@ -118,35 +79,6 @@ impl LinuxEngine {
         screen::off_thread(deadline, move || lock(&screen).send_input(&input))
             .await
             .map_err(Error::from)
-    }
-
-    /// The last app listing, without a call to any app; a fresh one when there
-    /// is none yet.
-    async fn listed_entries(&self) -> Result<Vec<AppEntry>> {
-        let listed = lock(&self.listing).as_ref().map(|(_, e)| e.clone());
-        match listed {
-            Some(entries) => Ok(entries),
-            None => self.app_entries().await,
-        }
-    }
-
-    /// Waits (within [`ALIVE_DEADLINE`]) for each listed app to answer an
-    /// accessibility call, which its main loop answers: its loop has then run
-    /// since the call was sent. A ping would not do: GDBus answers pings on a
-    /// thread of its own.
-    async fn await_main_loops(&self) {
-        let entries = self.listed_entries().await.unwrap_or_default();
-        let calls = entries.iter().map(|entry| {
-            let role = crate::dbus::call::<_, u32>(
-                &self.conn,
-                &entry.root,
-                crate::dbus::ACCESSIBLE,
-                "GetRole",
-                (),
-            );
-            tokio::time::timeout(ALIVE_DEADLINE, role)
-        });
-        futures_util::future::join_all(calls).await;
     }
 
     /// Whether pointer input at `point` lands in `window`.
@@ -196,10 +128,10 @@ impl LinuxEngine {
     /// close another app's window.
     pub async fn close_window_titled(&self, title: &str) -> Result<bool> {
         let screen = self.screen.clone().ok_or_else(|| self.no_display())?;
-        let entries = self.listed_entries().await?;
+        let entries = self.a11y.listed_entries(self).await?;
         for entry in entries {
             let Some(pid) = entry.info.pid else { continue };
-            if self.answers_ping(&entry.root).await {
+            if self.a11y.answers_ping(&entry.root).await {
                 continue;
             }
             let screen = screen.clone();
@@ -265,17 +197,7 @@ impl LinuxEngine {
     /// and the display (where there is one) a round trip. A bus or display
     /// gone is an error that makes the session connect again.
     pub async fn check_alive(&self) -> Result<()> {
-        use crate::dbus;
-        let registry = dbus::ObjRef::new(dbus::REGISTRY, dbus::ROOT_PATH);
-        match dbus::ping_within(&self.conn, &registry, ALIVE_DEADLINE).await {
-            Ok(()) => {}
-            Err(Some(source)) => {
-                return Err(Error::BusLost {
-                    source: Box::new(source),
-                })
-            }
-            Err(None) => return Err(Error::NotAnswering),
-        }
+        self.a11y.check_alive().await?;
         match self.screen.clone() {
             Some(screen) => {
                 screen::off_thread(ALIVE_DEADLINE, move || lock(&screen).round_trip()).await?
@@ -327,27 +249,17 @@ impl LinuxEngine {
 
     /// The current place in the event stream.
     pub async fn mark(&self) -> EventMark {
-        match &self.watch {
-            Some(watch) => EventMark(watch.bookmark().await),
-            None => EventMark(0),
-        }
+        self.a11y.mark().await
     }
 
     /// Waits for the app owning `window` (any app when `None`) to settle after
-    /// `mark`.
+    /// `mark`; a window only the screen shows sends no events to wait for.
     pub async fn settle(
         &self,
         window: Option<&ElementId>,
         mark: EventMark,
         policy: SettlePolicy,
     ) -> Settled {
-        let Some(watch) = &self.watch else {
-            return Settled {
-                waited: Duration::ZERO,
-                events: 0,
-                end: SettleEnd::NotWatched,
-            };
-        };
         if window.is_some_and(|w| crate::silent_windows::window_of(w).is_some()) {
             return Settled {
                 waited: Duration::ZERO,
@@ -355,32 +267,13 @@ impl LinuxEngine {
                 end: SettleEnd::Silent,
             };
         }
-        let sender = window
-            .and_then(|w| ObjRef::from_element_id(w).ok())
-            .map(|obj| obj.bus);
-        // What the action predicts shortens the wait only where the toolkit
-        // is known to finish in one burst.
-        let prompt = match window {
-            Some(window) => self.quirks_of(window).await.settles_in_one_burst,
-            None => false,
-        };
-        let policy = match prompt {
-            true => policy,
-            false => policy.expecting(axsight_core::Expecting::Unknown),
-        };
-        watch.settle_after(mark.0, sender.as_deref(), policy).await
+        self.a11y.settle(self, window, mark, policy).await
     }
 
     /// Waits for an event after `mark`, or `timeout`; without a watch, waits out
     /// the timeout (the caller then polls).
     pub async fn next_event(&self, mark: EventMark, timeout: Duration) -> EventMark {
-        match &self.watch {
-            Some(watch) => EventMark(watch.next_event(mark.0, timeout).await),
-            None => {
-                tokio::time::sleep(timeout).await;
-                mark
-            }
-        }
+        self.a11y.next_event(mark, timeout).await
     }
 
     /// The display window that shows the accessible window `window`, found by
@@ -405,12 +298,10 @@ impl LinuxEngine {
                 Some((wanted, entry.window_ids()))
             })
         };
-        let known = lock(&self.listing)
-            .as_ref()
-            .and_then(|(_, entries)| find(entries));
+        let known = self.a11y.in_last_listing(find);
         let (wanted, siblings) = match known {
             Some(known) => known,
-            None => find(&self.app_entries().await?).ok_or(Error::WindowGone)?,
+            None => find(&self.a11y.app_entries(self).await?).ok_or(Error::WindowGone)?,
         };
         let screen = self.screen.clone().ok_or_else(|| self.no_display())?;
         let id = window.clone();

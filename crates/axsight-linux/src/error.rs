@@ -179,6 +179,8 @@ impl From<axsight_atspi::Error> for Error {
             Atspi::NoSuchAction { action, available } => Error::NoSuchAction { action, available },
             Atspi::Refused { what } => Error::Refused { what },
             Atspi::NotAnswering => Error::NotAnswering,
+            Atspi::NotAnsweringSince { app, since } => Error::NotAnsweringSince { app, since },
+            Atspi::Runtime => Error::Runtime,
         }
     }
 }

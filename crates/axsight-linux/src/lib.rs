@@ -1,20 +1,22 @@
-//! The Linux engine of axsight: the AT-SPI2 accessibility tree over D-Bus, on
-//! the screen it is shown on, which `axsight-screen` provides: X11, or a Wayland
-//! compositor (sway, GNOME, KDE, or any through the desktop portals), for where
-//! windows sit, real input and the screen's pixels.
+//! The Linux engine of axsight: the accessibility bus (`axsight-atspi`'s
+//! [`Accessibility`](axsight_atspi::Accessibility)) composed with the screen it
+//! is shown on (`axsight-screen`: X11, or a Wayland compositor — sway, GNOME,
+//! KDE, or any through the desktop portals) for where windows sit, real input
+//! and the screen's pixels.
 //!
-//! It finds the display and buses even from a stripped environment ([`discover`]),
-//! chooses the screen's backend for the session (`backends`, the one place that
-//! knows them all), lists applications and windows, and reads a window's tree
-//! with pipelined D-Bus calls into an [`axsight_core::Tree`]. It owns every
-//! D-Bus detail of accessibility; it does not format, match selectors or know
-//! about MCP.
+//! It finds the display and buses even from a stripped environment
+//! ([`discover`]), chooses the screen's backend for the session (`backends`,
+//! the one place that knows them all), answers for the windows that only the
+//! screen shows (`silent_windows`), and starts apps (`launch`). The reading
+//! and the acting through the bus are `axsight-atspi`'s, the pixels and input
+//! `axsight-screen`'s; this crate only composes them. It does not format,
+//! match selectors or know about MCP.
 
 // The screens are a crate of their own; their modules are named here as they
 // were when they lived in this one.
 use axsight_screen::{gnome, kde, portal, screen, sway, x11};
 // So is the accessibility side.
-use axsight_atspi::{apps, cache, dbus, events, normalize, operate, quirks, refresh, sync, walk};
+use axsight_atspi::{apps, cache, dbus, normalize, quirks, sync, walk};
 
 mod acting;
 mod backends;

@@ -236,7 +236,7 @@ impl X11 {
     }
 
     /// The windows that may be an app's toplevel: the root's children and, under a
-    /// reparenting window manager, their children, with what [`matching::best`]
+    /// reparenting window manager, their children, with what [`crate::screen::matching::best`]
     /// weighs. Windows destroyed while they are read are left out.
     fn candidates(&mut self) -> Result<Vec<Candidate>> {
         let atoms = self.candidate_atoms()?;

@@ -20,12 +20,12 @@ pub fn write(text: fmt::Arguments<'_>) {
     }
 }
 
-/// `print!` through [`write`].
+/// `print!` through [`write()`].
 macro_rules! out {
     ($($arg:tt)*) => { $crate::stdout::write(format_args!($($arg)*)) };
 }
 
-/// `println!` through [`write`].
+/// `println!` through [`write()`].
 macro_rules! outln {
     () => { $crate::stdout::write(format_args!("\n")) };
     ($($arg:tt)*) => { $crate::stdout::write(format_args!("{}\n", format_args!($($arg)*))) };

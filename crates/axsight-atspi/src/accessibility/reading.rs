@@ -1,0 +1,409 @@
+//! Reading a window: walked afresh, or (when events are watched) the last read
+//! kept and brought up to date with the events since. Everything together is
+//! held to [`READ_DEADLINE`]; an app that stopped answering costs a ping, not
+//! every call's timeout.
+
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use axsight_core::{Bounds, ElementId, ReadOptions, Window, WindowQuery, WindowSnapshot};
+use futures_util::future::join_all;
+
+use super::Accessibility;
+use crate::apps::{pick_window, AppEntry, WindowPlaces};
+use crate::cache::AppCache;
+use crate::dbus::{self, ObjRef};
+use crate::normalize::build_tree;
+use crate::refresh;
+use crate::sync::lock;
+use crate::walk::{RawNode, Walker};
+use crate::{Error, Result};
+
+/// The longest one whole window read may take, whatever its calls do.
+pub const READ_DEADLINE: Duration = Duration::from_secs(8);
+
+/// A frame's children read for its content's corner: the header bar and the
+/// content come first.
+const MAX_INSET_CHILDREN: usize = 8;
+/// Windows whose insets are kept before the lot is dropped.
+const MAX_INSETS: usize = 256;
+/// AT-SPI's window-relative coordinate type.
+const WINDOW_COORDS: u32 = 1;
+
+/// A window read kept for reuse while its app reports no change.
+pub(super) struct KeptWindow {
+    /// The event log's bookmark taken before the read: later events are replayed.
+    bookmark: u64,
+    options: ReadOptions,
+    raw: Arc<RawNode>,
+    /// Where the window's content starts on screen; `None` when its extents
+    /// are window-relative and the screen cannot say where it is.
+    origin: Option<(i32, i32)>,
+    gaps: Vec<String>,
+    /// The app's witness's mark taken before the read, for an app that misses
+    /// events (see [`Accessibility::add_witness`]).
+    mark: Option<String>,
+    /// This read's number ([`WindowSnapshot::read`]): kept while a refresh
+    /// changes nothing.
+    read: u64,
+}
+
+/// Numbers the reads of windows, for [`WindowSnapshot::read`].
+static READS: AtomicU64 = AtomicU64::new(1);
+
+fn next_read() -> u64 {
+    READS.fetch_add(1, Ordering::Relaxed)
+}
+
+/// Kept reads are kept per window and per visibility: a read of hidden
+/// elements and one without them answer different questions.
+pub(super) type WindowKey = (ElementId, bool);
+
+/// A window and its frame's size: what a frame's inset is kept by.
+pub(super) type FrameKey = (ElementId, i32, i32);
+
+/// A window's extents asked ahead of its read (see
+/// [`Accessibility::early_extents`]).
+pub struct EarlyExtents {
+    obj: ObjRef,
+    extents: zbus::Result<(i32, i32, i32, i32)>,
+}
+
+impl Accessibility {
+    /// The extents of the window that the last listing picks for `query`,
+    /// with the window asked; `None` when not watching, nothing was listed
+    /// yet, or the window has no read to refresh (none kept, or its app
+    /// misses events and nothing vouches for it: it is read whole). A read of
+    /// that window uses them if the listing still picks it, so that a warm
+    /// read waits for one round trip, not two.
+    pub async fn early_extents(
+        &self,
+        query: &WindowQuery,
+        options: ReadOptions,
+    ) -> Option<EarlyExtents> {
+        self.watch.as_ref()?;
+        let (obj, coords) = {
+            let last = lock(&self.listing);
+            let (_, entries) = last.as_ref()?;
+            let (entry, index) = pick_window(entries, query).ok()?;
+            let key = (
+                entry.info.windows[index].id.clone(),
+                options.include_invisible,
+            );
+            let vouched = !entry.quirks.misses_events
+                || entry
+                    .info
+                    .pid
+                    .is_some_and(|pid| lock(&self.witnesses).contains_key(&pid));
+            if !vouched || !lock(&self.windows).contains_key(&key) {
+                return None;
+            }
+            (entry.windows[index].clone(), entry.quirks.extent_coords())
+        };
+        let extents = dbus::call(&self.conn, &obj, dbus::COMPONENT, "GetExtents", (coords,)).await;
+        Some(EarlyExtents { obj, extents })
+    }
+
+    /// Reads window `index` of `entry`: walked afresh, or (when watching) the
+    /// last read brought up to date; `places` says where it sits. `early`
+    /// are its extents if [`Accessibility::early_extents`] asked them.
+    pub async fn read_window<P: WindowPlaces>(
+        &self,
+        places: &P,
+        entry: &AppEntry,
+        index: usize,
+        options: ReadOptions,
+        early: Option<EarlyExtents>,
+    ) -> Result<WindowSnapshot> {
+        let window = &entry.info.windows[index];
+        // An app that just did not answer is pinged before it is read again: a
+        // stopped app then costs a ping, not every call's full timeout.
+        let stuck_since = lock(&self.stuck).get(&entry.root.bus).copied();
+        if let Some(since) = stuck_since {
+            if self.answers_ping(&entry.root).await {
+                lock(&self.stuck).remove(&entry.root.bus);
+            } else {
+                let since = match since.elapsed().as_secs() {
+                    0 => "since just now".to_string(),
+                    seconds => format!("for {seconds} s"),
+                };
+                return Err(Error::NotAnsweringSince {
+                    app: entry.info.name.clone(),
+                    since,
+                });
+            }
+        }
+        let read = async {
+            let Some(watch) = &self.watch else {
+                return self
+                    .walk_window(places, entry, index, options, 0, None)
+                    .await
+                    .map(Arc::new);
+            };
+            let key = (window.id.clone(), options.include_invisible);
+            let bookmark = watch.bookmark().await;
+            // Taken after the bookmark and before any read: a change the witness
+            // sees from here on makes the next mark differ.
+            let mark = self.witness_mark(entry).await;
+            let refreshed = self
+                .refreshed(
+                    places,
+                    entry,
+                    index,
+                    options,
+                    bookmark,
+                    mark.as_deref(),
+                    early,
+                )
+                .await;
+            let read = match refreshed {
+                Some(read) => read,
+                None if lock(&self.stuck).contains_key(&entry.root.bus) => {
+                    return Err(Error::Timeout {
+                        app: entry.info.name.clone(),
+                        ms: dbus::CALL_TIMEOUT.as_millis() as u64,
+                    })
+                }
+                None => Arc::new(
+                    self.walk_window(places, entry, index, options, bookmark, mark)
+                        .await?,
+                ),
+            };
+            lock(&self.windows).insert(key, read.clone());
+            Ok(read)
+        };
+        let read = tokio::time::timeout(READ_DEADLINE, read)
+            .await
+            .map_err(|_| Error::Timeout {
+                app: entry.info.name.clone(),
+                ms: READ_DEADLINE.as_millis() as u64,
+            })
+            .and_then(|read| read);
+        if matches!(read, Err(Error::Timeout { .. })) {
+            lock(&self.stuck)
+                .entry(entry.root.bus.clone())
+                .or_insert_with(Instant::now);
+        }
+        let read = read?;
+        let mut tree = build_tree(&read.raw, entry.quirks, read.origin.unwrap_or((0, 0)));
+        if read.origin.is_none() {
+            // Window-relative boxes where the window is not known: none at all
+            // rather than boxes that look like the screen's and are not.
+            let ids: Vec<_> = tree.ids().collect();
+            for id in ids {
+                tree.element_mut(id).bounds = None;
+            }
+        }
+        // A window that reports no extents (Java's) is where its X window is.
+        let root = tree.root();
+        if tree.element(root).bounds.is_none() {
+            tree.element_mut(root).bounds = window.bounds;
+        }
+        Ok(WindowSnapshot {
+            app: entry.info.name.clone(),
+            pid: entry.info.pid,
+            title: window.title.clone(),
+            tree,
+            gaps: read.gaps.clone(),
+            read: Some(read.read),
+            accessible: true,
+        })
+    }
+
+    /// Where `window`'s content starts inside its frame `frame` (as the app
+    /// reports it, window-relative): its children's top-left corner, read once
+    /// per window and frame size (a window that floats gains a shadow; tiled,
+    /// it has none). `None` when the children cannot be read.
+    pub async fn frame_inset(&self, window: &Window, frame: Bounds) -> Option<(i32, i32)> {
+        let key = (window.id.clone(), frame.width, frame.height);
+        if let Some(inset) = lock(&self.insets).get(&key) {
+            return Some(*inset);
+        }
+        let obj = ObjRef::from_element_id(&window.id).ok()?;
+        let children: Vec<ObjRef> =
+            dbus::call(&self.conn, &obj, dbus::ACCESSIBLE, "GetChildren", ())
+                .await
+                .ok()?;
+        // Window coordinates: the frame's own corner is where it says it is.
+        let reads = children.iter().take(MAX_INSET_CHILDREN).map(|child| {
+            dbus::call::<_, (i32, i32, i32, i32)>(
+                &self.conn,
+                child,
+                dbus::COMPONENT,
+                "GetExtents",
+                (WINDOW_COORDS,),
+            )
+        });
+        let corner = join_all(reads)
+            .await
+            .into_iter()
+            .flatten()
+            .filter(|&(_, _, width, height)| width > 0 && height > 0)
+            .map(|(x, y, _, _)| (x, y))
+            .reduce(|a, b| (a.0.min(b.0), a.1.min(b.1)))?;
+        let inset = ((corner.0 - frame.x).max(0), (corner.1 - frame.y).max(0));
+        let mut insets = lock(&self.insets);
+        // Windows come and go: a bound, not a cache to tend.
+        if insets.len() >= MAX_INSETS {
+            insets.clear();
+        }
+        insets.insert(key, inset);
+        Some(inset)
+    }
+
+    /// The mark of the witness of `entry`'s app, for an app that misses events
+    /// and has one; `None` otherwise (its windows are then read whole).
+    async fn witness_mark(&self, entry: &AppEntry) -> Option<String> {
+        if !entry.quirks.misses_events {
+            return None;
+        }
+        let witness = lock(&self.witnesses).get(&entry.info.pid?).cloned()?;
+        witness.mark().await
+    }
+
+    /// The last read of a window brought up to date with the events since, or
+    /// `None` when it should be walked afresh (no earlier read, the window
+    /// moved, too much changed; an app that misses events without a witness
+    /// whose `mark` is the kept read's). `bookmark` was taken before any call
+    /// made here.
+    #[allow(clippy::too_many_arguments)]
+    async fn refreshed<P: WindowPlaces>(
+        &self,
+        places: &P,
+        entry: &AppEntry,
+        index: usize,
+        options: ReadOptions,
+        bookmark: u64,
+        mark: Option<&str>,
+        early: Option<EarlyExtents>,
+    ) -> Option<Arc<KeptWindow>> {
+        let watch = self.watch.as_ref()?;
+        let window = &entry.info.windows[index];
+        let obj = &entry.windows[index];
+        let kept = lock(&self.windows)
+            .get(&(window.id.clone(), options.include_invisible))
+            .cloned()?;
+        if entry.quirks.misses_events && (mark.is_none() || kept.mark.as_deref() != mark) {
+            return None;
+        }
+        // A partial read is read again whole: its gaps may have filled.
+        if !kept.options.covers(&options) || !kept.gaps.is_empty() {
+            return None;
+        }
+        // One call to the app: its reply comes after every event the app sent before
+        // it, so once the recorder has run the log holds them all. Asked already
+        // while the apps were listed, where that picked this window.
+        let coords = entry.quirks.extent_coords();
+        let asked = match early {
+            Some(early) if &early.obj == obj => early.extents,
+            _ => dbus::call(&self.conn, obj, dbus::COMPONENT, "GetExtents", (coords,)).await,
+        };
+        let extents = match asked {
+            Ok(extents) => Some(extents),
+            // Not answering: noted, so that the read ends here instead of
+            // waiting out every call of a walk (see `read_window`).
+            Err(error) if dbus::failure_kind(&error) == dbus::Failure::NoReply => {
+                lock(&self.stuck)
+                    .entry(obj.bus.clone())
+                    .or_insert_with(Instant::now);
+                return None;
+            }
+            Err(_) => None,
+        };
+        if extents != kept.raw.extents {
+            return None;
+        }
+        if places.window_relative(entry.quirks)
+            && places
+                .window_origin(
+                    entry.info.pid,
+                    window,
+                    frame_of(kept.raw.extents),
+                    &entry.window_ids(),
+                )
+                .await
+                != kept.origin
+        {
+            return None;
+        }
+        watch.settle().await;
+        let plan = refresh::plan(&watch.since(kept.bookmark, Some(&obj.bus))?)?;
+        let plan = refresh::widen(&kept.raw, plan);
+        let (raw, read) = if plan.is_empty() {
+            (kept.raw.clone(), kept.read)
+        } else {
+            let walker = Walker::new(&self.conn, entry.quirks, kept.options, AppCache::default());
+            let raw = refresh::patch(&walker, &self.conn, &kept.raw, &obj.bus, plan, coords)
+                .await
+                .ok()?;
+            // A patch that met vanishing objects gives way to a whole read.
+            if !walker.into_gaps().is_empty() {
+                return None;
+            }
+            (Arc::new(raw), next_read())
+        };
+        Some(Arc::new(KeptWindow {
+            bookmark,
+            options: kept.options,
+            raw,
+            origin: kept.origin,
+            gaps: Vec::new(),
+            mark: mark.map(str::to_string),
+            read,
+        }))
+    }
+
+    /// Reads a window's tree from the app.
+    async fn walk_window<P: WindowPlaces>(
+        &self,
+        places: &P,
+        entry: &AppEntry,
+        index: usize,
+        options: ReadOptions,
+        bookmark: u64,
+        mark: Option<String>,
+    ) -> Result<KeptWindow> {
+        let window = &entry.info.windows[index];
+        let obj = entry.windows[index].clone();
+        let cache = match entry.quirks.items_cache() {
+            true => AppCache::fetch(&self.conn, &entry.root).await,
+            false => AppCache::default(),
+        };
+        tracing::debug!(cached = cache.len(), "cache fetched");
+        let walker = Walker::new(&self.conn, entry.quirks, options, cache);
+        let raw = walker.read(obj, true).await.map_err(|aborted| {
+            Error::from_failure(
+                &entry.info.name,
+                aborted.failure,
+                aborted.method,
+                aborted.error,
+            )
+        })?;
+        let origin = match places.window_relative(entry.quirks) {
+            true => {
+                let frame = frame_of(raw.extents);
+                places
+                    .window_origin(entry.info.pid, window, frame, &entry.window_ids())
+                    .await
+            }
+            false => Some((0, 0)),
+        };
+        tracing::debug!(app = %entry.info.name, "window walked");
+        Ok(KeptWindow {
+            bookmark,
+            options,
+            raw: Arc::new(raw),
+            origin,
+            gaps: walker.into_gaps(),
+            mark,
+            read: next_read(),
+        })
+    }
+}
+
+/// A window's frame from its extents as read (window-relative where the
+/// toolkit reports so); `None` for a frame without real extents (Java's -1s).
+fn frame_of(extents: Option<(i32, i32, i32, i32)>) -> Option<Bounds> {
+    extents.and_then(|(x, y, width, height)| Bounds::from_extents(x, y, width, height))
+}

@@ -6,6 +6,75 @@
 //! registers the kinds that change a tree, then logs each event's sender, object and
 //! kind of [`Change`]: a reader that bookmarked the log can tell exactly which
 //! objects changed since.
+//!
+//! # Settling
+//!
+//! An action's answer is only as good as the moment of its second read. Too early, and
+//! the dialog is not there yet. A fixed sleep is too early for slow apps and wastes time
+//! on fast ones. So the wait is driven by events (`EventWatch::settle_after` in
+//! `axsight-atspi/src/events.rs`):
+//!
+//! - The recorder marks each event `incidental` when it is only feedback of input:
+//!   `state-changed` for `focused`, `armed`, `pressed`, `active` and `focusable`;
+//!   window `activate` and `deactivate`; and every `bounds-changed`. Everything else
+//!   (children, names, values, text, other states, windows created or destroyed) is an
+//!   effect.
+//! - From the mark, counting only events from the acted window's app (its bus name),
+//!   the wait:
+//!   1. waits up to `expect` (1000 ms) for the first effect; none means `NoChange`;
+//!   2. then waits until `quiet` (150 ms) has passed since the last effect: `Quiet`;
+//!   3. never goes past `cap` (3000 ms): `Cap`, and the answer says to read again.
+//!
+//!   What the action predicts shortens it (`SettlePolicy::expecting`, an `Expecting`
+//!   the session sets on `Before` from `Expecting::of_click`): a plain click on a
+//!   button, toggle, check box, radio button, switch or menu item expects an
+//!   `Effect`, and once one has come the quiet is `quiet_after_expected` (60 ms); a
+//!   click into a text field expects only `Focus`, and a focus event followed by 60 ms
+//!   with no effect ends the wait (`FocusMoved`) instead of running out the expect
+//!   window. The engine honours a prediction only for toolkits whose effects come in
+//!   one burst (`Quirks::settles_in_one_burst`: GTK 3 and 4, as measured; Gecko,
+//!   LibreOffice and the unmeasured keep the general rule, see `quirks.rs`).
+//!   An effect after a focus-only prediction falls back to the 150 ms quiet;
+//!   other actions and roles (links, menus and combo boxes that fill a popup, list
+//!   rows) keep the general rule. The decision is `settle_step`, a function of the
+//!   events, the start, the time and the policy, unit-tested on plain data; `axsight
+//!   bench settle` checks it against a slow reference (each click's answer against
+//!   the same click's diff a second later).
+//!
+//!   `SettlePolicy::within` lowers the durations to the caller's `timeout_ms`. The waiter
+//!   sleeps on a `tokio::sync::watch` of the newest event number, so it wakes on each
+//!   event or at the next deadline; it does not poll.
+//! - Why an `expect` window: effects start late. GTK4 runs an accessible click about
+//!   250 ms after the call (gnome-calculator). The fixture's "Open dialog later" opens
+//!   its dialog 500 ms after the click. A quiet window alone would end before either
+//!   began.
+//! - Why ignore focus, press and bounds, and count quiet from the last effect: GTK3
+//!   re-lays out a whole window when it gains the focus, so a click in an inactive
+//!   window brings a storm of `bounds-changed`; and gtk3-widget-factory's spinners move
+//!   boxes ten times a second, forever. Counted, they would keep every wait running to
+//!   the cap. The new bounds still reach the diff, since the second read gets them.
+//! - The short waits inside an action (typing's read-back, scrolling into view) use the
+//!   same rule with `expect` at 300 ms.
+//! - An engine without a watch answers `NotWatched` at once. This is why the acting
+//!   CLI commands use a watching session.
+//!
+//! **Why the pointer by default.** at-spi2-atk (2.46) answers `DoAction` on a GTK3 menu
+//! item at once and then runs the item inside the same D-Bus handler; a handler that
+//! runs a modal dialog (`gtk_dialog_run`) returns only when the dialog closes, and until
+//! then the app answers no accessible call. A key press sent meanwhile can deadlock the
+//! app for good (its key snooper calls the registry from inside that handler). Other
+//! toolkits may hold the reply itself, so `operate::do_action` waits `ACTION_DEADLINE`
+//! (400 ms), then reports `Performed::Unanswered` and drops the reply if it ever comes.
+//! If the read after settling fails as not answering, the answer lists the app's windows
+//! as the display shows them (`Engine::screen_windows`, from `_NET_WM_PID`) and tells
+//! the agent to close the dialog with `close_window` and its title, which falls back to
+//! `Engine::close_window_titled` (WM_DELETE_WINDOW through X11, no call to the app), or
+//! with a click by coordinates; never with keys. The fixture test does exactly this and
+//! sees the app answer again. A real click goes through
+//! the X server and the app's main loop instead, and the app keeps answering while the
+//! dialog runs: the fixture test opens a modal dialog from a menu by pointer, types into
+//! it and confirms it. So the accessible way is kept for what the pointer cannot reach
+//! (a covered window, no box on screen) and for `background: true`.
 
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};

@@ -6,6 +6,149 @@
 //! answers — before anything else is asked of the app. LibreOffice's GTK3 plug-in
 //! reports the toolkit as GTK 3, so it is known by the application's name, read
 //! next. Nothing here makes a call.
+//!
+//! # The quirks handled
+//!
+//! - **Web pages are div soup.** Inside a `document web` (Gecko, Chromium: the
+//!   `web_content` quirk), `web_content::reshape_pages` runs after normalizing: a
+//!   section whose first action is `click` (its own listener; descendants get
+//!   `clickAncestor`) with one label below is a `Button`, an editable focusable
+//!   section an `Edit`, a nameless field is named by the words just left of or above
+//!   it, and a section of words with no action of its own is `Text`. Chromium's
+//!   `Action.GetActions` gives empty names, so both browsers are asked action by
+//!   action (`actions_by_index`). The reshaping needs the action names, which a
+//!   watching session reads; a one-shot read without them leaves the page as given.
+//!
+//! - **GTK4 extents are window-relative.** For GTK4 the walker asks for
+//!   window coordinates (CoordType 1). `x11.rs` finds each window's own toplevel X
+//!   window (see Real input and windows (see `axsight-screen`'s crate documentation)), and
+//!   translates its origin to the root. It then adds the client-side decoration
+//!   margin: `_GTK_FRAME_EXTENTS` where set, else half the difference between the X
+//!   window's size and the accessible frame's. Without a usable X11 connection the
+//!   origin is (0, 0).
+//! - **GTK4 sets SHOWING only on toplevels.** The walker decides what is drawn by
+//!   VISIBLE for GTK4 (SHOWING otherwise). `normalize` adds SHOWING to a VISIBLE GTK4
+//!   element that has a non-empty box, so core's single rule (`is_shown`) holds for
+//!   every toolkit.
+//! - **Qt 5 and 6** (see `docs/toolkits.md` for what was measured). Never asked
+//!   `GetAll` (`Quirks::bulk_properties` is off: any toolkit not known to take it is
+//!   read one property per call). Text is read up to `CharacterCount` (Qt answers an
+//!   end past the text with nothing). A combo box's current text becomes its value and
+//!   its `labelled-by` label its name (`walk::label_of`, used for every nameless field
+//!   of any toolkit too); a nameless field takes the name of the label just before it
+//!   when the label sits left of or above it (`normalize::children_of`, Qt and Java
+//!   only: `labels_by_place`); a `frame` inside a window is a `Group`. `select_option` reads a combo box that shows
+//!   its option back, and opens it and clicks the option with the pointer when the
+//!   accessible ways were ignored (Qt's closed combo box takes an item's action and
+//!   does nothing).
+//! - **Java Swing and AWT** (the ATK wrapper, `ToolkitName` `J2SE-access-bridge`). A
+//!   JVM loads the wrapper only when told: `launch` sets `JAVA_TOOL_OPTIONS` to put
+//!   Debian's `java-atk-wrapper.jar` on the boot class path and name it the assistive
+//!   technology, keeping the user's own options (and leaving them alone when they
+//!   already name one). A frame answers `GetExtents` with -1s: the window is placed by
+//!   its X window (above). Every button, menu and check box carries a `Value` (0 or
+//!   1): the walker reads `Value` only for roles that hold a quantity
+//!   (`Role::carries_value`). Combo boxes are named by their selected item
+//!   (`combo_named_by_text`, as Qt); labels relate to fields only from their own side
+//!   (`label-for`), so a nameless field is named by place (`labels_by_place`). A
+//!   label's new text is announced by no event: Java windows are read whole
+//!   (`misses_events`). Under a window manager the wrapper places an open menu's
+//!   items from the menu in the menu bar instead of from the popup that holds them;
+//!   `menu_popups::place_menu_items` moves each open menu's items by the offset
+//!   between the menu and the popup they then fit in (plain data, unit-tested). An
+//!   `option pane` below a dialog is that dialog's body: a `Group`.
+//! - **GTK4 names.** `clean_name` drops mnemonic underscores (`Page _2`), halves
+//!   doubled labels (`7 7`, `_OK OK`), and blanks class names given to unlabelled
+//!   widgets (`GtkEntry`); `class_role` turns a class name that names a widget kind
+//!   into the role where it says more (`GtkSwitch`, reported as a check box, becomes
+//!   a `Switch`; AT-SPI's own `switch` role, number 130, maps there too);
+//!   `is_gtk4_role_placeholder` blanks the words GTK 4.8 names every notebook tab
+//!   (`Tab`) and tab strip (`Tab list`) with, which say only the role (the tab's
+//!   words are its label child's). For all toolkits it trims and collapses whitespace (GTK3
+//!   menu items carry trailing spaces).
+//! - **GTK3 events and cache.** GTK3's bridge sends only the event kinds some client
+//!   has registered, so a match rule alone receives nothing; hence `RegisterEvent`,
+//!   with the three-argument form of at-spi2-core 2.46 and a one-argument fallback.
+//!   The same bridge publishes its `/org/a11y/atspi/cache` object only once a client
+//!   has registered for an event. So every engine registers one event kind when it
+//!   connects (`cache::wake_app_caches`), before its first read. If that fails, an app
+//!   without a cache is simply read object by object.
+//! - **GTK3 scrolled viewports.** After a scroll, GTK3 drops the viewport's SHOWING
+//!   and reports `-2147483648` for its position, while its content stays on screen
+//!   with correct states. A VISIBLE viewport therefore counts as drawn (walker and
+//!   `normalize`), or every scrolled list would vanish from the tree.
+//! - **GTK4 window titles** are kept as the app sets them (mnemonic cleaning would eat
+//!   underscores in file names) and matched against the X11 title as such; a window
+//!   whose X11 origin cannot be found is logged as a warning.
+//! - **Enabled.** GTK4 sets SENSITIVE but not ENABLED. `StateSet::is_enabled` accepts
+//!   either one.
+//! - **Role names.** `atspi-common` spells role 43 `button`. Toolkits, Accerciser and
+//!   AT-SPI's own `GetRoleName` say `push button`, and that is what axsight keeps as
+//!   the raw role (`normalize::role_name`).
+//! - **Action names** are lowercased. They may be localised; `perform` looks the name
+//!   up in `GetActions` (any case; Gecko's through `GetName`) and calls `DoAction` by
+//!   its index.
+//! - **GTK3 actions and modal dialogs.** `DoAction` on a menu item that opens a modal
+//!   dialog returns, but the app then answers nothing until the dialog closes, and keys
+//!   sent meanwhile can deadlock it. Hence the 400 ms action deadline and the pointer by default (see
+//!   Settling (see `axsight-atspi`'s `events` module)).
+//! - **GTK4 accessible clicks** take effect about 250 ms after the call. Hence the
+//!   settle rule's `expect` window.
+//! - **GTK3 relayout.** A window that gains the focus re-lays out and sends
+//!   `bounds-changed` for much of its tree; gtk3-widget-factory's spinners do so
+//!   without end. Bounds events therefore count as input feedback when settling.
+//! - **GDK reads the keyboard map late**, when it reads a key event, so temporary key
+//!   bindings stay until a `_NET_WM_PING` round trip shows the keys were read.
+//! - **GTK double clicks** merge presses in one widget within 400 ms, whatever the
+//!   distance. Hence the 450 ms click spacing, for all but clicks on two different
+//!   buttons.
+//! - **GTK menus** show their items in an override-redirect popup, an X window of its
+//!   own, far from the menu's box. Menus do not clip their items when aiming, and
+//!   pointer input on a popup of the same X client counts as reaching the app's
+//!   window.
+//! - **Untitled windows.** gtk3-widget-factory's window has no title; its X window is
+//!   found by size and pid.
+//! - **Gecko** (Firefox; see `docs/toolkits.md` for what was measured). Asked in bulk
+//!   (`GetAll` on `Accessible` is safe everywhere), and read whole every time: a page
+//!   zoom moves every box without a bounds event. Text is read up to `CharacterCount`
+//!   (`bounded_text`, shared with Qt). `EditableText` answers and does nothing, so the
+//!   engine refuses `SetText` and `InsertText` (`ignores_editable_text`,
+//!   `Accessibility::perform`, which finds an element's quirks by its bus name) and
+//!   typing falls back to keys. A nameless paragraph, status line, cell or section is
+//!   named by the text of its own Text interface without the U+FFFC placeholders of
+//!   its children (`text_in_content`): Gecko has no text children. Action names come
+//!   from `GetName` one by one (`actions_by_index`, `dbus::action_names`, used by the
+//!   walker and by `DoAction`): `GetActions` gives `;;` in every field. The element id is
+//!   the `id` object attribute (`ids_in_attributes`). For every toolkit, a `document
+//!   web`'s value is its `DocURL`, read through the Document interface (Chromium gives
+//!   none).
+//! - **LibreOffice** (7.4, through its GTK3 plug-in; see `docs/toolkits.md` for what
+//!   was measured). Its bridge is at-spi2-atk and reports the toolkit as `gtk` 3.24, so
+//!   `Quirks::of_application` knows it by the application's name (`soffice`), read
+//!   after the toolkit. Then: no `Cache.GetItems` (`Quirks::items_cache`; reported to
+//!   crash it after a dialog closed, and its cache keeps the defunct objects of closed
+//!   dialogs); its windows are read whole each time (`misses_events`: Writer announces
+//!   no new paragraph); `Value` is read only for roles that show a number (toolbar
+//!   buttons carry their checked state as one); an editable object's content is its
+//!   text (a cell's `Value` is a number even for text) and text is read up to
+//!   `CharacterCount`; a nameless status bar label is named by its text; a cell's
+//!   `Formula` attribute becomes its description (with its `=`); action names are
+//!   read one by one (`GetActions` makes it log two warnings per action); and a `root
+//!   pane` reported elsewhere than its GTK parent of the same size is moved onto it,
+//!   with everything inside (`normalize::placed_like_parent`: until the pointer first
+//!   moves over the window, LibreOffice's own widgets report themselves 25 px too
+//!   high, without the GTK menu bar). Its sheets are read as above (huge
+//!   containers). `type_into_element` empties a cell with Delete (ctrl+a would select
+//!   the sheet, and BackSpace opens a dialog) and, where the field did not hold the
+//!   text before the trailing keys, reads it again after them (a cell takes its text
+//!   on Enter); a cell that shows the result of a typed formula holds it.
+//! - **Chromium tabs.** A Chromium window keeps the documents of its other tabs in its
+//!   tree, not drawn: the page is the first drawn `Document`. Switching tabs swaps the
+//!   page and retitles the window without an event for the swap, and zooming moves
+//!   every box without one: Chromium's windows are read whole each time, unless the
+//!   browser's pages vouch that nothing changed (see event-driven warm reads). A window is
+//!   titled after its front tab (`PAGE - Chromium`), which
+//!   is how a window is matched with its tab.
 
 /// AT-SPI `CoordType`: 0 screen, 1 window.
 const SCREEN: u32 = 0;

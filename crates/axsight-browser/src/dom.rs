@@ -4,6 +4,30 @@
 //! Boxes come in CSS pixels of the top viewport; [`to_screen`] puts them on
 //! the screen from where the page's document sits (its AT-SPI box) and the
 //! device pixel ratio (which carries the page zoom).
+//!
+//! # Reading the page
+//!
+//! **Reading the page** (`dom.rs`, `dom/collect.js`). One `Runtime.evaluate` of
+//! `collect.js` per read, its result returned by value:
+//!
+//! - It walks `querySelectorAll('*')` of the document, into open shadow roots and
+//!   into frames whose `contentDocument` it may read (same-origin), adding the frame's
+//!   box and border so every box is in CSS pixels of the top viewport. A cross-origin
+//!   frame has no readable document and is skipped.
+//! - It keeps elements with an interactive role, and elements with a role or text of
+//!   their own that have a name. It skips boxes under 1×1 px and `display: none`,
+//!   `visibility: hidden`, `opacity: 0`; it counts in `more` those outside the
+//!   viewport and those past the budget (300, set by `sources/dom.rs`).
+//! - Role, name (`aria-labelledby`, `aria-label`, labels, `alt`, an input button's
+//!   value, a field's `title`, the text), value (200 characters), placeholder, checked,
+//!   disabled and frame depth; a password input is marked `secret` and its value is
+//!   never read. It also returns `devicePixelRatio`, the address and the title.
+//! - Numbers: `window.__axsight` holds a `WeakMap` from element to number, a map from
+//!   number to `WeakRef`, and a key drawn at random (32 bits) for the document; a
+//!   number is key × 10⁶ + a counter. A new document has a new `window`, hence a new
+//!   key, so no number passes to a later document's element. `locate.js` finds a
+//!   number's element (`deref`, `isConnected`) and its box now, through the frames
+//!   that hold it, or answers `null`.
 
 use axsight_core::Bounds;
 use serde_json::{json, Value};

@@ -4,6 +4,32 @@
 //! This crate does no I/O: it knows nothing of D-Bus, X11, MCP or files, so everything
 //! in it is tested on plain data. Engines (such as `axsight-linux`) build [`Tree`]s;
 //! the MCP server and the CLI format them and resolve handles and selectors here.
+//!
+//! # The `Engine` trait
+//!
+//! `Engine` (in `axsight-core/src/engine.rs`) is what a Windows or macOS backend would
+//! implement:
+//!
+//! - reading: `connect`, `check_alive` (a readiness probe's question: the
+//!   registry's ping and an X round trip), `applications`, `window_tree`,
+//!   `window_trees`;
+//! - acting: `perform` (an `Operation` through the element's accessible interfaces:
+//!   run an action, take the focus, set or insert text, set or adjust a value, select
+//!   a child, scroll into view; never waiting long for the app's answer), `send_input`
+//!   (an `Input`: click, wheel, drag, key chords, text, in screen pixels),
+//!   `input_reaches` (would pointer input at a point land in this window),
+//!   `activate_window`, `close_window`, `launch`;
+//! - capturing: `capture` (the screen's pixels in a region, cut to the screen, or the
+//!   whole screen, as a `Capture`);
+//! - settling: `mark` (a place in the event stream), `settle`, `next_event`.
+//!
+//! An engine's error carries a `FailureKind` (window gone, app gone, element gone, not
+//! answering, connection lost, other) so the session can turn it into a stale-handle
+//! answer, a plain "not answering", or a reconnect, without knowing the engine's own
+//! error type.
+//!
+//! The CLI and the server share `Session`, so `axsight tree` formats a window the way
+//! an agent gets it, and `axsight click` answers as `click_element` does. The reading
 
 mod aim;
 mod capture;

@@ -5,6 +5,18 @@
 //! The comparison forgives what pointing itself changes — a hover highlight,
 //! a pressed shade, a focus ring at the edge — and notices what matters: other
 //! content, or another window on top.
+//!
+//! # Stale by area
+//!
+//! **Stale by area** (`axsight-core/src/look.rs`). A `Look` is a grey (Rec. 709) picture
+//! of the middle of a sighting's box: 15 % off each side, at least 2 px, where the box is
+//! big enough, so focus rings and borders are left out. `None` when the box is not
+//! wholly inside the capture; such a sighting is not compared. `resembles` says the
+//! place still shows the same thing when the sizes match and at most 20 % of the
+//! pixels differ by more than 48 grey levels: a hover or pressed shade moves a flat
+//! button by a few dozen levels, a changed digit is a few percent of the pixels, while
+//! new text, another icon or a window on top are far more. The fixture's `Count`
+//! button, renamed `Count 1`, fails it.
 
 use crate::{Bounds, Capture};
 

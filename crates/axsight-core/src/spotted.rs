@@ -3,6 +3,25 @@
 //! in it), kept relative to that window so a click after the window moved still
 //! lands, and a newer capture of the same source for the same window and
 //! surface retires the older numbers.
+//!
+//! # Spotted handles
+//!
+//! **Spotted handles** (`axsight-core/src/spotted.rs`). What a screenshot source saw is
+//! a `Spotted`: its source, its window (the root's identity), its box relative to the
+//! window's top-left corner at capture time, the window's size then, a label (the text
+//! read) and a confidence. The session keeps a `SpottedRegistry` beside the tree's
+//! `HandleRegistry`.
+//!
+//! - Numbers are per source (`#o1`, `#o2`, …), count up through the session and are
+//!   never reused.
+//! - The registry keeps, per (source, window), the handles of the latest capture.
+//!   Recording a newer capture retires the older ones; a capture that found nothing
+//!   (`clear`) retires them too. Other sources and other windows keep theirs.
+//! - `resolve` answers the `Spotted`, `Retired` (the agent is told it is stale) or
+//!   `Unknown` (never given out).
+//! - Why relative boxes: a window moved since the capture is still clicked on its text.
+//!   Why the window's size: a resized window has been laid out again, and the box may
+//!   no longer be on the text.
 
 use std::collections::HashMap;
 

@@ -10,6 +10,29 @@
 //! (`screen:<id>`) are the screen's own window ids, which the engine hands
 //! back to the screen to raise, hit-test, place or close them; no
 //! accessibility call is ever made for them.
+//!
+//! # Windows off the bus
+//!
+//! **Windows off the bus** (`axsight-linux`: `silent_windows.rs`; `axsight-screen`: `screen::Toplevel`,
+//! `x11/toplevels.rs`). Every screen lists its top-level windows (`Screen::toplevels`:
+//! X11's `_NET_CLIENT_LIST_STACKING`, or the root's viewable input-output children of
+//! 16×16 or more with a class or title when no window manager runs, docks, desktops
+//! and splash windows left out, each window's pid
+//! from `_NET_WM_PID` else X-Resource's `QueryClientIds`; sway's views; the GNOME
+//! extension's and the KWin script's lists, which carry the window's class since
+//! 0.2; none through the portals). `LinuxEngine::silent_apps` keeps those whose
+//! process is neither a listed app's nor connected to the accessibility bus at all
+//! (`connected_pids`: `ListNames` on the bus and each new unique name's pid, kept by
+//! name), and `silent_windows::silent_apps` groups them by pid (else class) into
+//! `Application`s with `accessible: false`. `applications()` appends them;
+//! `window_tree` falls back to them only when picking among the bus's apps fails
+//! (`apps::screen_may_have_it`), with one `apps::pick` over both lists so that errors
+//! list every app; `window_trees` reads both. A silent window's identity is
+//! `screen:<the screen's id>`, which `display_window` hands straight back to the
+//! screen (raise, hit-test, place, close), `perform` refuses, and `settle` answers at
+//! once with `SettleEnd::Silent`. Its snapshot is the window alone,
+//! `WindowSnapshot::accessible` false, read afresh each time (a screen query: about a
+//! millisecond on X11).
 
 use std::collections::HashSet;
 

@@ -9,6 +9,55 @@
 //! session's; it must not grow desktop or acting policy of its own. It drives
 //! any [`axsight_core::Engine`]; the binary picks the platform's
 //! (`axsight-linux`).
+//!
+//! # A request, from the wire to a tool
+//!
+//! ```text
+//! stdin ─▶ line guard (line_guard.rs) ─▶ rmcp service ─▶ AxsightServer (ServerHandler)
+//!             │ one line at a time,           │              ├─ call_tool ─▶ call_checked:
+//!             │ at most 4 MiB                 │              │    the tool's argument rules
+//!             │ answers itself: -32700,       │              │    (arguments.rs), then the
+//!             │ -32600, requests rmcp         │              │    tool router ─▶ tool ─▶ Session
+//!             │ cannot read before a session  │              └─ on_custom_request: -32601 / -32602
+//! stdout ◀────┴───── every answer, one line each ◀───────────    (server/protocol.rs)
+//! ```
+//!
+//! - **The line guard** is rmcp's `Transport` for stdio. rmcp's own stdio transport
+//!   drops a line that does not parse without a word (by design: it matches the other
+//!   SDKs), drops a line over its 16 MiB limit the same way, and its session ends when
+//!   the first message is a notification. The guard reads lines itself on a task of
+//!   its own (`next_line`: bounded, a buffer grown past 64 KiB is given back after its
+//!   line), decides on plain bytes what each line is (`verdict::read`: a message, a
+//!   parse error or invalid request to answer, or something to let go), and hands
+//!   messages to rmcp through a channel (so `receive` stays cancel-safe). `Opening`
+//!   mirrors rmcp's start of a session (`initialize`, or a request with its protocol
+//!   version and capabilities in `_meta`): before it, only requests go on, and one that
+//!   rmcp could only read as a custom request is answered here in the server's words.
+//!   Answers of both the guard and rmcp go through one writer, a line each.
+//! - **rmcp's parse of a message** falls back to `CustomRequest` for any request it
+//!   cannot read as a method it knows, bad params included. The server's
+//!   `on_custom_request` tells the two apart (`server/protocol.rs`): a method it serves
+//!   with params of the wrong shape is `-32602`, anything else `-32601`.
+//! - **Argument rules** come from each tool's input schema as schemars wrote it
+//!   (unions, integer formats, `maxLength`, and `x-aliases`, an extension keyword on a
+//!   field for its other names), compiled once when the server is built
+//!   (`arguments/shape.rs`). `call_checked`, the one way a tool is called (by a client's
+//!   `tools/call` and by each step of `execute_sequence`), checks and normalises the
+//!   arguments first (`arguments/fit.rs`): aliases renamed, unknown names refused, a
+//!   `null` optional dropped, other forms of a value put in the form the argument
+//!   struct takes, each text and list within its size. The argument structs never see
+//!   aliases: serde knows only the canonical names. The published schemas are the same
+//!   schemas made compact and portable (`schema.rs`): one type per argument (a union
+//!   gives its text arm, or its first), no `x-aliases`. A unit test parses every form
+//!   the rules take with each argument struct, so the check cannot let through what
+//!   serde would refuse with its Rust-typed message; a property test
+//!   (`server/fuzz_arguments.rs`; the book's docs/testing.md) does the same with generated arguments.
+//! - **Errors quote short.** A bad value is quoted by its first 40 characters
+//!   (`arguments/words.rs::quote`), and a name a caller sent is escaped and cut the
+//!   same way (`words::name`), the first 5 of many listed and the rest counted
+//!   (`words::listed`), so an error stays a line whatever came in; every
+//!   text argument has a size (1,024 characters unless its schema says more), so the
+//!   session's own errors, which may echo a selector or a key, stay small too.
 
 mod arguments;
 mod audit;

@@ -8,6 +8,57 @@
 //! and screenshots still work, but boxes stay window-relative and the window
 //! tools say what to install. Keys go as keysyms, which mutter types only where
 //! the keyboard layout has them: other characters are refused, not dropped.
+//!
+//! # GNOME in detail
+//!
+//! `gnome::Gnome` holds a blocking zbus connection to the session bus (zbus's blocking
+//! API runs its own small runtime; the calls come on blocking threads anyway) and the
+//! RemoteDesktop session it made, which mutter ends when that connection closes.
+//!
+//! - **Input** (`gnome/remote_desktop.rs`): `RemoteDesktop.CreateSession`, a ScreenCast
+//!   session tied to it with `RecordMonitor` for each logical monitor
+//!   (`DisplayConfig.GetCurrentState`), `Start`. mutter adds the session's devices to
+//!   the seat at their first event, and an app binds them only once its loop reads the
+//!   seat's new capabilities, so the first click of a session was lost: connect sends
+//!   a pointer motion by nothing and a tap of Shift (`RemoteInput::wake_devices`), then waits until
+//!   a Wayland client sees a pointer and a keyboard on the seat (`screen/wayland/seat.rs`,
+//!   1 s at most), and the engine's first input waits for the apps' loops as on sway.
+//!   Through the same `VirtualDevices` driver as sway: motion is
+//!   `NotifyPointerMotionAbsolute` relative to the stream of the monitor holding the
+//!   point; keys are `NotifyKeyboardKeysym`, which mutter types only where
+//!   the session's layout has the keysym. Characters beyond a US layout are refused
+//!   before anything is sent.
+//! - **Screenshots** (`gnome/screenshot.rs`): `org.gnome.Shell.Screenshot.ScreenshotArea`
+//!   into a file under `XDG_RUNTIME_DIR`, read (the `png` crate) and removed. The shell
+//!   answers only a caller owning an allow-listed name: the connection asks for
+//!   `org.gnome.Screenshot` with a plain `RequestName` (DO_NOT_QUEUE).
+//! - **Windows** (`gnome/windows.rs`, and the extension in
+//!   `crates/axsight-screen/gnome-shell/`): `io.github.axsight.Shell1` at
+//!   `/io/github/axsight/Shell` of `org.gnome.Shell`: `ListWindows` (JSON: id, pid,
+//!   title, mutter's frame and buffer rectangles, focus, minimized, maximized, shown,
+//!   bottom first), `Activate`, `Close`, `MoveResize`, `Maximize`, `Minimize`,
+//!   `GetClipboard`, `SetClipboard`. The frame rectangle is the visible window; a
+//!   frame holding a shadow starts `buffer − frame` before it, or at the app's own
+//!   inset where the engine read it; a frame smaller than the visible window (Qt 6
+//!   draws its own title bar outside it) starts inside it, below the title bar
+//!   (`screen::frame_origin`). Without the extension `toplevel_for` is an error
+//!   naming `axsight gnome-extension`, and no window has an origin: the engine then
+//!   leaves every box of the window out (`window_origin` is `None` for a titled
+//!   window-relative window the screen cannot place, on any backend), so clicks take
+//!   the accessible action and screenshots of its elements are refused, rather than
+//!   window-relative boxes passing for the screen's.
+//! - **Clipboard**: through the extension (St.Clipboard); the owner is a digest of the
+//!   text, as on sway.
+//!
+//! The window half of GNOME's and KDE's screens is one piece of code,
+//! `screen::compositor_window::ScriptedWindows`, on the few operations a compositor's
+//! script offers (`WindowScript`: list, activate, close, move-resize, maximize,
+//! minimize): matching, content origins, hit tests, and waiting until the compositor
+//! shows a focus change or a placement. Both scripts list windows in one JSON shape
+//! (`CompositorWindow`: frame and buffer rectangles, focus, states). A buffer inside
+//! the frame is a client area under the compositor's own title bar (KWin): the
+//! accessible frame starts there; otherwise the app draws its decorations and the
+//! shadow or inset places it (`CompositorWindow::frame_origin`).
 
 mod clipboard;
 mod remote_desktop;

@@ -11,6 +11,47 @@
 //! motion from where KWin says it is (`cursor`), so no screen cast runs.
 //! Without either, input and screenshots say what to run. Keys go through the
 //! session's layout, taken to be US.
+//!
+//! # KDE in detail
+//!
+//! `kde::Kde` holds a blocking zbus connection that serves
+//! `/io/github/axsight/KWin` (`io.github.axsight.KWinReply.Reply`, given to the
+//! connection builder so it is served from the start) and a Wayland connection.
+//!
+//! - **Windows** (`kde/scripting.rs`, `kde/windows.rs`, `kde/windows.js`): KWin gives a
+//!   session client no window list but runs any script it is asked to load. Each
+//!   question writes a script (the library `windows.js` and one call) under
+//!   `XDG_RUNTIME_DIR`, loads it (`org.kde.kwin.Scripting.loadScript`), runs it
+//!   (`/<id>` on KWin 5, `/Scripting/Script<id>` on KWin 6), waits for its answer, a
+//!   JSON string carrying the question's token (KWin passes JavaScript numbers as
+//!   doubles, so the token rides in the JSON), then unloads it and removes the file:
+//!   15 ms in all. Window ids are 52 bits of KWin's window UUID.
+//! - **Input** (`kde/input.rs`): `org_kde_kwin_fake_input` v4, which KWin lists only to
+//!   an executable a `.desktop` file authorises (`X-KDE-Wayland-Interfaces`):
+//!   `authenticate`, `pointer_motion_absolute` in layout coordinates, `button`, `axis`
+//!   (15 per notch), `keyboard_key` with evdev codes of a US keyboard
+//!   (`wayland::us_key`); KWin runs them through the session's layout and works the
+//!   modifiers out itself. Through the same `VirtualDevices` driver as sway and GNOME.
+//! - **Screenshots** (`kde/screenshot.rs`): `org.kde.KWin.ScreenShot2.CaptureArea` into
+//!   a pipe: raw 32-bit pixels (QImage formats 4 to 6: B, G, R, A in memory) with their
+//!   width, height and stride in the reply, read to the end within 3 s (`screen/pipe`). KWin
+//!   answers only an authorised executable (`X-KDE-DBUS-Restricted-Interfaces`); connect
+//!   tries a 1×1 capture to tell doctor.
+//! - **Authorisation** (`kde/authorization.rs`, `axsight kde-authorize`): the entry
+//!   `io.github.axsight.desktop` naming this binary's real path and both interfaces,
+//!   then `kbuildsycoca6` or `5`. KWin finds the new entry within seconds. It hashes an
+//!   authorised client's executable at each Wayland connection (about 20 ms per MB,
+//!   blocking the compositor meanwhile), so connecting gets 8 s, not 2.
+//! - **Unauthorised** (`kde.rs`, `kde/cursor.rs`): where KWin lists no fake input,
+//!   input goes through the RemoteDesktop portal (`portal::start_input` with
+//!   `Pointing::FromCursor`: relative motion from `workspace.cursorPos`, asked by a
+//!   script on a connection of its own); where the 1×1 capture is refused,
+//!   screenshots go through the Screenshot portal. KDE's portal backend sends both
+//!   through KWin's fake input and its old `org.kde.kwin.Screenshot` itself, under
+//!   its own `.desktop` authorisation. `AXSIGHT_SCREEN=portal` (`kde::Through::Portals`)
+//!   takes the portals for both even where KWin authorised axsight. Windows stay
+//!   KWin scripts' either way.
+//! - **Clipboard**: data-control, which KWin offers, as on sway.
 
 mod authorization;
 mod cursor;

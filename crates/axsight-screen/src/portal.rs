@@ -14,6 +14,50 @@
 //! token, kept under `$XDG_STATE_HOME/axsight`, so later
 //! runs are let in without the dialog; version 1 asks at every connection.
 //! Screenshots are asked for once, and the portal keeps the answer.
+//!
+//! # The portals in detail
+//!
+//! `portal` speaks to xdg-desktop-portal on the session bus (blocking zbus, as GNOME's
+//! screen does). A portal method answers at once with a request object, and its result
+//! comes later as that object's `Response` signal, perhaps after a dialog:
+//! `screen/portals/request.rs` picks the `handle_token`, subscribes to the response before the
+//! call (a match rule on the request's path), and waits with a deadline on the tokio
+//! runtime the blocking thread belongs to; a request unanswered in time is closed,
+//! which takes its dialog down.
+//!
+//! - **Input** (`screen/portals/remote_desktop.rs`): `RemoteDesktop.CreateSession`,
+//!   `SelectDevices` (keyboard and pointer; on version 2, `persist_mode` 2 and the kept
+//!   `restore_token`), `ScreenCast.SelectSources` (monitors) on the same session, then
+//!   `Start`, which waits up to 90 s for the user. The streams it lists give each
+//!   monitor's place and size: `NotifyPointerMotionAbsolute` is relative to the stream
+//!   of the monitor holding the point, keys are `NotifyKeyboardKeysym`. That is
+//!   `Pointing::Streams`; `Pointing::FromCursor` (KDE's) selects no sources, so no
+//!   screen cast runs (and no PipeWire is needed), and moves the pointer with
+//!   `NotifyPointerMotion` by the distance from where a `Cursor` (KWin's, asked
+//!   through a script) says it is, asked before every move, then asked again until
+//!   it shows the pointer there: a mouse moved by a person or another program
+//!   meanwhile is no matter, and motion the portal has passed on but KWin not yet
+//!   shown is never sent twice. The portal
+//!   passes events on without waiting, so a sync is a property read of the portal
+//!   (answered after everything sent before). The same `RemoteInput`
+//!   (`screen/remote_input.rs`) drives mutter's session and this one: both take
+//!   keysyms, absolute motion per stream, buttons and discrete wheel notches, and wake
+//!   the seat's devices the same way.
+//! - **Restore token** (`screen/portals/restore_token.rs`): `$XDG_STATE_HOME/axsight/
+//!   remote-desktop-portal.token`, written 0600 through a rename, replaced after every
+//!   `Start` (a token is good once), removed when the portal gives none.
+//! - **Screenshots** (`screen/portals/screenshot.rs`): `Screenshot.Screenshot`, not
+//!   interactive; the portal asks once whether apps may take screenshots (its
+//!   permission store keeps the answer, so connect takes one to have it asked then),
+//!   writes a PNG and names it by a `file://` URI, read, cut to the region
+//!   (`Capture::cropped`) and removed (`screen/png_file.rs`, shared with GNOME Shell's).
+//! - **Windows**: none; the portals tell no window's place. `portal::Portal` refuses
+//!   every window question (`Error::NoWindowControl`, a `Refused` failure): the engine
+//!   leaves every window's boxes out, titled or not (an untitled one is otherwise
+//!   taken to be where it says), the session skips raising a window before input
+//!   (`Session::bring_forward`), and a point lies in no known window, so it is
+//!   clicked blind (with the pointer, no diff). GNOME through the portals still has its
+//!   extension's windows.
 
 use axsight_core::{Bounds, Capture, ElementId, Input, Placement};
 use zbus::blocking::Connection;

@@ -6,6 +6,59 @@
 //! so each window's origin comes from here (see [`crate::screen::frame_origin`]).
 //! Minimizing sends a window to the scratchpad (sway has no icons); maximizing
 //! is sway's fullscreen. It runs no external tool (`swaymsg`, `grim`, `wtype`).
+//!
+//! # sway in detail
+//!
+//! `sway::Sway` holds a `swayipc` connection and a `wayland::Wlroots` (one Wayland
+//! connection with a virtual pointer, a virtual keyboard and the screencopy manager,
+//! made at connect and kept: a client binds a new device only once its loop reads the
+//! seat's capabilities, and input before that is lost). Nothing runs an external tool.
+//!
+//! - **Windows.** `get_tree` becomes views in stacking order (`sway/views.rs`, unit
+//!   tested on a plain tree): each workspace's tiled views, then its floating ones in
+//!   their order, then a fullscreen one. A view's content is `rect` + `window_rect`'s
+//!   offset, `window_rect`'s size (title bars and borders outside it). The same
+//!   `Matches` pick a view for an accessible window (title, content size, pid).
+//! - **Origins.** A native Wayland app reports extents relative to its own window. The
+//!   frame starts at the content, unless the frame is larger than the content by more
+//!   than 2 px: then it holds a client-side shadow (GTK3 with a header bar, floating)
+//!   and starts that far before the content. sway does not say how far; the app's tree
+//!   does: `Accessibility::frame_inset` reads the corner of the frame's children (the
+//!   header bar starts at the visible window) once per window and frame size, and
+//!   passes it in `Wanted::inset`. An XWayland view's extents are already screen ones.
+//! - **Input** (`screen/wayland/input.rs`): the Wayland backends share one driver,
+//!   `screen/virtual_input.rs`: the order of events, click spacing
+//!   (`screen/click_gap`), drags paced as on X11, which modifiers are down, a sync
+//!   every 64 keys and at the end, and every key and button released whatever
+//!   failed (unit-tested on a recorder of events); each backend implements
+//!   `VirtualDevices` (send one motion, button, notch, modifier, key). On sway:
+//!   `motion_absolute` over the layout box (outputs from xdg-output, since wlroots
+//!   sends 0,0 as every `wl_output`'s place), buttons as `BTN_LEFT`…, the wheel as
+//!   `axis_discrete` notches of 15, a round trip as the sync.
+//! - **Keys** (`screen/wayland/keymap.rs`, `screen/wayland/keyboard.rs`): the client chooses the
+//!   virtual keyboard's keymap, so axsight sends its own: a US keyboard on the standard
+//!   evdev codes (letters with their capitals on the shifted level, digits,
+//!   punctuation, the named keys, the four modifiers), the same in every process, plus
+//!   a key of its own for each other keysym typed (`é`, `€`, `日`), appended on codes
+//!   the base leaves free. Keeping the base fixed matters: while keys moved between
+//!   keymaps, GTK3 stopped matching `Delete`, `BackSpace` after `End`, and `ctrl+a`
+//!   (its shortcut tables are built from the keymap). A text with more distinct
+//!   characters than there are free codes is typed in parts. wlroots works no
+//!   modifiers out from a virtual keyboard's keys, so each change is also sent as a
+//!   `modifiers` mask.
+//! - **Screenshots** (`screen/wayland/screencopy.rs`): `capture_output_region` for each
+//!   output the region touches, into a memfd `wl_shm` buffer, BGRX/RGBX to RGB,
+//!   y-inverted where flagged, sampled to logical size on a scaled output.
+//! - **Window control.** `[con_id=N] focus` (then up to 2 s until sway says it is
+//!   focused), `kill`, `move absolute position` and `resize set` on a floating window
+//!   (made floating first; asked once, then corrected by the decorations sway put
+//!   around the content, which are measured rather than assumed), `fullscreen` for
+//!   maximize, the scratchpad for minimize. `reaches` is the topmost visible view
+//!   holding the point.
+//! - **Clipboard** (`screen/wayland/clipboard.rs`): `zwlr_data_control_manager_v1` on a
+//!   connection of its own: the selection's offer read through a pipe within 2 s; text
+//!   held by a thread that serves `send` until the source is cancelled. Wayland names
+//!   no holder, so `owner` is a digest of the text.
 
 mod views;
 

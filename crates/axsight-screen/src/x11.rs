@@ -3,6 +3,89 @@
 //! toplevel window sits on screen (GTK4 reports extents relative to its window).
 //! Submodules send real input through XTest (`input`) and raise, close and
 //! hit-test toplevel windows (`windows`).
+//!
+//! # X11 in detail
+//!
+//! **Input** (`x11/input.rs`, `screen/keysyms.rs`, `screen/click_gap.rs`):
+//!
+//! - XTest `FakeInput` on the core devices, so the X server delivers it as it would a
+//!   physical device's. A call returns after a `sync`, with every key and button it
+//!   pressed released again, whatever failed. A point off the screen is refused before
+//!   anything is pressed.
+//! - Keys: a keysym is looked up in the core keyboard map (a plain level anywhere beats
+//!   a shifted one). The map is cached until a `MappingNotify`. Characters are Latin-1
+//!   keysyms or `0x01000000 + code point`.
+//! - **Spare keycodes.** A keysym the map lacks (`€`, `日`) is bound for the call to a
+//!   keycode with no keysyms, highest first, on both shift levels (else the core rules
+//!   give a lone letter its other case on one level). The binding must outlive the
+//!   app's reading of the key: GDK looks a keycode up when it reads the event and
+//!   refetches the map only then, and restoring right after the server took the keys
+//!   lost every bound character in a GTK3 entry. So before restoring, axsight sends
+//!   `_NET_WM_PING` to the client with the keyboard focus (found up or down from the
+//!   focus window, or under the pointer) and waits for the answer on the root window.
+//!   The answer comes after the app has read the keys sent before the ping. It gets 1 s
+//!   plus 10 ms per key sent, at most 5 s. No answer is an error (characters may be
+//!   missing); an app that takes no ping gets a 50 ms pause. When a text needs more
+//!   distinct missing characters than there are spare keycodes, they are all freed
+//!   (after a ping) and bound again.
+//! - Caps Lock is switched off while text is typed and back on after: it would change
+//!   the case of letters, and of bound characters in ways Shift cannot undo.
+//! - In a chord, `ctrl+S` presses the S key (menus write accelerators that way); only
+//!   an explicit `shift` adds Shift.
+//! - **Click spacing.** A press waits until 450 ms have passed since the last click or
+//!   drag press, unless both are single clicks on two different controls that count
+//!   their own clicks (`Role::counts_own_clicks`: buttons, toggle buttons, check
+//!   boxes, radio buttons, switches; the session names the control in
+//!   `Input::Click::control`, from `Aimed::control`). GTK counts presses in one widget
+//!   within its double-click time (400 ms) as one multiple click, whatever the
+//!   distance: a double click 24 px from a single click just before put the caret
+//!   mid-word in an entry instead of selecting the word (the fixture test
+//!   `a_double_click_just_after_a_click_in_the_same_field_still_selects_a_word`).
+//!   Different buttons count apart: ten GTK4 calculator buttons clicked with no pause
+//!   all landed. A list's rows, a field's characters and a menu's items are parts of
+//!   one widget, so clicks on them stay spaced, as do multiple clicks (GTK3 takes a
+//!   press soon after a double click for a triple). A double click is two presses in
+//!   one `Input::Click`.
+//! - **Drags** are paced: 10 steps 5 ms apart and 50 ms before the release, because a
+//!   drop (XDND) is a conversation with the target. Unpaced, 0 of 5 drops landed in a
+//!   GTK3 entry; paced, 5 of 5.
+//! - The wheel is buttons 4–7, at most 1000 notches in one call.
+//!
+//! **Windows** (`x11.rs`, `x11/windows.rs`):
+//!
+//! - **Which X window.** `LinuxEngine::display_window` takes the accessible window's
+//!   id, pid, title and size, and its app's other windows, from the app listing.
+//!   `screen::matching::Matches` keeps matches by the accessible window's id (bus name
+//!   and path), never by title: an app's windows may share one (a GTK4 demo's second
+//!   window). A cached match is kept while its X window exists and still fits the
+//!   frame; otherwise `screen/matching.rs` chooses among the root's children and their
+//!   children (frames of a reparenting window manager), on plain data so that it is
+//!   unit-tested: an equal, non-empty title 8, a size within 80 px of the accessible
+//!   frame (GTK4 draws client-side shadows inside its window) 4, the same
+//!   `_NET_WM_PID` 2, mapped 1. A title or a size must match, and where the frame's
+//!   size is known a window that does not fit never wins on its title. X windows
+//!   matched to the app's other live windows are left out (each accessible window
+//!   gets its own), and equals go to the lowest X id: a client's ids increase, and
+//!   apps list their windows in creation order, which the listing follows when it
+//!   matches them (one after the other). Untitled windows (gtk3-widget-factory's)
+//!   are found by size and pid, and an app's hidden helper windows never win on an
+//!   empty title. `toplevel_of` (by title alone, not cached) is left for closing a
+//!   stuck app's window.
+//! - **Activate.** With a live EWMH window manager that supports `_NET_ACTIVE_WINDOW`
+//!   (checked through `_NET_SUPPORTING_WM_CHECK`): a request with the pager source
+//!   indication, which managers honour without focus-stealing prevention; then up to
+//!   1 s until the window is active and no managed window above overlaps it (popups do
+//!   not count). Without one: the window, or the frame that holds it, is restacked on
+//!   top and the window given the input focus directly.
+//! - **Close.** `_NET_CLOSE_WINDOW` through the window manager, else `WM_DELETE_WINDOW`
+//!   when the window takes it, else an error. Nothing is killed, moved or resized.
+//! - **Reaches.** Pointer input at a point reaches a window when the topmost viewable
+//!   root child there is the window or its frame, and the point lies inside the
+//!   window itself (not on a title bar). One exception: when the topmost is an
+//!   override-redirect window (a menu, a combo box list) made by the same X client as
+//!   the target window, the input counts as reaching it. X gives each client its own
+//!   range of ids, so the bits outside `resource_id_mask` tell. The app's own popups
+//!   lie over its windows, and a click on a menu item is meant to land there.
 
 mod capture;
 mod clipboard;

@@ -5,6 +5,83 @@
 //! (events, never a fixed sleep), read again and print the diff, with handles for
 //! everything new. The tools differ only in how they act; that lives in the
 //! submodules.
+//!
+//! # An action, end to end
+//!
+//! Every acting tool runs the same steps: aim, re-check, note what is there, act,
+//! settle, read again, diff. Taking `click_element` as the example:
+//!
+//! 1. **Tool handler** (`axsight-mcp/src/server/acting.rs`). rmcp deserialises
+//!    `ClickArgs` (`params/acting.rs`). `TargetArgs` is flattened into every tool that
+//!    has a target and insists on exactly one of `selector`, `index` (with
+//!    `vision_type` for a number) or `x`+`y`. The aliases are the Windows-era names:
+//!    `process`, `title`, `text_to_type`, `app_name`/`name`. `ActArgs` becomes
+//!    `ActOptions`: the diff on or off (`ui_diff_before_after`), `timeout_ms` (held to
+//!    50 ms–120 s), and a 6000-character diff budget.
+//! 2. **Aim** (`target.rs`, `Session::aim`). The target's window is read afresh, with
+//!    action names. A handle goes through the registry to its element and window; the
+//!    window is read, and read again with invisible elements if the element is not
+//!    drawn. An element that is gone makes the handle stale (undecided when the read
+//!    was partial), and so does a role or name other than the registry last printed.
+//!    A selector is tried on the named or active window first, then on every window
+//!    (`window_trees`). A point takes the windows whose bounds hold it, the active one
+//!    first, and picks the first that `input_reaches`; the element is
+//!    `aim::element_at`, the deepest drawn element there.
+//! 3. **Re-check: pointer or not** (`acting/pointer.rs`, `pointer_way`). With
+//!    `background`, the accessible way. Otherwise the point is `aim::clickable_point`:
+//!    the centre of the element's box cut by its clipping ancestors (window, dialog,
+//!    scrolled pane, list, tree, table; not menus, whose items live in a popup far
+//!    from the menu's box). No visible part: `Operation::ScrollIntoView`, a short
+//!    settle, a fresh read, and one more try. Then `input_reaches` at that point. Each
+//!    "no" becomes the reason the answer prints (`another window covers it there`, `it
+//!    has no visible box on screen`).
+//! 4. **Before** (`acting.rs`, `Session::before`). The aimed window as just read, every
+//!    other window of the same app (same pid) read again, and the app's window list:
+//!    an action in a dialog often changes the window beneath it, and a click often
+//!    opens a new window. Then `Engine::mark()`, after those reads, so their own events
+//!    do not count, and a capture of the window for the pixel witness (see
+//!    Where the tree is silent (see `sources/surfaces.rs` and `acting/witness.rs` in `axsight-session`)). With the diff off, only
+//!    the mark is used.
+//! 5. **Act.** By pointer: `bring_forward` activates the window when its root is not
+//!    `active`, then `send_input(Input::Click)`. Otherwise `perform(Operation::Action)`
+//!    with `aim::click_action` (the first of `click`, `press`, `activate`, `toggle`,
+//!    `jump`, `open`, `select`, or the only action). Clicks that only a pointer can give
+//!    (right, middle, double, with modifiers) are refused instead. The other tools act
+//!    in `acting/text.rs` (typing, keys), `acting/values.rs` (values, options, toggles,
+//!    named actions), `acting/windows.rs` (activate, close, open) and `acting/wait.rs`.
+//! 6. **Settle.** `Engine::settle(window, mark, SettlePolicy::default().within(timeout))`
+//!    (`axsight-atspi`'s `events` module says how). The answer's first line is what was done and how, then `;` and
+//!    how the wait went (`Settled`'s `Display`).
+//! 7. **Read again** (`Session::answer`). Each window of the before set is read by its
+//!    identity; one that is gone counts as closed. A read that fails as not answering
+//!    ends the answer there, with a line saying the app may be running a modal dialog
+//!    inside the action's call, where its windows are on screen, and how to close it. The app's windows are listed
+//!    again: new ones are read (opened); listed ones that went before they could be
+//!    read become one-line stubs (closed).
+//! 8. **Diff** (`axsight-core/src/diff.rs`). `WindowChange::between`, `opened` and
+//!    `closed` per window; `render_diff` prints `added:`, `removed:` and `changed:`
+//!    through the registry, so every element it names gets its handle now.
+//!    `Session::remember` maps the new elements to their windows during the reads, so
+//!    the new handles work in the next call. Where the tree says nothing (a window
+//!    off the bus, no change, a silent surface acted on), the pixel witness's lines
+//!    follow or replace it. Elements are compared by identity, and
+//!    only those the compact tree would print (drawn, under drawn ancestors) count: a
+//!    rename is a change, and scrolling out of view is a removal. An added subtree
+//!    that does not fit the budget is printed as one line with a count and
+//!    `get_window_tree from:`.
+//! 9. **Recover.** As for reads, a lost connection drops the engine so the next call
+//!    connects again.
+//!
+//! Typing (`acting/text.rs`) focuses the element (`GrabFocus`), clears it
+//! (`SetTextContents("")`, else `ctrl+a BackSpace` as keys), inserts the text at the
+//! caret through `EditableText` (which the engine refuses for a toolkit whose quirks
+//! say it ignores it: Gecko), and falls back to `Input::Text` after making the
+//! keyboard reach the element (window activated; a pointer click when `GrabFocus`
+//! failed). It reads the field back (a short settle, then a read) before pressing the
+//! trailing keys that `split_trailing_keys` took off the text, and moves the settle mark
+//! to just before those keys. `wait_for_element` aims again on every event
+//! (`next_event`) and at least every 500 ms; `open_application` checks the app listing
+//! the same way, at least every 250 ms.
 
 mod clipboard;
 mod pointer;

@@ -4,6 +4,63 @@
 //!
 //! A browser axsight reaches over a protocol is driven through it; one it
 //! cannot reach (started by the user) through its own UI ([`through_chrome`]).
+//!
+//! # Navigation
+//!
+//! **Navigation** (`page.rs`; `axsight-session/src/browsing.rs`).
+//!
+//! - `Page::navigate` first leaves a random mark on the current document
+//!   (`window.__axsightMark`; 64 bits from std's `RandomState`, so no random-number
+//!   crate), then calls `Page.navigate`. An `errorText` in the answer is the error
+//!   (`net::ERR_CONNECTION_REFUSED`; an empty 404 page gives
+//!   `net::ERR_HTTP_RESPONSE_CODE_FAILURE`). No `loaderId` means a move within the same
+//!   document, done at once. Otherwise the page is asked every 50 ms until a document
+//!   without the mark has `readyState` complete. The mark is needed because the old
+//!   document is still there, and complete, right after the call; a page between
+//!   documents that does not answer counts as not loaded yet.
+//! - `move_in_history` reads `Page.getNavigationHistory` and goes to the entry before
+//!   or after the current one with `Page.navigateToHistoryEntry`, or calls
+//!   `Page.reload`, then waits the same way. With no such entry: `there is no page to
+//!   go back to in this tab`.
+//! - A browser just started on an address waits until its first tab is complete and
+//!   not on `about:blank` (`wait_loaded`).
+//! - `navigate_browser` drives the tab of the window `app` and `window` name, else the
+//!   tab the first live browser's window shows (its active window first), else the
+//!   first Firefox or Chromium window on screen through its UI (below), else starts the
+//!   browser `browser` names (Chromium by default) on `url`. A new tab is
+//!   `Target.createTarget` on `about:blank`, navigated, then `Target.activateTarget`.
+//!   Then `window_showing` reads the desktop every 100 ms until a window of that
+//!   browser whose title starts with the page's title has a first drawn `Document`
+//!   named like the title and with children. `timeout_ms` (20 s by default) bounds the
+//!   load, and what is left of it bounds the wait for the tree.
+//! - `open_application` with a Chromium program (`launch_if_browser`) starts it through
+//!   `Browsers::launch` and waits, on events with a 250 ms floor and up to
+//!   `timeout_ms`, until its window's tree no longer needs the hidden-page note.
+//!
+//! **Through the browser's own UI** (`browsing/chrome.rs`, `browsing/through_chrome.rs`).
+//! A window whose app is a browser (`Kind`: toolkit Gecko, or a name like Chromium)
+//! that axsight reaches over no protocol is driven as a person would, with the
+//! session's own `type_into` and `press_key`, so focusing, clearing, typing, reading
+//! back and key delivery are the ones every typing call uses. `address_bar` finds
+//! Firefox's by its id (`urlbar-input`), else the first drawn editable `Edit` or
+//! `ComboBox` with a `ToolBar` ancestor and no `Document` one (Chromium's omnibox,
+//! Firefox in any locale); it is given a handle and typed `URL{Delete}{Enter}`
+//! (Delete drops an autocompleted tail). History is `alt+Left`, `alt+Right` and `F5`
+//! pressed in the page document; a disabled Back or Forward button (`history_button`:
+//! by id, else by name in a tool bar) is `there is no page to go … to` before any key.
+//! `new_tab` is `ctrl+t`, then a wait for the new tab's document. Then the window is
+//! read every 100 ms until `PageState::is_new_since`: its first drawn document is
+//! another object or at another address, not `busy`, with children. The answer names
+//! the way and the reason (`Kind::without_protocol`); `include_dom` there gives one line
+//! saying why there is no section, as for any window without a protocol page.
+//! `execute_browser_script` refuses such a window with the same reason.
+//!
+//! # Scripts
+//!
+//! **Scripts** (`execute_browser_script`). `Runtime.evaluate` with `returnByValue` and
+//! `awaitPromise`; an exception fails with its first line. Off unless the server was
+//! started with `--allow-browser-script` (`BrowserSetup::allow_scripts`): a script can
+//! read anything on the page, passwords included.
 
 mod chrome;
 mod through_chrome;

@@ -1,6 +1,17 @@
 //! `find_element`: an element from a description in words. The tree answers
 //! first; only when nothing in it scores well enough is the window read with
 //! OCR, whose lines are scored the same way.
+//!
+//! # `find_element`
+//!
+//! **`find_element`** (`axsight-session/src/describe.rs`; the scoring is
+//! `axsight-core/src/describe.rs`, pure and tested on plain data). The tree's drawn
+//! elements are scored against the description; 0.6 or more answers with no
+//! screenshot. Else OCR's lines, then, when a `VisionChannel` other than `Unavailable`
+//! is at hand, the vision model's elements, are put into a flat tree (role from the
+//! model's kind where it names one, else `Text`) and scored the same way; 0.3 or more
+//! answers with the sighting's handle. The detector is not asked: its boxes have no
+//! words to score.
 
 use axsight_core::{
     describe_scores, element_head, quote, Element, Engine, Role, Scored, State, StateSet, Tree,

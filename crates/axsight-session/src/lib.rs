@@ -14,6 +14,13 @@
 //! must take part — the client's own vision model — it does so through a trait
 //! ([`ClientModel`]) or by a question handed back in an error
 //! ([`ToolError::NeedsClientModel`]).
+//!
+//! # The CLI and the server
+//!
+//! acting commands (`click`, `type`, `key`, `bench act`) use `Session::watching()`:
+//! settling needs events. `Session::read_options` decides what a read fetches: action
+//! names are read for JSON and always in a watching session, whose reads are reused
+//! for every kind of answer. Reads for acting always carry action names.
 
 mod acting;
 mod browsers;

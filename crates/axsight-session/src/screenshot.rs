@@ -1,6 +1,19 @@
 //! `capture_screenshot`: the screen, a window, an element or a region as a picture,
 //! optionally with every element's handle drawn on it (set of marks), and the
 //! numbers that map its pixels back to the screen.
+//!
+//! # `capture_screenshot`
+//!
+//! **`capture_screenshot`** (`axsight-session/src/screenshot.rs`). The area is the aimed
+//! element's `visible_box` (a handle is aimed as an action aims it, with the same stale
+//! checks), the window's root box, the region, or the screen. With `annotate`, the
+//! marks are the elements worth clicking or reading (with actions, editable, tab, list,
+//! tree and menu items, cells, links, named leaves) whose visible box meets the
+//! captured area. They get their handles through the registry and their windows are
+//! remembered, so every label is a handle the next call can use. For a region or the
+//! screen, every window is read for marks. The tool's default `max_dimension` is 1568
+//! (about what vision models take in before they shrink a picture themselves); the CLI
+//! has none. The answer is MCP image content (base64) and the caption.
 
 use axsight_core::{visible_box, Bounds, Engine, NodeId, Source, Tree, WindowSnapshot};
 use axsight_vision::{encode, Format, Mark, Picture, PictureOptions};

@@ -1,6 +1,100 @@
 //! A [`Session`]: one connection to the desktop and the handle registry that makes
 //! `#u` handles mean the same element in every answer. The CLI and the MCP server
 //! both read the desktop through it, so they print the same text.
+//!
+//! # A `get_window_tree` call, end to end
+//!
+//! 1. **Tool handler** (`axsight-mcp/src/server.rs`). rmcp deserialises `TreeArgs`
+//!    (`params.rs`, with the aliases `process`, `title` and `budget`) and builds a
+//!    `TreeRequest`.
+//! 2. **Session** (`session.rs`). Parses `selector`, if given. Resolves `from` through
+//!    the registry to an `ElementId`, then through `window_of` to the identity of that
+//!    element's window root, so the read targets the handle's own window even when
+//!    another window is active. Builds a `WindowQuery`.
+//! 3. **Connect, on first use.** `discover()` finds the display, the session bus and
+//!    the AT-SPI bus (see Environment (the book's `docs/environment.md`)). The engine opens one zbus connection to the
+//!    AT-SPI bus, with a per-call timeout, and an x11rb connection. It registers one
+//!    event kind (`cache::wake_app_caches`, see the GTK3 quirks in `axsight-atspi`'s `quirks` module). In the watching
+//!    case it starts an `EventWatch`. A failed connection is not cached: the next call tries
+//!    again.
+//! 4. **Application listing** (`Accessibility::app_entries` in `axsight-atspi`'s `accessibility.rs`; `apps.rs`). Calls
+//!    `GetChildren` on the registry root. For every app, concurrently: first
+//!    `ToolkitName` and `Version` (single `Get`s, which every bridge answers) and the
+//!    pid from the bus daemon; the toolkit decides the `Quirks` (`quirks.rs`: `gtk4`,
+//!    `exports_ids`, `misses_events`, `bulk_properties`, `qt`, `combo_named_by_text`,
+//!    `labels_by_place`, `menu_items_misplaced`, `bounded_text`,
+//!    `ignores_editable_text`, `text_in_content`, `actions_by_index`,
+//!    `ids_in_attributes`), and the app's name then adds `libreoffice` (its GTK3
+//!    plug-in says GTK 3). Then the root's name
+//!    (`GetAll` only where `bulk_properties` says the bridge takes it: GTK, Gecko and
+//!    Chromium, whose page accessibility turns on once its root is read so; Qt
+//!    segfaults on any `GetAll`) and `GetChildren`. For every window: name, role,
+//!    states and extents, one call each; a top-level that is neither showing, visible
+//!    nor with an area is left out (Qt keeps closed dialogs among its top-levels), and
+//!    any top-level is a `Window` whatever container role it reports (Qt's `filler`).
+//!    GTK4 windows then get their X window's origin one after the other, in the app's
+//!    order; a window that reports no extents at all (Java's frames answer -1s) gets
+//!    its X window's bounds (`x11::window_bounds`, matched by title and pid), and the
+//!    window's tree root takes them too. A watching engine reuses the last listing until a window event arrives
+//!    (or a bus name comes or goes), or another event touches an app root or a window
+//!    root. Bounds events are ignored here.
+//! 5. **Window choice** (`pick_window`). By `window_id` (from `from`) if given.
+//!    Otherwise by app (exact name, then substring, then pid) and title (substring).
+//!    An app named without a title gives its newest modal dialog on screen, else its
+//!    active window, else its first (GTK4 leaves the window beneath a modal dialog
+//!    marked active, or none). With neither, the active window. A miss is an error
+//!    that lists what is available. When the request named only an app, the session
+//!    appends the app's other windows, one line each with a handle (`other windows of
+//!    this app`), which `from` takes.
+//! 6. **Read** (`read_window`). Without a watch: `walk_window`. With one: take a
+//!    bookmark in the event log, then try `refreshed` (only if the cached read was made
+//!    with options that cover this one), and fall back to `walk_window`.
+//!    A watching engine keeps the result (a `RawNode` tree plus the GTK4 origin and the
+//!    gaps) per window.
+//! 7. **Walk** (`walk.rs`). `AppCache::fetch` asks for `GetItems` once (not of
+//!    LibreOffice), then
+//!    `Walker::read` descends from the window under `READ_DEADLINE` (details in `axsight-atspi`'s crate documentation, *Speed*).
+//!    A read without action names (the compact text of a one-shot session) asks no
+//!    `GetExtents` of a container the compact tree folds away
+//!    (`axsight_core::folds_away`: nameless, no action, value, text or printed state),
+//!    except where a box decides more than its line (GTK4, clipping panes,
+//!    LibreOffice, Java, Gecko): 150 of them fall to 124 in the GTK3 widget factory.
+//! 8. **Normalise** (`normalize.rs`, `build_tree`). Maps role numbers to AT-SPI names
+//!    and then to `Role`, maps state bits to `StateSet`, cleans names, offsets bounds by
+//!    the window origin, marks drawn GTK4 elements SHOWING, and drops any value of a
+//!    `password text`. The result is an `axsight_core::Tree` inside a
+//!    `WindowSnapshot { app, pid, title, tree, gaps, read }`.
+//! 9. **Format** (back in `Session`). `remember` records which window each element
+//!    belongs to. The top node is the root, the `from` element, or the selector's first
+//!    match. `render` (compact) or `to_json` assigns handles through the registry as it
+//!    prints. `render` first gathers the lines to print (`compact.rs`, `collect`):
+//!    an anonymous container, a bare separator or an empty unfocusable `Text` gives its
+//!    place to its children; a child that only repeats its printed parent's name (GTK4's
+//!    `[Text] OK` in `[Button] OK`) folds into the parent; and a parent's one printed
+//!    line, when it is a `Text` that only labels it, becomes the parent's
+//!    `label: "…"`; a `Text` beside a sibling of its name (a field's label) folds into
+//!    that sibling (`fold_sibling_labels`). A folded child is not printed but is numbered right after its
+//!    parent, so its handle resolves (diff lines, `from`, `index`); selectors match the
+//!    tree, not the text, so they find it too. The same gathering counts what
+//!    `max_depth` hides and what a diff's one-line summary holds (`printed_below`), so
+//!    counts and printing agree. The text gets the `app:` header, `[partial: …]` lines and, for a
+//!    browser window without its page, the `[no page content: …]` note (see
+//!    The browser source (see `axsight-browser`'s crate documentation)); JSON goes into `structured_content`
+//!    with a one-line text pointer.
+//! 10. **Sources.** Silent surfaces are read inline first, unless `fall_through` is
+//!     off (see Where the tree is silent (see `sources/surfaces.rs` and `acting/witness.rs` in `axsight-session`)); then, with
+//!     `include_dom`, `include_detector`, `include_vision` and `include_ocr` (text
+//!     only). Their sections are appended after the tree, in that
+//!     order; see The browser source (see `axsight-browser`'s crate documentation) and
+//!     Screenshots and grounding sources (see `axsight-session`'s `sources` module).
+//!     A call that must ask the client's model on the 2026-07-28 protocol ends here
+//!     with an input-required result, and the tree is read again when the client calls
+//!     back with the answer.
+//!
+//! `find_elements` follows the same path. The difference: it reads every window of the
+//! matching apps concurrently (`window_trees`) and runs `Selector::find` on each tree.
+//! `validate_element` by handle re-reads the handle's window with invisible elements
+//! included, and compares the element's role with what the registry remembers.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};

@@ -15,6 +15,40 @@
 //! fields. One type split over files, not two rooms: a `Sources` type of its
 //! own would need the session's engine, registry and browsers passed into every
 //! call.
+//!
+//! # The sightings path
+//!
+//! **The sightings path** (`axsight-session/src/sources.rs`, with `sources/ocr.rs`,
+//! `sources/detector.rs`, `sources/vision.rs`). Every source captures the window's root
+//! box (`window_frame`), finds boxes in screen pixels, and returns them as `Found`
+//! (box, text, kind, confidence). `Session::record_sightings` is the one way in:
+//!
+//! 1. It drops a `Found` that has text and whose box meets a secret element's visible
+//!    box (OCR's lines, a model's labels; a detector box has no text).
+//! 2. It records each as a `Spotted`, box relative to the window, with the window's
+//!    size and a `Look` of the box in this capture, which retires that source's earlier
+//!    handles of the window; the numbered result is a `Sighting`.
+//!
+//! `print_section` prints a source's sightings under the tree, in the order detector,
+//! vision, OCR: `#m1 [icon] [x,y,w,h] 0.92 = #u8`, `#v1 [button] "Delete" [x,y,w,h] =
+//! #u43`, `#o1 "File" [x,y,w,h] 0.97 = #u3`. `same_as_tree` decides the `= #uN`, among
+//! drawn elements whose visible box overlaps the sighting's:
+//!
+//! - with text: `says_the_same` holds for the element's name and the text. After
+//!   lower-casing and collapsing whitespace, one must contain the other and the shorter
+//!   must be at least 60 % of the longer: OCR may miss or add a word, but a canvas
+//!   named "Canvas" does not say "Canvas text 42";
+//! - a bare box (the detector's, or a model's element without a label): the
+//!   intersection over union with the element's visible box must be at least 0.5.
+//!
+//! Of the elements that fit, the best intersection over union wins, then the smaller
+//! element: a DOM link points at the `Link`, not at the `Text` inside it that says the
+//! same with a smaller box; a label, not the window titled alike.
+//!
+//! The element gets its handle then. `capture_screenshot` with `include_ocr` or
+//! `include_detector` uses the same path and the same rule: a sighting that is a tree
+//! element is not marked, and the caption counts both (`the detector found 22 boxes: 4
+//! marked with their #m handles, 18 are tree elements marked with theirs`).
 
 mod detector;
 mod dom;

@@ -1,5 +1,43 @@
 //! What an action aims at — a handle, a selector or a screen point — found in a
 //! window read just before acting, and checked to be the element the agent saw.
+//!
+//! # A sighting's click
+//!
+//! **A sighting's click** (`axsight-session/src/target.rs`, `aim_spotted`). A handle that
+//! is not a tree handle goes to `aim_spotted`:
+//!
+//! 1. The spotted registry resolves it: retired is `StaleSighting` ("a newer capture of
+//!    its window replaced it"), unknown was never given out.
+//! 2. Its window is read afresh by its identity; a closed window makes it stale.
+//! 3. The window's size must be the size at capture, else `StaleSighting` ("its window
+//!    changed size since the capture").
+//! 4. The box, relative to the window, is placed at the window's top-left corner now,
+//!    captured there, and its `Look` compared with the recorded one; a mismatch is
+//!    `StaleSighting` ("its place in the window looks different since the capture").
+//!    `StaleSighting` names the call that gives fresh handles of that source
+//!    (`refresh_call`: `get_window_tree with include_ocr: true reads it anew`).
+//! 5. The point is the box's centre there. The element under it (`element_at`) is the
+//!    target element, for the diff and for the accessible way.
+//! 6. `Aimed.point` is set, so `pointer_way` takes the point as it is, as for an `x`,
+//!    `y` target. `bring_forward` raises the window if it is not active, and XTest
+//!    clicks there. `Aimed.label` names it in the answer (`#o19 "Open dialog later"`,
+//!    `#m21 "icon"`). With `background`, the accessible action of the element under
+//!    the point runs instead.
+//!
+//! `validate_element` and `wait_for_element` aim the same way, and take a stale
+//! sighting as "not there".
+//!
+//! # A click by `#d`
+//!
+//! **A click by `#d`** (`target.rs`, `aim_spotted` → `locate_dom`). The number
+//! resolves to its record; the window is read again (`read_for_acting`); `page_of`
+//! must still give the same tab, else `StaleHandle` ("its tab is no longer the one its
+//! window shows"); `locate` must find the element, else `StaleHandle` ("its element
+//! left the page"). The centre of its box, placed through the document's box just read,
+//! is `Aimed.point`, and the element under it in the tree is the target, so the click
+//! goes on as for a sighting. Both places are read at the click, so a window moved
+//! since the read is clicked right: the acting test moves Chromium's window with
+//! `Browser.setWindowBounds` and the old `#d` click lands inside the element's new box.
 
 use axsight_core::{
     element_at, element_head, quote, refind, Element, ElementId, Engine, EngineError, FailureKind,

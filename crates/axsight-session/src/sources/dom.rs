@@ -5,6 +5,15 @@
 //! `#d` numbers are stable like `#u`: the same element of the same tab keeps
 //! its number in every read while it lives; an element that left the page is
 //! refused as stale, never guessed.
+//!
+//! # `#d` handles
+//!
+//! **`#d` handles** (`axsight-session/src/sources/dom.rs`). `DomHandles` numbers each
+//! (tab's target id, page number) once per session, and keeps the window it was shown
+//! in, its role and name (for the answer's label). They are not in the
+//! `SpottedRegistry`: no capture retires them, and no `Look` is compared, since the page
+//! says whether the element lives. `= #uN` is `same_as_tree` with the element's name
+//! as the text.
 
 use std::collections::HashMap;
 

@@ -10,6 +10,32 @@
 //! an unchanged surface costs one capture on the next read and keeps its
 //! handles. It never fails the tree read: a surface that cannot be read says
 //! why in a closing note.
+//!
+//! # Silent surfaces
+//!
+//! **Silent surfaces** (`axsight-core/src/silent.rs`, `axsight-session/src/sources/surfaces.rs`).
+//! `silent_surfaces(tree, top)` finds, outermost first, the container-like elements
+//! drawn at 40×20 or more with no value, not editable, and nothing drawn below but
+//! nameless quiet containers (the measurements behind the rule are in Where the tree is silent (the book's `docs/fall-through.md`)).
+//! `Session::read_surfaces` takes them in document order while the read is within
+//! `SURFACE_BUDGET` (1500 ms): it asks `input_reaches` of a 3×3 grid over the surface
+//! (all covered: not read; some: lines whose middle is covered are dropped), captures
+//! the surface's visible box, and looks up `SurfaceMemory` by the capture's
+//! `Capture::digest` (FNV-1a over the pixels and size), the surface's place in its
+//! window and the window's size: a hit whose handles the spotted registry still
+//! resolves is reused as it was. Otherwise OCR reads the capture (`ocr_lines`), and
+//! for a window off the bus the detector too (`detections`; a failure to run leaves
+//! OCR's lines), boxes holding an OCR line's middle dropped; the sightings are
+//! recorded with `Spotted::area` set to the surface, so that a newer read of that
+//! surface retires only its own handles (`SpottedRegistry`'s captures are keyed by
+//! source, window and area), numbered in reading order (rows of 8 px, then left to
+//! right). The lines go to `render_with` as `InlineLines`, printed after the
+//! surface's own children one level deeper; the closing note (`SurfaceReads::note`)
+//! is made after rendering, so the surfaces' handles keep the tree's order.
+//! `get_window_tree` (text) and `open_application` read surfaces; `fall_through`
+//! (the request's, else the session's `FallThrough` from `--no-fall-through`) turns it
+//! off; the CLI's acting commands read the tree only to number handles, and do not
+//! read surfaces unless the target is an `#o`/`#m` handle.
 
 use std::collections::HashMap;
 use std::time::{Duration, Instant};

@@ -4,6 +4,17 @@
 //! then lies between the items and reads as one string. A gap wider than
 //! [`GAP_OF_HEIGHT`] of the line box's height (a word space is about a fifth
 //! of it) parts two pieces, each read on its own.
+//!
+//! # OCR fit for it
+//!
+//! **OCR fit for it** (`axsight-vision/src/ocr/gaps.rs`, `prepare.rs`). The text
+//! detector joins what lies on one row (an icon view's labels): `split_at_gaps` parts
+//! a line box at blank gaps wider than 0.6 of its height (8 px at least). A line
+//! crop is inverted when its text is lighter than its background (the most common
+//! grey; the pixels far from it decide), and what lies outside a lighter background
+//! from the crop's edges (the white around a selection's rounded box) is made
+//! background first. `read_line` reads a whole capture as one line, without the text
+//! detector, for regions too small for it.
 
 use image::GrayImage;
 

@@ -60,7 +60,7 @@ impl Drop for App {
     }
 }
 
-/// Environment every test app gets (see LINUX-A11Y notes in docs/architecture.md).
+/// Environment every test app gets (see docs/testing.md, "Environment for apps under test").
 fn app_command(program: &str) -> Command {
     let mut command = Command::new(program);
     command

@@ -9,7 +9,7 @@ use std::future::Future;
 use std::sync::Mutex;
 use std::time::Instant;
 
-use axsight_core::{Application, Bounds, ElementId, State, Window};
+use axsight_core::{Application, Bounds, ElementId, ScreenMapping, State, Window};
 use futures_util::future::join_all;
 use zbus::Connection;
 
@@ -30,6 +30,10 @@ pub struct AppEntry {
     /// The window objects, in the order of `info.windows`.
     pub windows: Vec<ObjRef>,
     pub quirks: Quirks,
+    /// The scale the app draws at where its extents leave it out (screen
+    /// pixels per reported pixel), as the screen showed it for one of its
+    /// windows: what its windows the screen does not show are scaled by.
+    pub scale: f64,
 }
 
 impl AppEntry {
@@ -49,16 +53,21 @@ pub trait WindowPlaces: Sync {
     /// Whether windows of an app with `quirks` report window-relative extents.
     fn window_relative(&self, quirks: Quirks) -> bool;
 
-    /// How far `window`'s window-relative boxes are moved to be the screen's
-    /// (its frame `frame`; `siblings` are its app's windows, to tell alike
-    /// windows apart); `None` when it cannot be placed.
-    fn window_origin(
+    /// How `window`'s reported boxes become the screen's: moved by where its
+    /// window sits when they are window-relative (`relative`), and scaled where
+    /// its app draws at a scale it does not report. `frame` is its frame as
+    /// reported (for a frame without extents, its content's box); `siblings`
+    /// are its app's windows, to tell alike windows apart. `None` when
+    /// the screen shows no such window (see [`unplaced`] for what the caller
+    /// does then).
+    fn window_mapping(
         &self,
         pid: Option<u32>,
         window: &Window,
         frame: Option<Bounds>,
         siblings: &[ElementId],
-    ) -> impl Future<Output = Option<(i32, i32)>> + Send;
+        relative: bool,
+    ) -> impl Future<Output = Option<ScreenMapping>> + Send;
 
     /// The bounds of the display window that shows `window`, for a window
     /// without extents of its own.
@@ -68,6 +77,32 @@ pub trait WindowPlaces: Sync {
         window: &Window,
         siblings: &[ElementId],
     ) -> impl Future<Output = Option<Bounds>> + Send;
+}
+
+/// The scale an app draws at, from the mappings of its windows that the
+/// screen placed: where its boxes are the screen's (not `relative`), the
+/// first placed window's; 1 otherwise.
+fn app_scale(mappings: &[Option<ScreenMapping>], relative: bool) -> f64 {
+    match relative {
+        true => 1.0,
+        false => mappings
+            .iter()
+            .flatten()
+            .map(|m| m.scale)
+            .next()
+            .unwrap_or(1.0),
+    }
+}
+
+/// The mapping of a window the screen did not place: none for window-relative
+/// boxes (they must not pass for the screen's), else the app's `scale` from
+/// the screen's origin (an app that reports screen coordinates reports them
+/// all at one scale).
+pub fn unplaced(relative: bool, scale: f64) -> Option<ScreenMapping> {
+    (!relative).then_some(ScreenMapping {
+        origin: (0, 0),
+        scale,
+    })
 }
 
 /// What listing apps reads with: the bus, the apps that did not answer lately,
@@ -181,19 +216,29 @@ impl<P: WindowPlaces> Listing<'_, P> {
                 refs.push(obj);
             }
         }
-        // Window-relative extents (GTK4's, and every app's on Wayland): each
-        // window gets its display window's origin. One after the other, in the
-        // app's order: windows that look alike (same title and size) are then
+        // Window-relative extents (GTK4's, and every app's on Wayland) get
+        // their display window's origin, and an app that draws at a scale its
+        // extents leave out gets its scale. One after the other, in the app's
+        // order: windows that look alike (same title and size) are then
         // matched to display windows in creation order.
         let ids: Vec<ElementId> = kept.iter().map(|w| w.id.clone()).collect();
-        if self.places.window_relative(quirks) {
-            for window in &mut kept {
-                let origin = self
-                    .places
-                    .window_origin(pid, window, window.bounds, &ids)
-                    .await;
-                window.bounds = origin.and_then(|(dx, dy)| window.bounds.map(|b| b.offset(dx, dy)));
-            }
+        let relative = self.places.window_relative(quirks);
+        let mut mappings = Vec::new();
+        for window in &kept {
+            let mapping = match window.bounds {
+                Some(frame) => {
+                    self.places
+                        .window_mapping(pid, window, Some(frame), &ids, relative)
+                        .await
+                }
+                None => None,
+            };
+            mappings.push(mapping);
+        }
+        let scale = app_scale(&mappings, relative);
+        for (window, mapping) in kept.iter_mut().zip(mappings) {
+            let mapping = mapping.or_else(|| unplaced(relative, scale));
+            window.bounds = mapping.and_then(|m| window.bounds.map(|b| m.bounds(b)));
         }
         // A window without extents (Java's frames answer -1s) is where its
         // display window is.
@@ -211,6 +256,7 @@ impl<P: WindowPlaces> Listing<'_, P> {
             },
             windows: refs,
             quirks,
+            scale,
         })
     }
 
@@ -415,6 +461,7 @@ mod tests {
                 accessible: true,
             },
             quirks: Quirks::default(),
+            scale: 1.0,
         }
     }
 

@@ -1,7 +1,7 @@
 //! Turning raw AT-SPI nodes into axsight elements: role names, states, cleaned names,
 //! and bounds in true screen coordinates.
 
-use axsight_core::{Bounds, Element, ElementId, Role, State, Tree};
+use axsight_core::{Bounds, Element, ElementId, Role, ScreenMapping, State, Tree};
 
 use crate::roles::role_name;
 use crate::states;
@@ -149,20 +149,27 @@ pub fn top_level_role(raw: &str) -> Role {
     }
 }
 
-/// Builds a [`Tree`] from a raw window subtree (its root is the window). `origin` is added to every extent (the
-/// window's screen position for toolkits that report window-relative extents).
-pub fn build_tree(raw: &RawNode, quirks: Quirks, origin: (i32, i32)) -> Tree {
-    let mut window = element_of(raw, quirks, origin);
+/// Builds a [`Tree`] from a raw window subtree (its root is the window), its
+/// reported extents put on screen by `mapping` (the window's screen position for
+/// toolkits that report window-relative extents, and the scale of one that
+/// reports logical pixels).
+pub fn build_tree(raw: &RawNode, quirks: Quirks, mapping: ScreenMapping) -> Tree {
+    let mut window = element_of(raw, quirks, mapping);
     window.role = top_level_role(&window.raw_role);
     let mut tree = Tree::new(window);
     let mut stack: Vec<_> = children_of(raw, quirks)
-        .map(|c| (tree.root(), c, origin))
+        .map(|c| (tree.root(), c, mapping))
         .collect();
-    while let Some((parent, (node, label), origin)) = stack.pop() {
-        let mut element = element_of(node, quirks, origin);
-        let origin = match quirks.libreoffice {
-            true => placed_like_parent(&mut element, tree.element(parent), origin),
-            false => origin,
+    while let Some((parent, (node, label), mapping)) = stack.pop() {
+        let mapping =
+            match quirks.document_in_device_pixels && role_name(node.role) == "document web" {
+                true => mapping.unscaled(),
+                false => mapping,
+            };
+        let mut element = element_of(node, quirks, mapping);
+        let mapping = match quirks.libreoffice {
+            true => placed_like_parent(&mut element, tree.element(parent), mapping),
+            false => mapping,
         };
         // Below the window, a frame is a framed group (Qt's QFrame), not a window,
         // and a Swing option pane is the body of its dialog.
@@ -173,7 +180,7 @@ pub fn build_tree(raw: &RawNode, quirks: Quirks, origin: (i32, i32)) -> Tree {
             element.name = label.unwrap_or_default();
         }
         let id = tree.push(parent, element);
-        stack.extend(children_of(node, quirks).map(|c| (id, c, origin)));
+        stack.extend(children_of(node, quirks).map(|c| (id, c, mapping)));
     }
     if quirks.menu_items_misplaced {
         crate::menu_popups::place_menu_items(&mut tree);
@@ -187,19 +194,23 @@ pub fn build_tree(raw: &RawNode, quirks: Quirks, origin: (i32, i32)) -> Tree {
 /// LibreOffice's own widgets hang below a `root pane` that fills its GTK parent
 /// exactly, but until the pointer first moves over the window they report
 /// themselves without the GTK menu bar above them (25 px too high). A root pane
-/// of its parent's size placed elsewhere is moved onto its parent; the offset
+/// of its parent's size placed elsewhere is moved onto its parent; the mapping
 /// returned is what its descendants need.
-fn placed_like_parent(element: &mut Element, parent: &Element, origin: (i32, i32)) -> (i32, i32) {
+fn placed_like_parent(
+    element: &mut Element,
+    parent: &Element,
+    mapping: ScreenMapping,
+) -> ScreenMapping {
     let (Some(own), Some(parent)) = (element.bounds, parent.bounds) else {
-        return origin;
+        return mapping;
     };
     let same_size = (own.width, own.height) == (parent.width, parent.height);
     if element.raw_role != "root pane" || !same_size || (own.x, own.y) == (parent.x, parent.y) {
-        return origin;
+        return mapping;
     }
     let (dx, dy) = (parent.x - own.x, parent.y - own.y);
     element.bounds = Some(own.offset(dx, dy));
-    (origin.0 + dx, origin.1 + dy)
+    mapping.shifted(dx, dy)
 }
 
 /// A node's children, last first (for a stack), each with the name of the label
@@ -243,13 +254,13 @@ pub fn labels_by_place(
     left_of || above
 }
 
-fn element_of(raw: &RawNode, quirks: Quirks, origin: (i32, i32)) -> Element {
+fn element_of(raw: &RawNode, quirks: Quirks, mapping: ScreenMapping) -> Element {
     let raw_role = role_name(raw.role);
     let mut states = states::state_set(raw.state_mask);
     let bounds = raw
         .extents
         .and_then(|(x, y, w, h)| Bounds::from_extents(x, y, w, h))
-        .map(|b| b.offset(origin.0, origin.1));
+        .map(|b| mapping.bounds(b));
     if quirks.gtk4 && states.contains(State::Visible) && bounds.is_some_and(|b| b.has_area()) {
         states.insert(State::Showing);
     }
@@ -312,7 +323,11 @@ mod tests {
             }],
             ..RawNode::default()
         };
-        let tree = build_tree(&raw, Quirks::of_toolkit("GTK", "4.8.3"), (100, 200));
+        let tree = build_tree(
+            &raw,
+            Quirks::of_toolkit("GTK", "4.8.3"),
+            ScreenMapping::offset((100, 200)),
+        );
         let button = tree.element(tree.node(tree.root()).children[0]);
         assert_eq!(button.name, "OK");
         assert_eq!(button.role, Role::Button);
@@ -354,7 +369,11 @@ mod tests {
             "Palette",
             vec![node(23, "", vec![node(43, "OK", vec![])])],
         );
-        let tree = build_tree(&raw, Quirks::of_toolkit("Qt", "6.4.2"), (0, 0));
+        let tree = build_tree(
+            &raw,
+            Quirks::of_toolkit("Qt", "6.4.2"),
+            ScreenMapping::IDENTITY,
+        );
         assert_eq!(
             printed(&tree),
             [
@@ -385,7 +404,7 @@ mod tests {
             ],
         );
         let names = |quirks| -> Vec<String> {
-            let tree = build_tree(&raw, quirks, (0, 0));
+            let tree = build_tree(&raw, quirks, ScreenMapping::IDENTITY);
             printed(&tree).into_iter().map(|(_, n)| n).collect()
         };
         // The spin button beside its label is named; a named field, a field far
@@ -410,7 +429,11 @@ mod tests {
     #[test]
     fn a_gtk4_switch_placeholder_becomes_the_role() {
         let raw = node(23, "Settings", vec![node(7, "GtkSwitch", vec![])]);
-        let tree = build_tree(&raw, Quirks::of_toolkit("GTK", "4.8.3"), (0, 0));
+        let tree = build_tree(
+            &raw,
+            Quirks::of_toolkit("GTK", "4.8.3"),
+            ScreenMapping::IDENTITY,
+        );
         let switch = tree.element(tree.node(tree.root()).children[0]);
         assert_eq!((switch.role, switch.name.as_str()), (Role::Switch, ""));
         assert_eq!(switch.raw_role, "check box");
@@ -436,7 +459,7 @@ mod tests {
             )
         };
         let names = |quirks| {
-            printed(&build_tree(&tabs(), quirks, (0, 0)))
+            printed(&build_tree(&tabs(), quirks, ScreenMapping::IDENTITY))
                 .into_iter()
                 .map(|(_, name)| name)
                 .collect::<Vec<_>>()
@@ -487,7 +510,7 @@ mod tests {
             980,
         );
         let boxes = |quirks| -> Vec<(i32, i32)> {
-            let tree = build_tree(&raw, quirks, (0, 0));
+            let tree = build_tree(&raw, quirks, ScreenMapping::IDENTITY);
             tree.descendants(tree.root())
                 .into_iter()
                 .map(|id| tree.element(id).bounds.map(|b| (b.x, b.y)).unwrap())
@@ -510,7 +533,7 @@ mod tests {
             value: Some("hunter2".into()),
             ..RawNode::default()
         };
-        let tree = build_tree(&raw, Quirks::default(), (0, 0));
+        let tree = build_tree(&raw, Quirks::default(), ScreenMapping::IDENTITY);
         assert_eq!(tree.element(tree.root()).value, None);
     }
 }

@@ -206,6 +206,11 @@ pub struct Quirks {
     /// reshaped into the buttons, fields and words they are to a person
     /// (Gecko, Chromium; see `web_content`).
     pub web_content: bool,
+    /// A page's boxes are in device pixels while the window's own (its frame,
+    /// the toolbar) are in logical ones: Chromium under a device scale factor
+    /// (measured at 2: a page button drawn at (508, 646) is reported there, the
+    /// frame of a 1800×1400 window as 900×700). The page is placed unscaled.
+    pub document_in_device_pixels: bool,
     /// LibreOffice (through its GTK3 plug-in, which reports the toolkit as GTK 3):
     /// it misses events too (see `misses_events`); no `Cache.GetItems`, which has been seen to crash it after a dialog closed
     /// (its cache keeps the defunct objects of closed dialogs); toolbar buttons, separators and
@@ -262,6 +267,7 @@ impl Quirks {
             actions_by_index: gecko || chromium,
             ids_in_attributes: gecko,
             web_content: gecko || chromium,
+            document_in_device_pixels: chromium,
             libreoffice: false,
             settles_in_one_burst: gtk,
         }

@@ -48,6 +48,7 @@ mod operation;
 mod pixel_change;
 mod quoting;
 mod role;
+mod screen_mapping;
 mod selector;
 mod silent;
 mod spotted;
@@ -80,6 +81,7 @@ pub use operation::{EventMark, Expecting, Operation, Performed, SettleEnd, Settl
 pub use pixel_change::{changed_regions, text_run, JOIN_GAP, MIN_STEP};
 pub use quoting::{bare, bare_at_most, cut, quote, quote_at_most, quote_whole, MAX_TEXT};
 pub use role::Role;
+pub use screen_mapping::ScreenMapping;
 pub use selector::{Atom, Expr, MatchContext, RoleMatch, Selector, SelectorError, Step};
 pub use silent::{is_silent_surface, silent_surfaces, MIN_SURFACE};
 pub use spotted::{Spotted, SpottedError, SpottedRegistry};

@@ -10,8 +10,8 @@ use std::time::Duration;
 use axsight_atspi::Accessibility;
 use axsight_core::{
     Application, Bounds, Capture, ChangeWitness, ClipboardText, ConnectOptions, ElementId, Engine,
-    EventMark, Input, Launched, Operation, Performed, Placement, Point, ReadOptions, SettlePolicy,
-    Settled, Window, WindowQuery, WindowSnapshot,
+    EventMark, Input, Launched, Operation, Performed, Placement, Point, ReadOptions, ScreenMapping,
+    SettlePolicy, Settled, Window, WindowQuery, WindowSnapshot,
 };
 use futures_util::future::join_all;
 
@@ -313,27 +313,31 @@ impl WindowPlaces for LinuxEngine {
         quirks.gtk4 || self.every_window_relative
     }
 
-    /// Where the content of `window` (one whose extents are window-relative)
-    /// starts on screen; `None` when the screen cannot say, so that its boxes
-    /// are no screen boxes and must not pass for them (GNOME without axsight's
-    /// extension, a window the compositor does not list). `siblings` are the
-    /// ids of its app's current windows: each is matched to a display window of
-    /// its own (see [`screen::matching::Matches::find`]). Replies are waited
-    /// for off the runtime, within a second: a stopped display
-    /// server must not stall the runtime that also serves D-Bus.
-    async fn window_origin(
+    /// How `window`'s reported boxes become the screen's (see
+    /// [`WindowPlaces::window_mapping`]): window-relative boxes are moved to
+    /// where the screen shows the window's content, and boxes in screen
+    /// coordinates are scaled by the scale the app draws at (X11 apps scale
+    /// themselves and report logical pixels). `None` when no display window
+    /// matches (GNOME without axsight's extension, a window the compositor does
+    /// not list, a popup the display does not show). `siblings` are the ids of
+    /// its app's current windows: each is matched to a display window of its
+    /// own (see [`screen::matching::Matches::find`]). Replies are waited for off
+    /// the runtime, within a second: a stopped display server must not stall
+    /// the runtime that also serves D-Bus.
+    async fn window_mapping(
         &self,
         pid: Option<u32>,
         window: &Window,
         frame: Option<Bounds>,
         siblings: &[ElementId],
-    ) -> Option<(i32, i32)> {
+        relative: bool,
+    ) -> Option<ScreenMapping> {
         // A frame without extents (Java's) has no boxes to move.
         let Some(frame) = frame else {
-            return Some((0, 0));
+            return Some(ScreenMapping::IDENTITY);
         };
         let screen = self.screen.clone()?;
-        let inset = match self.every_window_relative {
+        let inset = match relative && self.every_window_relative {
             true => self.a11y.frame_inset(window, frame).await,
             false => None,
         };
@@ -350,23 +354,27 @@ impl WindowPlaces for LinuxEngine {
         });
         let title = &window.title;
         match lookup.await {
-            Ok(Some(origin)) => Some((origin.x, origin.y)),
+            Ok(Some(place)) => Some(ScreenMapping {
+                origin: if relative { (place.x, place.y) } else { (0, 0) },
+                scale: place.scale,
+            }),
             // An untitled one is often no window at all (GNOME Shell's own).
-            Ok(None) if title.is_empty() => {
+            Ok(None) if relative && title.is_empty() => {
                 tracing::debug!("no display window for an untitled window");
-                Some((0, 0))
+                Some(ScreenMapping::IDENTITY)
             }
-            Ok(None) => {
+            Ok(None) if relative => {
                 tracing::warn!("no display window for {title:?}: its boxes are left out");
                 None
             }
+            Ok(None) => None,
             // A screen that places no window at all (the desktop portals).
             Err(error @ axsight_screen::Error::NoWindowControl(_)) => {
-                tracing::debug!(%error, "no origin for {title:?}: its boxes are left out");
+                tracing::debug!(%error, "no origin for {title:?}");
                 None
             }
             Err(error) => {
-                tracing::warn!(%error, "no origin for {title:?}: its boxes are left out");
+                tracing::warn!(%error, "no origin for {title:?}");
                 None
             }
         }

@@ -47,11 +47,22 @@ pub type SharedScreen = Arc<Mutex<dyn Screen>>;
 /// A display server's id for a toplevel window.
 pub type WindowId = u64;
 
-/// Where a toplevel window's content (the accessible frame) starts on screen.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// Where a toplevel window's content (the accessible frame) starts on screen,
+/// and at what scale the app draws it.
+#[derive(Debug, Clone, Copy, PartialEq)]
 pub struct WindowOrigin {
     pub x: i32,
     pub y: i32,
+    /// Screen pixels per pixel the app reports (2 for GTK at `GDK_SCALE=2`
+    /// on X11); 1 where the app reports screen pixels.
+    pub scale: f64,
+}
+
+impl WindowOrigin {
+    /// Content at (`x`, `y`), reported in screen pixels.
+    pub fn unscaled(x: i32, y: i32) -> WindowOrigin {
+        WindowOrigin { x, y, scale: 1.0 }
+    }
 }
 
 /// A top-level window as the display server lists it: all that is known of a
@@ -115,7 +126,8 @@ pub trait Screen: Send {
     fn toplevel_of(&mut self, pid: Option<u32>, title: &str) -> Result<Option<WindowId>>;
 
     /// Where the content of the accessible window `id` (a frame of
-    /// `wanted.size`) starts on screen; `None` when no window matches.
+    /// `wanted.size`) starts on screen, and the scale its app draws it at;
+    /// `None` when no window matches.
     fn content_origin(
         &mut self,
         id: &ElementId,

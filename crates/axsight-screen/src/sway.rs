@@ -270,10 +270,10 @@ impl Screen for Sway {
         // An X11 client's extents are already in the X screen, which XWayland
         // lays over the outputs as they are.
         if view.xwayland {
-            return Ok(Some(WindowOrigin { x: 0, y: 0 }));
+            return Ok(Some(WindowOrigin::unscaled(0, 0)));
         }
         let (x, y) = crate::screen::frame_origin(view.content, wanted.size, wanted.inset);
-        Ok(Some(WindowOrigin { x, y }))
+        Ok(Some(WindowOrigin::unscaled(x, y)))
     }
 
     fn window_bounds(

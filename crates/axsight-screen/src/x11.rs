@@ -103,7 +103,7 @@ use x11rb::connection::Connection as _;
 use x11rb::protocol::xproto::{AtomEnum, ConnectionExt as _, Window};
 use x11rb::rust_connection::RustConnection;
 
-use crate::screen::matching::{Candidate, Matches, Wanted};
+use crate::screen::matching::{self, Candidate, Matches, Wanted};
 use crate::screen::{WindowId, WindowOrigin};
 use crate::{Error, Result};
 pub use clipboard::Clipboard;
@@ -189,6 +189,10 @@ impl X11 {
     /// GTK4 draws client-side shadows around its content: the X window is larger than
     /// the accessible frame. `_GTK_FRAME_EXTENTS` gives the margins where a window
     /// manager asked for it; otherwise the margin is split evenly on each side.
+    ///
+    /// On X11 an app scales itself (`GDK_SCALE`, Qt's factors or `Xft.dpi`,
+    /// Java's `uiScale`) and reports logical pixels: the scale is the one at which
+    /// the frame fills the window (see [`matching::scale_of`]), 1 where none fits.
     pub fn content_origin(
         &mut self,
         id: &ElementId,
@@ -202,16 +206,27 @@ impl X11 {
             return Ok(None);
         };
         let (x, y, width, height) = self.placement(window)?;
-        let (left, top) = match self.cardinals(window, "_GTK_FRAME_EXTENTS")?.as_deref() {
-            Some([left, _right, top, _bottom]) => (*left as i32, *top as i32),
-            _ => (
-                ((width - frame_size.0) / 2).max(0),
-                ((height - frame_size.1) / 2).max(0),
+        let shadow = match self.cardinals(window, "_GTK_FRAME_EXTENTS")?.as_deref() {
+            Some(&[left, right, top, bottom]) => Some([left, right, top, bottom].map(|m| m as i32)),
+            _ => None,
+        };
+        let mut sizes = vec![(width, height)];
+        if let Some([left, right, top, bottom]) = shadow {
+            sizes.push((width - left - right, height - top - bottom));
+        }
+        let scale = matching::scale_of(&sizes, frame_size).unwrap_or(1.0);
+        let scaled = |length: i32| (f64::from(length) * scale).round() as i32;
+        let (left, top) = match shadow {
+            Some([left, _right, top, _bottom]) => (left, top),
+            None => (
+                ((width - scaled(frame_size.0)) / 2).max(0),
+                ((height - scaled(frame_size.1)) / 2).max(0),
             ),
         };
         Ok(Some(WindowOrigin {
             x: x + left,
             y: y + top,
+            scale,
         }))
     }
 

@@ -7,11 +7,13 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use axsight_core::{Bounds, ElementId, ReadOptions, Window, WindowQuery, WindowSnapshot};
+use axsight_core::{
+    Bounds, ElementId, ReadOptions, ScreenMapping, Window, WindowQuery, WindowSnapshot,
+};
 use futures_util::future::join_all;
 
 use super::Accessibility;
-use crate::apps::{pick_window, AppEntry, WindowPlaces};
+use crate::apps::{pick_window, unplaced, AppEntry, WindowPlaces};
 use crate::cache::AppCache;
 use crate::dbus::{self, ObjRef};
 use crate::normalize::build_tree;
@@ -37,9 +39,9 @@ pub(super) struct KeptWindow {
     bookmark: u64,
     options: ReadOptions,
     raw: Arc<RawNode>,
-    /// Where the window's content starts on screen; `None` when its extents
+    /// How its reported boxes become the screen's; `None` when its extents
     /// are window-relative and the screen cannot say where it is.
-    origin: Option<(i32, i32)>,
+    mapping: Option<ScreenMapping>,
     gaps: Vec<String>,
     /// The app's witness's mark taken before the read, for an app that misses
     /// events (see [`Accessibility::add_witness`]).
@@ -186,8 +188,9 @@ impl Accessibility {
                 .or_insert_with(Instant::now);
         }
         let read = read?;
-        let mut tree = build_tree(&read.raw, entry.quirks, read.origin.unwrap_or((0, 0)));
-        if read.origin.is_none() {
+        let mapping = read.mapping.unwrap_or(ScreenMapping::IDENTITY);
+        let mut tree = build_tree(&read.raw, entry.quirks, mapping);
+        if read.mapping.is_none() {
             // Window-relative boxes where the window is not known: none at all
             // rather than boxes that look like the screen's and are not.
             let ids: Vec<_> = tree.ids().collect();
@@ -314,16 +317,23 @@ impl Accessibility {
         if extents != kept.raw.extents {
             return None;
         }
-        if places.window_relative(entry.quirks)
+        // Where a window with window-relative extents sits is the screen's
+        // alone: asked again. Screen extents that did not change keep their
+        // scale (a window that moves to a screen of another scale reports new
+        // extents).
+        let relative = places.window_relative(entry.quirks);
+        if relative
             && places
-                .window_origin(
+                .window_mapping(
                     entry.info.pid,
                     window,
-                    frame_of(kept.raw.extents),
+                    placed_frame_of(&kept.raw, relative),
                     &entry.window_ids(),
+                    relative,
                 )
                 .await
-                != kept.origin
+                .or_else(|| unplaced(relative, entry.scale))
+                != kept.mapping
         {
             return None;
         }
@@ -347,7 +357,7 @@ impl Accessibility {
             bookmark,
             options: kept.options,
             raw,
-            origin: kept.origin,
+            mapping: kept.mapping,
             gaps: Vec::new(),
             mark: mark.map(str::to_string),
             read,
@@ -380,21 +390,23 @@ impl Accessibility {
                 aborted.error,
             )
         })?;
-        let origin = match places.window_relative(entry.quirks) {
-            true => {
-                let frame = frame_of(raw.extents);
-                places
-                    .window_origin(entry.info.pid, window, frame, &entry.window_ids())
-                    .await
-            }
-            false => Some((0, 0)),
-        };
+        let relative = places.window_relative(entry.quirks);
+        let mapping = places
+            .window_mapping(
+                entry.info.pid,
+                window,
+                placed_frame_of(&raw, relative),
+                &entry.window_ids(),
+                relative,
+            )
+            .await
+            .or_else(|| unplaced(relative, entry.scale));
         tracing::debug!(app = %entry.info.name, "window walked");
         Ok(KeptWindow {
             bookmark,
             options,
             raw: Arc::new(raw),
-            origin,
+            mapping,
             gaps: walker.into_gaps(),
             mark,
             read: next_read(),
@@ -404,6 +416,19 @@ impl Accessibility {
 
 /// A window's frame from its extents as read (window-relative where the
 /// toolkit reports so); `None` for a frame without real extents (Java's -1s).
-fn frame_of(extents: Option<(i32, i32, i32, i32)>) -> Option<Bounds> {
-    extents.and_then(|(x, y, width, height)| Bounds::from_extents(x, y, width, height))
+fn frame_of(window: &RawNode) -> Option<Bounds> {
+    window
+        .extents
+        .and_then(|(x, y, width, height)| Bounds::from_extents(x, y, width, height))
+}
+
+/// What the screen is asked to place a window by: its frame, or, for a frame
+/// without extents whose boxes are the screen's (Java's), its first child's
+/// box (Java's root pane, which fills the window), which tells the scale its
+/// content is drawn at.
+fn placed_frame_of(window: &RawNode, relative: bool) -> Option<Bounds> {
+    match relative {
+        true => frame_of(window),
+        false => frame_of(window).or_else(|| window.children.first().and_then(frame_of)),
+    }
 }

@@ -234,10 +234,10 @@ impl<S: WindowScript> ScriptedWindows<S> {
         };
         if window.xwayland {
             // XWayland apps report screen coordinates already.
-            return Ok(Some(WindowOrigin { x: 0, y: 0 }));
+            return Ok(Some(WindowOrigin::unscaled(0, 0)));
         }
         let (x, y) = window.frame_origin(wanted);
-        Ok(Some(WindowOrigin { x, y }))
+        Ok(Some(WindowOrigin::unscaled(x, y)))
     }
 
     /// The shown windows of process `pid`, with their titles and bounds.

@@ -45,9 +45,67 @@ pub struct Wanted {
     pub inset: Option<(i32, i32)>,
 }
 
-/// Whether a window of size `have` can show an accessible frame of size `frame`.
-pub fn fits(have: (i32, i32), frame: (i32, i32)) -> bool {
+/// The scales a toolkit may draw at, screen pixels per reported pixel: GTK's
+/// integer `GDK_SCALE`, Qt's and Java's fractional factors, GNOME's and KDE's
+/// fractional steps.
+pub const SCALES: [f64; 11] = [1.0, 1.25, 1.5, 1.75, 2.0, 2.25, 2.5, 2.75, 3.0, 3.5, 4.0];
+
+/// How far a scaled window's width may be from its frame's width times the
+/// scale, per unit of scale: the window manager's borders, which GTK 3 and
+/// Firefox count in their frames (2 logical pixels), and rounding.
+const SCALED_WIDTH_SLACK: f64 = 4.0;
+
+/// The same for the height, which also holds the window manager's title bar
+/// where the toolkit counts it in its frame (GTK 3, Firefox, LibreOffice).
+const SCALED_HEIGHT_SLACK: f64 = 40.0;
+
+/// Whether a window of size `have` can show an accessible frame of size `frame`
+/// drawn at the same scale: within [`SHADOW_MARGIN`] either way.
+pub fn fits_unscaled(have: (i32, i32), frame: (i32, i32)) -> bool {
     (have.0 - frame.0).abs() <= SHADOW_MARGIN && (have.1 - frame.1).abs() <= SHADOW_MARGIN
+}
+
+/// Whether a window of size `have` can show an accessible frame of size `frame`:
+/// at the same scale (see [`fits_unscaled`]), or at one of [`SCALES`] (see
+/// [`scale_of`]).
+pub fn fits(have: (i32, i32), frame: (i32, i32)) -> bool {
+    fits_unscaled(have, frame) || scale_of(&[have], frame).is_some()
+}
+
+/// The scale at which a window shows an accessible frame of size `frame`,
+/// judged from its sizes `sizes` (the whole window, and without its
+/// client-side shadow where the window says how wide that is): the one of
+/// [`SCALES`] that makes the frame's width the closest to one of them, within
+/// a few pixels, with the height within a title bar. `None` when no scale fits
+/// so closely (a shadow the window does not declare, another window).
+///
+/// Widths decide because toolkits count the window manager's title bar in their
+/// frame's height (GTK 3 at scale 2: a 801×611 frame in a 1600×1200 window).
+///
+/// ```
+/// use axsight_screen::screen::matching::scale_of;
+/// assert_eq!(scale_of(&[(1600, 1200)], (801, 611)), Some(2.0));
+/// assert_eq!(scale_of(&[(960, 720)], (640, 480)), Some(1.5));
+/// assert_eq!(scale_of(&[(800, 600)], (802, 621)), Some(1.0));
+/// assert_eq!(scale_of(&[(700, 600)], (640, 480)), None);
+/// ```
+pub fn scale_of(sizes: &[(i32, i32)], frame: (i32, i32)) -> Option<f64> {
+    if frame.0 <= 0 || frame.1 <= 0 {
+        return None;
+    }
+    let mut best: Option<(f64, f64)> = None;
+    for &(width, height) in sizes {
+        for scale in SCALES {
+            let width_off = (f64::from(width) - scale * f64::from(frame.0)).abs();
+            let height_off = (f64::from(height) - scale * f64::from(frame.1)).abs();
+            let close = width_off <= SCALED_WIDTH_SLACK * scale
+                && height_off <= SCALED_HEIGHT_SLACK * scale;
+            if close && best.is_none_or(|(_, off)| width_off < off) {
+                best = Some((scale, width_off));
+            }
+        }
+    }
+    best.map(|(scale, _)| scale)
 }
 
 /// The candidate that best shows `wanted`, leaving out the windows in `taken`
@@ -60,13 +118,27 @@ pub fn fits(have: (i32, i32), frame: (i32, i32)) -> bool {
 /// lowest window id wins: X hands out a client's ids in increasing order, so that
 /// is the window created first, as the app lists its accessible windows.
 pub fn best(candidates: &[Candidate], wanted: &Wanted, taken: &[u64]) -> Option<u64> {
+    // A window that shows the frame at its own size first; one that shows it
+    // scaled only when none does, so that a scaled-looking window of the app
+    // never takes the place of the right one.
+    best_fitting(candidates, wanted, taken, fits_unscaled)
+        .or_else(|| best_fitting(candidates, wanted, taken, fits))
+}
+
+/// [`best`], where `fitting` says whether a window's size can show the frame.
+fn best_fitting(
+    candidates: &[Candidate],
+    wanted: &Wanted,
+    taken: &[u64],
+    fitting: fn((i32, i32), (i32, i32)) -> bool,
+) -> Option<u64> {
     let mut scored: Vec<(u32, bool, u64)> = Vec::new();
     for candidate in candidates {
         if taken.contains(&candidate.window) {
             continue;
         }
         let sized = match (wanted.size, candidate.size) {
-            (Some(frame), Some(have)) if fits(have, frame) => true,
+            (Some(frame), Some(have)) if fitting(have, frame) => true,
             (Some(_), _) => continue,
             (None, _) => false,
         };
@@ -277,7 +349,45 @@ mod tests {
             candidate(0x200005, "", (810, 610)),
         ];
         assert_eq!(best(&all, &wanted("", (800, 600)), &[]), Some(0x200005));
-        assert_eq!(best(&all, &wanted("", (400, 300)), &[]), None);
+        assert_eq!(best(&all, &wanted("", (600, 450)), &[]), None);
+    }
+
+    #[test]
+    fn a_scaled_window_is_found_only_where_none_shows_the_frame_at_its_size() {
+        // GTK 3 at GDK_SCALE=2 under a window manager, measured: a 801×611
+        // frame (the title bar counted) in a 1600×1200 window.
+        let scaled = candidate(0x400007, "demo", (1600, 1200));
+        assert_eq!(
+            best(
+                std::slice::from_ref(&scaled),
+                &wanted("demo", (801, 611)),
+                &[]
+            ),
+            Some(0x400007)
+        );
+        // A window of the frame's own size wins over a scaled-looking one.
+        let own = candidate(0x400009, "demo", (801, 611));
+        let both = vec![scaled.clone(), own];
+        assert_eq!(
+            best(&both, &wanted("demo", (801, 611)), &[]),
+            Some(0x400009)
+        );
+        // Near a scale is not at it.
+        let off = candidate(0x40000b, "demo", (1500, 1200));
+        assert_eq!(best(&[off], &wanted("demo", (801, 611)), &[]), None);
+    }
+
+    #[test]
+    fn the_scale_is_read_off_the_width_with_the_shadow_left_out() {
+        // Qt at 1.25 in a small dialog: within the shadow margin of scale 1,
+        // but the width says 1.25.
+        assert_eq!(scale_of(&[(250, 125)], (200, 100)), Some(1.25));
+        // GTK4's shadow at scale 1: the window without it (from
+        // _GTK_FRAME_EXTENTS) is the frame's size.
+        assert_eq!(scale_of(&[(246, 146), (200, 100)], (200, 100)), Some(1.0));
+        // Java's root pane, measured at uiScale=2.
+        assert_eq!(scale_of(&[(1040, 696)], (520, 348)), Some(2.0));
+        assert_eq!(scale_of(&[(1040, 696)], (0, 0)), None);
     }
 
     #[test]
@@ -299,6 +409,9 @@ mod tests {
 
     #[test]
     fn fitting_allows_the_shadow_margin_either_way() {
+        assert!(fits_unscaled((371, 495), (361, 485)));
+        assert!(!fits_unscaled((1600, 1200), (801, 611)));
+        assert!(fits((1600, 1200), (801, 611)));
         assert!(fits((371, 495), (361, 485)));
         assert!(fits((500, 400), (500, 400)));
         assert!(fits((580, 480), (500, 400)));

@@ -111,55 +111,35 @@ pub fn scale_of(sizes: &[(i32, i32)], frame: (i32, i32)) -> Option<f64> {
 /// The candidate that best shows `wanted`, leaving out the windows in `taken`
 /// (matched to other accessible windows of the app).
 ///
-/// Each clue counts: a matching (non-empty) title most, then a fitting size, then
-/// the pid, then being mapped; a title or a size must match. Where a size is known
-/// a window that does not fit never wins, whatever its title. Where the app's own
-/// windows are among the candidates, another app's never wins. Among equals the
-/// lowest window id wins: X hands out a client's ids in increasing order, so that
-/// is the window created first, as the app lists its accessible windows.
+/// Each clue counts: a matching (non-empty) title most, then a fitting size
+/// (the frame's own size beating a scaled one, so that a scaled-looking window
+/// never takes the place of the right one), then the pid, then being mapped; a
+/// title or a size must match. Where a size is known a window that does not
+/// fit never wins, whatever its title. Where the app's own windows are among
+/// the candidates, another app's never wins. Among equals the lowest window id
+/// wins: X hands out a client's ids in increasing order, so that is the window
+/// created first, as the app lists its accessible windows.
 pub fn best(candidates: &[Candidate], wanted: &Wanted, taken: &[u64]) -> Option<u64> {
-    // A window that shows the frame at its own size first; one that shows it
-    // scaled only when none does, so that a scaled-looking window of the app
-    // never takes the place of the right one.
-    best_fitting(candidates, wanted, taken, fits_unscaled)
-        .or_else(|| best_fitting(candidates, wanted, taken, fits))
-}
-
-/// [`best`], where `fitting` says whether a window's size can show the frame.
-fn best_fitting(
-    candidates: &[Candidate],
-    wanted: &Wanted,
-    taken: &[u64],
-    fitting: fn((i32, i32), (i32, i32)) -> bool,
-) -> Option<u64> {
     let mut scored: Vec<(u32, bool, u64)> = Vec::new();
     for candidate in candidates {
         if taken.contains(&candidate.window) {
             continue;
         }
-        let sized = match (wanted.size, candidate.size) {
-            (Some(frame), Some(have)) if fitting(have, frame) => true,
+        let size = match (wanted.size, candidate.size) {
+            (Some(frame), Some(have)) if fits_unscaled(have, frame) => 4,
+            (Some(frame), Some(have)) if fits(have, frame) => 3,
             (Some(_), _) => continue,
-            (None, _) => false,
+            (None, _) => 0,
         };
-        let mut score = 0;
-        if !wanted.title.is_empty() && candidate.title == wanted.title {
-            score += 8;
-        }
-        if sized {
-            score += 4;
+        let titled = !wanted.title.is_empty() && candidate.title == wanted.title;
+        // A title or a size must match; pid and mapping only break ties.
+        if !titled && size == 0 {
+            continue;
         }
         let same_pid = wanted.pid.is_some() && candidate.pid == wanted.pid;
-        if same_pid {
-            score += 2;
-        }
-        if candidate.mapped {
-            score += 1;
-        }
-        // A title or a size must match; pid and mapping only break ties.
-        if score >= 4 {
-            scored.push((score, same_pid, candidate.window));
-        }
+        let score =
+            8 * u32::from(titled) + size + 2 * u32::from(same_pid) + u32::from(candidate.mapped);
+        scored.push((score, same_pid, candidate.window));
     }
     if scored.iter().any(|(_, same_pid, _)| *same_pid) {
         scored.retain(|(_, same_pid, _)| *same_pid);
@@ -371,6 +351,20 @@ mod tests {
         assert_eq!(
             best(&both, &wanted("demo", (801, 611)), &[]),
             Some(0x400009)
+        );
+        // Another app's window of the frame's own size never wins over the
+        // app's own scaled one (an app at scale 1 closing as one at 1.5 starts).
+        let other_app = Candidate {
+            pid: Some(99),
+            ..candidate(0x20000b, "other", (801, 611))
+        };
+        assert_eq!(
+            best(
+                &[other_app, scaled.clone()],
+                &wanted("demo", (801, 611)),
+                &[]
+            ),
+            Some(0x400007)
         );
         // Near a scale is not at it.
         let off = candidate(0x40000b, "demo", (1500, 1200));

@@ -1,0 +1,193 @@
+"""True geometry on scaled X11 screens: every box an agent gets is in the
+screen's pixels, whatever scale the app draws at.
+
+On X11 an app scales itself (GTK's GDK_SCALE, Qt's QT_SCALE_FACTOR, Chromium's
+device scale factor) and reports logical pixels (GTK4 window-relative ones;
+Chromium's pages device pixels). For each toolkit and scale, on a desktop with a
+window manager (windows placed away from the screen's corner, so that a box
+that is only scaled, or only moved, is wrong):
+
+- the box of a button is the scale-1 box times the scale, give or take the
+  rounding of its edges;
+- the pixels agree: OCR reads the button's label inside that box (the `#o` line
+  names the button's handle);
+- a pointer click at the box's centre, by coordinates, presses the button.
+"""
+import asyncio
+import os
+import re
+import shlex
+import shutil
+import signal
+import subprocess
+import time
+
+import pytest
+
+from conftest import REPO, PrivateDesktop
+from test_fall_through import onnxruntime_library, sightings
+from test_mcp_server import DESKTOP_VARS, handle_of, parse_tree, run_session, text_of
+
+GTK3_FIXTURE = REPO / "tests" / "fixtures" / "fixture_app.py"
+GTK4_FIXTURE = REPO / "tests" / "fixtures" / "gtk4_fixture_app.py"
+QT_FIXTURE = REPO / "tests" / "fixtures" / "qt_fixture_app.py"
+PID = re.compile(r", pid (\d+)\)")
+BOUNDS = re.compile(r"\[(-?\d+),(-?\d+),(\d+),(\d+)\]\)?$")
+CHROMIUM = next((c for c in ("/usr/lib/chromium/chromium", shutil.which("chromium") or "")
+                 if c and os.path.exists(c)), None)
+PAGE = ('data:text/html,<title>scale probe</title><body style="margin:0">'
+        '<button style="position:absolute;left:100px;top:80px;width:200px;height:40px" '
+        'onclick="this.textContent=\'Count \'+(++window.n)">Count</button>'
+        '<script>window.n=0</script>')
+
+
+def gtk3(scale, title):
+    return (f"env GDK_SCALE={scale} /usr/bin/python3 {GTK3_FIXTURE} --title {shlex.quote(title)}",
+            "Count", "Count 1")
+
+
+def gtk4(scale, title):
+    return (f"env GDK_SCALE={scale} /usr/bin/python3 {GTK4_FIXTURE} --title {shlex.quote(title)}",
+            "Open modal", None)
+
+
+def qt(scale, title):
+    # Qt 6.4 joins the accessibility bus only without AT_SPI_BUS_ADDRESS.
+    return (f"env -u AT_SPI_BUS_ADDRESS QT_SCALE_FACTOR={scale} /usr/bin/python3 {QT_FIXTURE} "
+            f"--title {shlex.quote(title)}", "Count", "Count 1")
+
+
+def chromium(scale, title, profile):
+    return (shlex.join([CHROMIUM, "--no-sandbox", "--disable-gpu", "--no-first-run",
+                        "--password-store=basic", "--force-renderer-accessibility",
+                        f"--force-device-scale-factor={scale}", f"--user-data-dir={profile}",
+                        PAGE]), "Count", "Count 1")
+
+
+@pytest.fixture(scope="module")
+def openbox(tmp_path_factory):
+    """A desktop of its own with openbox, which places each window away from (0, 0)."""
+    private = PrivateDesktop(wm=True, tmp_path=tmp_path_factory.mktemp("scaling"))
+    try:
+        env = {name: private.env[name] for name in DESKTOP_VARS if private.env.get(name)}
+        library = onnxruntime_library()
+        if library:
+            env["AXSIGHT_ONNXRUNTIME"] = library
+        yield env
+    finally:
+        private.close()
+
+
+def box_on(text, handle):
+    line = next(l for l in text.splitlines() if l.strip().startswith(handle + " "))
+    return tuple(int(n) for n in BOUNDS.search(line).groups())
+
+
+def inside(inner, outer, slack=4):
+    """Whether INNER lies in OUTER, give or take SLACK pixels (OCR pads its lines)."""
+    x, y, w, h = inner
+    ox, oy, ow, oh = outer
+    return (ox - slack <= x and oy - slack <= y
+            and x + w <= ox + ow + slack and y + h <= oy + oh + slack)
+
+
+async def until_listed(c, app, label, timeout=30):
+    """Waits until the window APP names shows a button LABEL (a page loads late)."""
+    async def shown():
+        result = await c.call("get_window_tree", app)
+        return not result.is_error and f"[Button] {label}" in text_of(result)
+    deadline = time.monotonic() + timeout
+    while not await shown():
+        assert time.monotonic() < deadline, f"{app} showed no {label!r} button"
+        await asyncio.sleep(0.25)
+
+
+def read_at_scales(env, toolkit, scales, tmp_path):
+    """Opens the app at each scale in turn; for each, checks the button's box
+    against OCR and a pointer click, and returns the boxes by scale."""
+    boxes = {}
+
+    async def body(c):
+        for scale in scales:
+            title = f"scaled {toolkit} {str(scale).replace('.', '_')} {os.getpid()}"
+            if toolkit == "chromium":
+                # Started by hand: open_application would start it its own way,
+                # through DevTools.
+                command, label, pressed = chromium(scale, title, tmp_path / f"profile-{scale}")
+                app = {"app": "chromium"}
+                proc = subprocess.Popen(shlex.split(command), env=os.environ | env,
+                                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                pid = proc.pid
+                await until_listed(c, app, label)
+            else:
+                command, label, pressed = TOOLKITS[toolkit](scale, title)
+                app = {"app": APP_NAMES[toolkit], "window": title}
+                opened = text_of(await c.call("open_application",
+                                              {"app": command, "timeout_ms": 30_000}, timeout=60))
+                started = PID.search(opened.splitlines()[0])
+                assert started, opened
+                pid = int(started[1])
+            try:
+                text = await c.ok("get_window_tree", {**app, "include_ocr": True})
+                button = handle_of(parse_tree(text), "Button", label)
+                box = box_on(text, button)
+                boxes[scale] = box
+                # The pixels: OCR reads the label inside the box, and names the button.
+                read = [(t, b) for t, b in sightings(text).values() if label.lower() in t.lower()]
+                assert read, f"{toolkit} at {scale}: OCR did not read {label!r}:\n{text}"
+                assert any(inside(b, box) for _, b in read), \
+                    f"{toolkit} at {scale}: {label!r} is read at {read}, not inside {box}"
+                assert re.search(rf'"[^"]*{label}[^"]*" \[[^]]*\] [\d.]+ = {button}\b', text), text
+                # Input: a pointer click at the box's centre presses it.
+                x, y, w, h = box
+                clicked = await c.ok("click_element", {"x": x + w // 2, "y": y + h // 2})
+                assert "with the pointer" in clicked, clicked
+                if pressed:
+                    assert f'"{label}" -> "{pressed}"' in clicked, clicked
+                else:
+                    assert "[Dialog] Modal question" in clicked, clicked
+            finally:
+                os.kill(pid, signal.SIGTERM)
+                if toolkit == "chromium":
+                    # The next scale's browser must not find this one's window.
+                    proc.wait(timeout=20)
+
+    run_session(body, env=env, deadline=240)
+    return boxes
+
+
+TOOLKITS = {"gtk3": gtk3, "gtk4": gtk4, "qt": qt}
+APP_NAMES = {"gtk3": "axsight-fixture", "gtk4": "axsight-gtk4-fixture",
+             "qt": "axsight-qt-fixture"}
+
+
+def assert_scaled(boxes, reference=1):
+    """Each box is the reference box times its scale, edges rounded."""
+    _, _, width, height = boxes[reference]
+    for scale, (_, _, w, h) in boxes.items():
+        assert abs(w - width * scale) <= 2 and abs(h - height * scale) <= 2, \
+            f"at {scale}: {w}x{h}, at {reference}: {width}x{height}"
+
+
+@pytest.mark.parametrize("toolkit,scales", [
+    ("gtk3", [1, 2]),
+    ("gtk4", [1, 2]),
+    ("qt", [1, 1.5, 2]),
+])
+def test_boxes_are_screen_pixels_at_every_scale(openbox, toolkit, scales, tmp_path):
+    assert_scaled(read_at_scales(openbox, toolkit, scales, tmp_path))
+
+
+@pytest.mark.skipif(CHROMIUM is None, reason="Chromium is not installed")
+def test_chromium_pages_are_device_pixels_and_its_toolbar_is_scaled(openbox, tmp_path):
+    boxes = read_at_scales(openbox, "chromium", [1, 2], tmp_path)
+    assert_scaled(boxes)
+
+
+def test_an_app_scaled_on_a_desktop_without_a_window_manager(desktop, tmp_path):
+    """The suite's bare desktop: the window at the screen's corner, no frame."""
+    env = {name: os.environ[name] for name in DESKTOP_VARS if os.environ.get(name)}
+    library = onnxruntime_library()
+    if library:
+        env["AXSIGHT_ONNXRUNTIME"] = library
+    assert_scaled(read_at_scales(env, "gtk3", [1, 2], tmp_path))

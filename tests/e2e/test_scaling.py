@@ -26,7 +26,9 @@ import pytest
 
 from conftest import REPO, PrivateDesktop
 from test_fall_through import onnxruntime_library, sightings
-from test_mcp_server import DESKTOP_VARS, handle_of, parse_tree, run_session, text_of
+from conftest import WAIT_FOR_APP
+from test_mcp_server import (AXSIGHT_BIN, DESKTOP_VARS, handle_of, parse_tree, run_session,
+                             text_of)
 
 GTK3_FIXTURE = REPO / "tests" / "fixtures" / "fixture_app.py"
 GTK4_FIXTURE = REPO / "tests" / "fixtures" / "gtk4_fixture_app.py"
@@ -191,3 +193,22 @@ def test_an_app_scaled_on_a_desktop_without_a_window_manager(desktop, tmp_path):
     if library:
         env["AXSIGHT_ONNXRUNTIME"] = library
     assert_scaled(read_at_scales(env, "gtk3", [1, 2], tmp_path))
+
+
+def test_doctor_names_the_outputs_and_each_scaled_app(openbox):
+    env = os.environ | openbox
+    app = subprocess.Popen(["/usr/bin/python3", str(GTK3_FIXTURE), "--title", "doctor scale"],
+                           env=env | {"GDK_SCALE": "2"}, stdout=subprocess.DEVNULL,
+                           stderr=subprocess.DEVNULL)
+    try:
+        waited = subprocess.run([str(WAIT_FOR_APP), str(app.pid)], env=env,
+                                capture_output=True, text=True)
+        assert waited.returncode == 0, waited.stderr
+        doctor = subprocess.run([str(AXSIGHT_BIN), "doctor"], env=env, capture_output=True,
+                                text=True, timeout=60)
+        out = doctor.stdout
+        assert re.search(r"^ok +outputs: \S+ \[0,0,\d+,\d+\] scale 1", out, re.M), out
+        assert f"axsight-fixture (pid {app.pid}) at 2" in out, out
+    finally:
+        app.terminate()
+        app.wait(timeout=10)

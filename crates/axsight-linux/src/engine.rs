@@ -291,6 +291,26 @@ impl LinuxEngine {
         }
     }
 
+    /// The monitors the screen spans (see [`screen::Output`]); none without a
+    /// screen, or where it does not say.
+    pub async fn outputs(&self) -> Result<Vec<screen::Output>> {
+        let Some(screen) = self.screen.clone() else {
+            return Ok(Vec::new());
+        };
+        Ok(screen::off_thread(SCREEN_DEADLINE, move || lock(&screen).outputs()).await?)
+    }
+
+    /// Each listed app that draws at a scale its extents leave out (see
+    /// [`crate::apps::AppEntry::scale`]), with that scale: name, pid, scale.
+    pub async fn app_scales(&self) -> Result<Vec<(String, Option<u32>, f64)>> {
+        let entries = self.a11y.app_entries(self).await?;
+        Ok(entries
+            .into_iter()
+            .filter(|entry| (entry.scale - 1.0).abs() > f64::EPSILON)
+            .map(|entry| (entry.info.name, entry.info.pid, entry.scale))
+            .collect())
+    }
+
     /// See [`Engine::add_witness`]: the windows of `pid` are then refreshed from
     /// events while the witness's mark holds, though their toolkit misses some.
     pub fn add_witness(&self, pid: u32, witness: Arc<dyn ChangeWitness>) {

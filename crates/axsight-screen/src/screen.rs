@@ -65,6 +65,21 @@ impl WindowOrigin {
     }
 }
 
+/// A monitor the screen spans, as the display server lists it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Output {
+    /// The display server's name for it (`DP-1`, RandR's `screen`).
+    pub name: String,
+    /// Where it lies on the screen, in screen pixels.
+    pub bounds: Bounds,
+    /// What the display server says its scale is: a compositor's output scale;
+    /// on X11, where each app scales itself, `Xft.dpi` over 96 (what Qt 6 and
+    /// Chromium follow).
+    pub scale: f64,
+    /// The primary output (the one new windows open on).
+    pub primary: bool,
+}
+
 /// A top-level window as the display server lists it: all that is known of a
 /// window whose app may not be on the accessibility bus.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -134,6 +149,12 @@ pub trait Screen: Send {
         siblings: &[ElementId],
         wanted: &Wanted,
     ) -> Result<Option<WindowOrigin>>;
+
+    /// The monitors the screen spans, for `doctor`; none where the display
+    /// server does not say.
+    fn outputs(&mut self) -> Result<Vec<Output>> {
+        Ok(Vec::new())
+    }
 
     /// The screen bounds of the window that shows the accessible window `id`,
     /// for frames that report no extents (Java's).

@@ -294,6 +294,23 @@ impl Screen for Sway {
             .collect())
     }
 
+    fn outputs(&mut self) -> Result<Vec<crate::screen::Output>> {
+        let outputs = self.ipc.get_outputs().map_err(ipc_error)?;
+        Ok(outputs
+            .into_iter()
+            .filter(|output| output.active)
+            .filter_map(|output| {
+                let rect = output.rect;
+                Some(crate::screen::Output {
+                    bounds: Bounds::from_extents(rect.x, rect.y, rect.width, rect.height)?,
+                    scale: output.scale.unwrap_or(1.0),
+                    primary: output.focused,
+                    name: output.name,
+                })
+            })
+            .collect())
+    }
+
     fn toplevels(&mut self) -> Result<Vec<crate::screen::Toplevel>> {
         Ok(self
             .views()?

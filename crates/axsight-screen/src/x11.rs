@@ -90,6 +90,7 @@
 mod capture;
 mod clipboard;
 mod input;
+mod outputs;
 mod placement;
 mod shm;
 mod toplevels;
@@ -463,6 +464,10 @@ impl crate::screen::Screen for X11 {
 
     fn toplevels(&mut self) -> Result<Vec<crate::screen::Toplevel>> {
         X11::toplevels(self)
+    }
+
+    fn outputs(&mut self) -> Result<Vec<crate::screen::Output>> {
+        X11::outputs(self)
     }
 
     fn reaches(&mut self, window: WindowId, x: i32, y: i32) -> Result<bool> {

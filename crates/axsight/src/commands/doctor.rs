@@ -94,6 +94,7 @@ pub async fn run() -> anyhow::Result<ExitCode> {
                     ),
                 ),
             }
+            report_outputs(&engine).await;
             match engine.applications().await {
                 Ok(apps) => {
                     let windows: usize = apps.iter().map(|a| a.windows.len()).sum();
@@ -104,6 +105,7 @@ pub async fn run() -> anyhow::Result<ExitCode> {
                     if apps.is_empty() {
                         outln!("      no app is on the bus: apps started with NO_AT_BRIDGE=1 (GTK3) or GTK_A11Y=none (GTK4) hide themselves");
                     }
+                    report_app_scales(&engine).await;
                 }
                 Err(error) => {
                     bad("applications", &error.to_string());
@@ -121,4 +123,49 @@ pub async fn run() -> anyhow::Result<ExitCode> {
     } else {
         ExitCode::FAILURE
     })
+}
+
+/// The monitors and their scales: what a scaled or multi-monitor set-up looks
+/// like to axsight.
+async fn report_outputs(engine: &LinuxEngine) {
+    match engine.outputs().await {
+        Ok(outputs) if outputs.is_empty() => {}
+        Ok(outputs) => {
+            let listed: Vec<String> = outputs
+                .iter()
+                .map(|output| {
+                    let b = output.bounds;
+                    let primary = if output.primary { ", primary" } else { "" };
+                    format!(
+                        "{} [{},{},{},{}] scale {}{primary}",
+                        output.name, b.x, b.y, b.width, b.height, output.scale
+                    )
+                })
+                .collect();
+            ok("outputs", &listed.join("; "));
+        }
+        Err(error) => warn("outputs", &format!("the screen did not list them: {error}")),
+    }
+}
+
+/// The apps that draw at a scale of their own, which boxes are scaled by.
+async fn report_app_scales(engine: &LinuxEngine) {
+    if let Ok(scaled) = engine.app_scales().await {
+        if !scaled.is_empty() {
+            let listed: Vec<String> = scaled
+                .iter()
+                .map(|(name, pid, scale)| match pid {
+                    Some(pid) => format!("{name} (pid {pid}) at {scale}"),
+                    None => format!("{name} at {scale}"),
+                })
+                .collect();
+            ok(
+                "app scales",
+                &format!(
+                    "{}; their boxes are scaled to screen pixels",
+                    listed.join(", ")
+                ),
+            );
+        }
+    }
 }

@@ -26,6 +26,7 @@ import pytest
 
 from conftest import REPO, PrivateDesktop
 from test_fall_through import onnxruntime_library, sightings
+from test_wayland_tools import WAYLAND_VARS
 from conftest import WAIT_FOR_APP
 from test_mcp_server import (AXSIGHT_BIN, DESKTOP_VARS, handle_of, parse_tree, run_session,
                              text_of)
@@ -104,13 +105,16 @@ async def until_listed(c, app, label, timeout=30):
         await asyncio.sleep(0.25)
 
 
-def read_at_scales(env, toolkit, scales, tmp_path):
-    """Opens the app at each scale in turn; for each, checks the button's box
+def read_at_scales(env, toolkit, scales, tmp_path, scale_screen=None):
+    """Opens the app at each scale in turn (the app's own, or the screen's
+    through SCALE_SCREEN(scale) where given); for each, checks the button's box
     against OCR and a pointer click, and returns the boxes by scale."""
     boxes = {}
 
     async def body(c):
         for scale in scales:
+            if scale_screen:
+                scale_screen(scale)
             title = f"scaled {toolkit} {str(scale).replace('.', '_')} {os.getpid()}"
             if toolkit == "chromium":
                 # Started by hand: open_application would start it its own way,
@@ -158,9 +162,15 @@ def read_at_scales(env, toolkit, scales, tmp_path):
     return boxes
 
 
-TOOLKITS = {"gtk3": gtk3, "gtk4": gtk4, "qt": qt}
+def gtk3_wayland(_scale, title):
+    """The GTK3 fixture as a Wayland client, which the compositor scales."""
+    return (f"env GDK_BACKEND=wayland /usr/bin/python3 {GTK3_FIXTURE} "
+            f"--title {shlex.quote(title)}", "Count", "Count 1")
+
+
+TOOLKITS = {"gtk3": gtk3, "gtk4": gtk4, "qt": qt, "gtk3-wayland": gtk3_wayland}
 APP_NAMES = {"gtk3": "axsight-fixture", "gtk4": "axsight-gtk4-fixture",
-             "qt": "axsight-qt-fixture"}
+             "qt": "axsight-qt-fixture", "gtk3-wayland": "axsight-fixture"}
 
 
 def assert_scaled(boxes, reference=1):
@@ -212,3 +222,29 @@ def test_doctor_names_the_outputs_and_each_scaled_app(openbox):
     finally:
         app.terminate()
         app.wait(timeout=10)
+
+
+@pytest.mark.skipif(not shutil.which("sway"), reason="sway is not installed")
+def test_sway_output_scales_keep_one_logical_screen(tmp_path):
+    """On Wayland the screen is the compositor's layout, in logical pixels:
+    input goes there, apps report their boxes in it, and screenshots are
+    sampled to it. At output scales 1, 1.5 and 2 a window's boxes stay the
+    same, OCR reads the button inside its box, and a click at its centre
+    presses it."""
+    private = PrivateDesktop(wm=False, tmp_path=tmp_path, wayland="sway")
+    try:
+        env = {k: private.env[k] for k in WAYLAND_VARS if private.env.get(k)}
+        library = onnxruntime_library()
+        if library:
+            env["AXSIGHT_ONNXRUNTIME"] = library
+
+        def scale_output(scale):
+            subprocess.run(["swaymsg", "output", "HEADLESS-1", "scale", str(scale)],
+                           env=private.env, check=True, capture_output=True)
+
+        boxes = read_at_scales(env, "gtk3-wayland", [1, 1.5, 2], tmp_path, scale_output)
+        _, _, width, height = boxes[1]
+        for scale, (_, _, w, h) in boxes.items():
+            assert abs(w - width) <= 1 and abs(h - height) <= 1, boxes
+    finally:
+        private.close()

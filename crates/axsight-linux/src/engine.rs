@@ -49,7 +49,14 @@ pub struct LinuxEngine {
     pub(crate) devices_unconfirmed: std::sync::atomic::AtomicBool,
     /// The display's clipboard, when there is a display.
     pub(crate) clipboard: Option<Arc<dyn Clipboard>>,
+    /// The scale each app (by pid) that reports screen coordinates draws at,
+    /// once the screen showed one of its windows: an X11 app's scale is set
+    /// when it starts, so its windows are not looked up again.
+    app_scales: std::sync::Mutex<std::collections::HashMap<u32, f64>>,
 }
+
+/// Apps whose scales are kept before the lot is dropped.
+const MAX_APP_SCALES: usize = 256;
 
 impl LinuxEngine {
     /// Finds the buses (see [`discover`]) and connects to the accessibility bus.
@@ -96,6 +103,7 @@ impl LinuxEngine {
             every_window_relative,
             devices_unconfirmed: new_devices.into(),
             clipboard,
+            app_scales: Default::default(),
         })
     }
 
@@ -337,7 +345,8 @@ impl WindowPlaces for LinuxEngine {
     /// [`WindowPlaces::window_mapping`]): window-relative boxes are moved to
     /// where the screen shows the window's content, and boxes in screen
     /// coordinates are scaled by the scale the app draws at (X11 apps scale
-    /// themselves and report logical pixels). `None` when no display window
+    /// themselves and report logical pixels; once known, an app's scale is kept
+    /// by its pid, so its windows cost no look-up). `None` when no display window
     /// matches (GNOME without axsight's extension, a window the compositor does
     /// not list, a popup the display does not show). `siblings` are the ids of
     /// its app's current windows: each is matched to a display window of its
@@ -356,6 +365,13 @@ impl WindowPlaces for LinuxEngine {
         let Some(frame) = frame else {
             return Some(ScreenMapping::IDENTITY);
         };
+        let known = pid.and_then(|pid| lock(&self.app_scales).get(&pid).copied());
+        if let (false, Some(scale)) = (relative, known) {
+            return Some(ScreenMapping {
+                origin: (0, 0),
+                scale,
+            });
+        }
         let screen = self.screen.clone()?;
         let inset = match relative && self.every_window_relative {
             true => self.a11y.frame_inset(window, frame).await,
@@ -374,8 +390,22 @@ impl WindowPlaces for LinuxEngine {
         });
         let title = &window.title;
         match lookup.await {
+            Ok(Some(place)) if !relative => {
+                if let Some(pid) = pid {
+                    let mut scales = lock(&self.app_scales);
+                    // Apps come and go: a bound, not a cache to tend.
+                    if scales.len() >= MAX_APP_SCALES {
+                        scales.clear();
+                    }
+                    scales.insert(pid, place.scale);
+                }
+                Some(ScreenMapping {
+                    origin: (0, 0),
+                    scale: place.scale,
+                })
+            }
             Ok(Some(place)) => Some(ScreenMapping {
-                origin: if relative { (place.x, place.y) } else { (0, 0) },
+                origin: (place.x, place.y),
                 scale: place.scale,
             }),
             // An untitled one is often no window at all (GNOME Shell's own).

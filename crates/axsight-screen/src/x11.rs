@@ -101,7 +101,7 @@ use std::collections::HashMap;
 use axsight_core::{Bounds, ElementId};
 
 use x11rb::connection::Connection as _;
-use x11rb::protocol::xproto::{AtomEnum, ConnectionExt as _, Window};
+use x11rb::protocol::xproto::{AtomEnum, ConnectionExt as _, GetPropertyReply, Window};
 use x11rb::rust_connection::RustConnection;
 
 use crate::screen::matching::{self, Candidate, Matches, Wanted};
@@ -351,44 +351,75 @@ impl X11 {
         ))
     }
 
+    /// [`X11::candidates`] with the atoms asked. Every request is sent before
+    /// any reply is read: a desktop's hundred windows cost three round trips,
+    /// not five hundred.
     fn candidates_with(
         &self,
         (net_wm_name, utf8, net_wm_pid): (u32, u32, u32),
     ) -> Result<Vec<Candidate>> {
-        let mut windows = Vec::new();
         let top = self
             .conn
             .query_tree(self.root)
             .map_err(x11_error)?
             .reply()
             .map_err(x11_error)?;
-        for frame in top.children {
-            windows.push(frame);
-            if let Ok(cookie) = self.conn.query_tree(frame) {
-                if let Ok(tree) = cookie.reply() {
-                    windows.extend(tree.children);
-                }
+        let below: Vec<_> = top
+            .children
+            .iter()
+            .map(|&frame| self.conn.query_tree(frame).ok())
+            .collect();
+        let mut windows = Vec::new();
+        for (frame, cookie) in top.children.iter().zip(below) {
+            windows.push(*frame);
+            if let Some(tree) = cookie.and_then(|c| c.reply().ok()) {
+                windows.extend(tree.children);
             }
         }
+        let asked: Vec<_> = windows
+            .iter()
+            .map(|&window| {
+                let property = |name: u32, kind: u32, length: u32| {
+                    self.conn
+                        .get_property(false, window, name, kind, 0, length)
+                        .ok()
+                };
+                (
+                    window,
+                    property(net_wm_name, utf8, 256),
+                    property(AtomEnum::WM_NAME.into(), AtomEnum::STRING.into(), 256),
+                    self.conn.get_geometry(window).ok(),
+                    property(net_wm_pid, AtomEnum::CARDINAL.into(), 1),
+                    self.conn.get_window_attributes(window).ok(),
+                )
+            })
+            .collect();
         let mut candidates = Vec::new();
-        for window in windows {
-            let Ok(title) = self.title_of(window, net_wm_name, utf8) else {
-                continue;
+        for (window, net_name, name, geometry, pid, attributes) in asked {
+            let text = |cookie: Option<x11rb::cookie::Cookie<'_, _, GetPropertyReply>>| {
+                cookie
+                    .and_then(|c| c.reply().ok())
+                    .map(|reply| reply.value)
+                    .filter(|value| !value.is_empty())
             };
-            let size = self.size_of(window);
-            let pid = self
-                .conn
-                .get_property(false, window, net_wm_pid, AtomEnum::CARDINAL, 0, 1)
-                .map_err(x11_error)?
-                .reply()
-                .ok()
+            let (net_name, name) = (text(net_name), text(name));
+            let size = geometry
+                .and_then(|c| c.reply().ok())
+                .map(|g| (i32::from(g.width), i32::from(g.height)));
+            let pid = pid
+                .and_then(|c| c.reply().ok())
                 .and_then(|reply| reply.value32().and_then(|mut v| v.next()));
-            let mapped = self
-                .conn
-                .get_window_attributes(window)
-                .ok()
+            let mapped = attributes
                 .and_then(|c| c.reply().ok())
                 .is_some_and(|a| a.map_state == x11rb::protocol::xproto::MapState::VIEWABLE);
+            // A window destroyed while it was read answers nothing: left out.
+            if size.is_none() {
+                continue;
+            }
+            let title = net_name
+                .or(name)
+                .map(|value| String::from_utf8_lossy(&value).into_owned())
+                .unwrap_or_default();
             candidates.push(Candidate {
                 window: u64::from(window),
                 title,

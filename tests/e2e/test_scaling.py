@@ -20,6 +20,7 @@ import shlex
 import shutil
 import signal
 import subprocess
+import sys
 import time
 
 import pytest
@@ -34,6 +35,7 @@ from test_mcp_server import (AXSIGHT_BIN, DESKTOP_VARS, handle_of, parse_tree, r
 GTK3_FIXTURE = REPO / "tests" / "fixtures" / "fixture_app.py"
 GTK4_FIXTURE = REPO / "tests" / "fixtures" / "gtk4_fixture_app.py"
 QT_FIXTURE = REPO / "tests" / "fixtures" / "qt_fixture_app.py"
+SET_MONITORS = REPO / "tests" / "fixtures" / "set_monitors.py"
 PID = re.compile(r", pid (\d+)\)")
 BOUNDS = re.compile(r"\[(-?\d+),(-?\d+),(\d+),(\d+)\]\)?$")
 CHROMIUM = next((c for c in ("/usr/lib/chromium/chromium", shutil.which("chromium") or "")
@@ -246,5 +248,53 @@ def test_sway_output_scales_keep_one_logical_screen(tmp_path):
         _, _, width, height = boxes[1]
         for scale, (_, _, w, h) in boxes.items():
             assert abs(w - width) <= 1 and abs(h - height) <= 1, boxes
+    finally:
+        private.close()
+
+
+def test_two_monitors_on_x11(tmp_path):
+    """Two RandR monitors side by side on one X screen: get_applications names
+    them, and a window moved onto the right one is read, seen and clicked there,
+    and captured by that monitor's region."""
+    private = PrivateDesktop(wm=True, tmp_path=tmp_path, size="2560x800")
+    try:
+        subprocess.run([sys.executable, str(SET_MONITORS), "LEFT=1280x800+0+0",
+                        "RIGHT=1280x800+1280+0"], env=private.env, check=True,
+                       capture_output=True)
+        env = {name: private.env[name] for name in DESKTOP_VARS if private.env.get(name)}
+        library = onnxruntime_library()
+        if library:
+            env["AXSIGHT_ONNXRUNTIME"] = library
+        title = f"right monitor {os.getpid()}"
+        app = {"app": "axsight-fixture", "window": title}
+
+        async def body(c):
+            opened = text_of(await c.call("open_application", {
+                "app": f"/usr/bin/python3 {GTK3_FIXTURE} --title {shlex.quote(title)}",
+                "timeout_ms": 30_000}, timeout=60))
+            pid = int(PID.search(opened.splitlines()[0])[1])
+            try:
+                listed = await c.ok("get_applications")
+                assert "screen: 2 outputs: LEFT [0,0,1280,800] primary; " \
+                       "RIGHT [1280,0,1280,800]" in listed, listed
+                moved = await c.ok("move_window", {**app, "x": 1400, "y": 100})
+                assert "[1400,100," in moved, moved
+                text = await c.ok("get_window_tree", {**app, "include_ocr": True})
+                button = handle_of(parse_tree(text), "Button", "Count")
+                box = box_on(text, button)
+                assert box[0] >= 1400, text
+                read = [b for t, b in sightings(text).values() if "count" in t.lower()]
+                assert any(inside(b, box) for b in read), (read, box)
+                x, y, w, h = box
+                clicked = await c.ok("click_element", {"x": x + w // 2, "y": y + h // 2})
+                assert "with the pointer" in clicked and '"Count" -> "Count 1"' in clicked, \
+                    clicked
+                shot = await c.call("capture_screenshot", {"region": [1280, 0, 1280, 800]})
+                caption = text_of(shot)
+                assert not shot.is_error and "screen x = 1280 + image x" in caption, caption
+            finally:
+                os.kill(pid, signal.SIGTERM)
+
+        run_session(body, env=env, deadline=120)
     finally:
         private.close()

@@ -69,6 +69,64 @@ impl WindowSnapshot {
     }
 }
 
+/// A monitor the screen spans.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Output {
+    /// The display server's name for it (`DP-1`, `HEADLESS-1`).
+    pub name: String,
+    /// Where it lies on the screen, in screen pixels.
+    pub bounds: Bounds,
+    /// What the display server says its scale is: a compositor's output scale;
+    /// on X11, where each app scales itself, `Xft.dpi` over 96.
+    pub scale: f64,
+    /// The primary output (the one new windows open on).
+    pub primary: bool,
+}
+
+/// The line that tells an agent the screen is more than one plain monitor:
+/// each output's place (to capture one by its region) and any scale but 1;
+/// `None` for one output at scale 1, where it would say nothing.
+///
+/// ```
+/// use axsight_core::{format_outputs, Bounds, Output};
+/// let output = |name: &str, x, primary| Output {
+///     name: name.into(),
+///     bounds: Bounds { x, y: 0, width: 1280, height: 800 },
+///     scale: 1.0,
+///     primary,
+/// };
+/// assert_eq!(format_outputs(&[output("LEFT", 0, true)]), None);
+/// assert_eq!(
+///     format_outputs(&[output("LEFT", 0, true), output("RIGHT", 1280, false)]).as_deref(),
+///     Some("screen: 2 outputs: LEFT [0,0,1280,800] primary; RIGHT [1280,0,1280,800]")
+/// );
+/// ```
+pub fn format_outputs(outputs: &[Output]) -> Option<String> {
+    let plain = outputs.len() <= 1 && outputs.iter().all(|o| o.scale == 1.0);
+    if plain {
+        return None;
+    }
+    let listed: Vec<String> = outputs
+        .iter()
+        .map(|output| {
+            let b = output.bounds;
+            let mut line = format!("{} [{},{},{},{}]", output.name, b.x, b.y, b.width, b.height);
+            if output.scale != 1.0 {
+                line.push_str(&format!(" scale {}", output.scale));
+            }
+            if output.primary && outputs.len() > 1 {
+                line.push_str(" primary");
+            }
+            line
+        })
+        .collect();
+    let count = match outputs.len() {
+        1 => "1 output".to_string(),
+        n => format!("{n} outputs"),
+    };
+    Some(format!("screen: {count}: {}", listed.join("; ")))
+}
+
 /// Lists applications and their windows as text, one window per indented line;
 /// an app off the accessibility bus says how its windows are read:
 ///

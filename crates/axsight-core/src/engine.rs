@@ -255,6 +255,12 @@ pub trait Engine: Send + Sync + Sized + 'static {
     /// every toolkit accepts.
     fn launch(&self, app: &str) -> impl Future<Output = Result<Launched, Self::Error>> + Send;
 
+    /// The monitors the screen spans, where the engine knows them: for telling
+    /// an agent where each lies and at what scale.
+    fn outputs(&self) -> impl Future<Output = Result<Vec<crate::Output>, Self::Error>> + Send {
+        async { Ok(Vec::new()) }
+    }
+
     /// The variables a program started some other way (a browser, started by
     /// the browser source) needs to reach this desktop: the display and the
     /// session bus, as the engine found them.

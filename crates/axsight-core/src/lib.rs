@@ -62,7 +62,9 @@ pub use compact::{
     Rendered,
 };
 pub use describe::{describe_scores, Scored};
-pub use desktop::{format_applications, Application, Window, WindowSnapshot};
+pub use desktop::{
+    format_applications, format_outputs, Application, Output, Window, WindowSnapshot,
+};
 pub use diff::{diff, render_diff, Changed, FieldChange, TreeDiff, WindowChange};
 pub use element::{Bounds, Element, ElementId};
 pub use engine::{

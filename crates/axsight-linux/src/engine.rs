@@ -562,6 +562,10 @@ impl Engine for LinuxEngine {
         LinuxEngine::add_witness(self, pid, witness);
     }
 
+    async fn outputs(&self) -> Result<Vec<axsight_core::Output>> {
+        LinuxEngine::outputs(self).await
+    }
+
     fn app_environment(&self) -> Vec<(String, String)> {
         let found = &self.discovery;
         // The accessibility bus too: Chromium joins it only when it can find it

@@ -65,20 +65,8 @@ impl WindowOrigin {
     }
 }
 
-/// A monitor the screen spans, as the display server lists it.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Output {
-    /// The display server's name for it (`DP-1`, RandR's `screen`).
-    pub name: String,
-    /// Where it lies on the screen, in screen pixels.
-    pub bounds: Bounds,
-    /// What the display server says its scale is: a compositor's output scale;
-    /// on X11, where each app scales itself, `Xft.dpi` over 96 (what Qt 6 and
-    /// Chromium follow).
-    pub scale: f64,
-    /// The primary output (the one new windows open on).
-    pub primary: bool,
-}
+/// A monitor the screen spans (core's, which the engine hands on).
+pub use axsight_core::Output;
 
 /// A top-level window as the display server lists it: all that is known of a
 /// window whose app may not be on the accessibility bus.

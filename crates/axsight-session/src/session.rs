@@ -100,10 +100,10 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
 use axsight_core::{
-    fingerprints, format_applications, format_element, render_with, to_json, CompactOptions,
-    ConnectOptions, ElementId, Engine, EngineError, FailureKind, Fingerprint, Handle,
-    HandleRegistry, MatchContext, NodeId, ReadOptions, Resolved, Selector, Source, SpottedRegistry,
-    WindowQuery, WindowSnapshot,
+    fingerprints, format_applications, format_element, format_outputs, render_with, to_json,
+    CompactOptions, ConnectOptions, ElementId, Engine, EngineError, FailureKind, Fingerprint,
+    Handle, HandleRegistry, MatchContext, NodeId, ReadOptions, Resolved, Selector, Source,
+    SpottedRegistry, WindowQuery, WindowSnapshot,
 };
 
 use crate::browsers::{hidden_page_note, BrowserSetup, Browsers};
@@ -389,14 +389,18 @@ impl<E: Engine> Session<E> {
 
     /// `applications`' work, before [`Session::recover`].
     async fn list_applications(&self) -> Result<String, ToolError> {
-        let apps = self
-            .engine()
-            .await?
-            .applications()
-            .await
-            .map_err(ToolError::engine)?;
+        let engine = self.engine().await?;
+        let (apps, outputs) = tokio::join!(engine.applications(), engine.outputs());
+        let apps = apps.map_err(ToolError::engine)?;
         self.expire_closed_windows(&apps);
-        Ok(format_applications(&apps))
+        let mut text = format_applications(&apps);
+        // The screen's outputs where they say something (several, or scaled):
+        // a failure to list them costs the line, not the answer.
+        if let Some(line) = outputs.ok().as_deref().and_then(format_outputs) {
+            text.push_str(&line);
+            text.push('\n');
+        }
+        Ok(text)
     }
 
     /// Every so many calls: lets go of what the session holds for windows that

@@ -481,12 +481,15 @@ impl<E: Engine> Session<E> {
                 break;
             }
         }
-        let window = chosen
-            .or_else(|| candidates.first().map(|w| w.id.clone()))
-            .ok_or(ToolError::NoWindowAt {
-                x: point.x,
-                y: point.y,
-            })?;
+        let window = match chosen.or_else(|| candidates.first().map(|w| w.id.clone())) {
+            Some(window) => window,
+            None => shown_at(engine, &apps, point)
+                .await
+                .ok_or(ToolError::NoWindowAt {
+                    x: point.x,
+                    y: point.y,
+                })?,
+        };
         let snapshot = self.read_for_acting(engine, &window, false, None).await?;
         let node = element_at(&snapshot.tree, point);
         let mut aimed = Aimed {
@@ -576,4 +579,31 @@ pub(crate) fn refresh_call(source: Source) -> &'static str {
         Source::Dom => "get_window_tree with include_dom: true reads it anew",
         Source::Tree => "get_window_tree reads it anew",
     }
+}
+
+/// The listed window the display shows at `point`, asked of the display: the
+/// app listing's boxes are the apps' own, which a window moved a moment ago may
+/// not have updated yet (GTK 3 announces no move), while the display knows
+/// where each window is. `None` when no window of a listed app lies there.
+async fn shown_at<E: Engine>(
+    engine: &E,
+    apps: &[axsight_core::Application],
+    point: Point,
+) -> Option<ElementId> {
+    for app in apps.iter().filter(|app| app.accessible) {
+        let Some(pid) = app.pid else { continue };
+        let Ok(shown) = engine.screen_windows(pid).await else {
+            continue;
+        };
+        let titles = shown
+            .iter()
+            .filter(|(_, bounds)| bounds.contains(point.x, point.y))
+            .map(|(title, _)| title);
+        for title in titles {
+            if let Some(window) = app.windows.iter().find(|w| &w.title == title) {
+                return Some(window.id.clone());
+            }
+        }
+    }
+    None
 }

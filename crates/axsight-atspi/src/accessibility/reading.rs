@@ -203,6 +203,12 @@ impl Accessibility {
         if tree.element(root).bounds.is_none() {
             tree.element_mut(root).bounds = window.bounds;
         }
+        // A window that moved without saying so (GTK 3 announces no move) is
+        // somewhere else than the app listing says: the listing is read afresh
+        // next time, so that no answer places the window where it was.
+        if tree.element(root).bounds != window.bounds {
+            *lock(&self.listing) = None;
+        }
         Ok(WindowSnapshot {
             app: entry.info.name.clone(),
             pid: entry.info.pid,

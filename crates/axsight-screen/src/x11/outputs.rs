@@ -52,6 +52,7 @@ impl X11 {
                 });
             }
         }
+        let mut outputs = physical(outputs);
         if outputs.is_empty() {
             let (_, _, width, height) = self.placement(self.root)?;
             outputs.push(Output {
@@ -88,6 +89,21 @@ impl X11 {
     }
 }
 
+/// The monitors that are monitors: one that holds another is the server's
+/// own monitor of an output that monitors were set over (`xrandr
+/// --setmonitor` on one wide output), not a screen of its own.
+fn physical(outputs: Vec<Output>) -> Vec<Output> {
+    let holds = |outer: &Output, inner: &Output| {
+        outer.bounds != inner.bounds
+            && outer.bounds.intersection(&inner.bounds) == Some(inner.bounds)
+    };
+    outputs
+        .iter()
+        .filter(|outer| !outputs.iter().any(|inner| holds(outer, inner)))
+        .cloned()
+        .collect()
+}
+
 /// The `Xft.dpi` value of X resources `text` (`Xft.dpi:\t192`), if set.
 fn xft_dpi(text: &str) -> Option<f64> {
     text.lines().find_map(|line| {
@@ -102,6 +118,31 @@ fn xft_dpi(text: &str) -> Option<f64> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_monitor_that_holds_others_is_no_monitor() {
+        let output = |name: &str, x, width| Output {
+            name: name.into(),
+            bounds: Bounds {
+                x,
+                y: 0,
+                width,
+                height: 800,
+            },
+            scale: 1.0,
+            primary: false,
+        };
+        let set = vec![
+            output("LEFT", 0, 1280),
+            output("RIGHT", 1280, 1280),
+            output("screen", 0, 2560),
+        ];
+        let names: Vec<String> = physical(set).into_iter().map(|o| o.name).collect();
+        assert_eq!(names, ["LEFT", "RIGHT"]);
+        // Side by side, none holds another.
+        let apart = vec![output("A", 0, 1280), output("B", 1280, 1920)];
+        assert_eq!(physical(apart.clone()), apart);
+    }
 
     #[test]
     fn the_dpi_is_read_from_the_resources() {

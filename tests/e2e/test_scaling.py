@@ -298,3 +298,28 @@ def test_two_monitors_on_x11(tmp_path):
         run_session(body, env=env, deadline=120)
     finally:
         private.close()
+
+
+@pytest.mark.skipif(not shutil.which("gnome-calculator"), reason="gnome-calculator is not installed")
+def test_a_gtk4_app_with_an_undeclared_border_at_scale_2(openbox):
+    """gnome-calculator at GDK_SCALE=2 under openbox draws a resize border around
+    its frame without declaring it (a 355×486 frame in a 730×992 window): its
+    window is still found, so its buttons have boxes and a click on one goes
+    through the pointer."""
+
+    async def body(c):
+        opened = text_of(await c.call("open_application", {
+            "app": "env GDK_SCALE=2 gnome-calculator", "timeout_ms": 30_000}, timeout=60))
+        pid = int(PID.search(opened.splitlines()[0])[1])
+        try:
+            text = await c.ok("get_window_tree", {"app": "gnome-calculator"})
+            window = box_on(text, "#u1")
+            nine = box_on(text, handle_of(parse_tree(text), "Button", "9"))
+            assert inside(nine, window, slack=0) and nine[2] >= 60, (nine, window, text)
+            clicked = await c.ok("click_element", {"selector": "role:Button && name:9",
+                                                   "app": "gnome-calculator"})
+            assert "with the pointer" in clicked and '"9"' in clicked, clicked
+        finally:
+            os.kill(pid, signal.SIGTERM)
+
+    run_session(body, env=openbox, deadline=120)

@@ -50,10 +50,16 @@ pub struct Wanted {
 /// fractional steps.
 pub const SCALES: [f64; 11] = [1.0, 1.25, 1.5, 1.75, 2.0, 2.25, 2.5, 2.75, 3.0, 3.5, 4.0];
 
-/// How far a scaled window's width may be from its frame's width times the
-/// scale, per unit of scale: the window manager's borders, which GTK 3 and
+/// How much narrower than its frame's width times the scale a scaled window
+/// may be, per unit of scale: the window manager's borders, which GTK 3 and
 /// Firefox count in their frames (2 logical pixels), and rounding.
 const SCALED_WIDTH_SLACK: f64 = 4.0;
+
+/// How much wider it may be, per unit of scale: a border the toolkit draws
+/// around its frame without declaring it (GTK 4's resize border under a window
+/// manager that composites nothing: 5 logical pixels a side, measured on
+/// gnome-calculator at `GDK_SCALE=2`, a 355×486 frame in a 730×992 window).
+const SCALED_BORDER_SLACK: f64 = 32.0;
 
 /// The same for the height, which also holds the window manager's title bar
 /// where the toolkit counts it in its frame (GTK 3, Firefox, LibreOffice).
@@ -76,7 +82,7 @@ pub fn fits(have: (i32, i32), frame: (i32, i32)) -> bool {
 /// judged from its sizes `sizes` (the whole window, and without its
 /// client-side shadow where the window says how wide that is): the one of
 /// [`SCALES`] that makes the frame's width the closest to one of them, within
-/// a few pixels, with the height within a title bar. `None` when no scale fits
+/// a few pixels less or a border more, with the height within a title bar. `None` when no scale fits
 /// so closely (a shadow the window does not declare, another window).
 ///
 /// Widths decide because toolkits count the window manager's title bar in their
@@ -96,12 +102,13 @@ pub fn scale_of(sizes: &[(i32, i32)], frame: (i32, i32)) -> Option<f64> {
     let mut best: Option<(f64, f64)> = None;
     for &(width, height) in sizes {
         for scale in SCALES {
-            let width_off = (f64::from(width) - scale * f64::from(frame.0)).abs();
+            let width_off = f64::from(width) - scale * f64::from(frame.0);
             let height_off = (f64::from(height) - scale * f64::from(frame.1)).abs();
-            let close = width_off <= SCALED_WIDTH_SLACK * scale
+            let close = (-SCALED_WIDTH_SLACK * scale..=SCALED_BORDER_SLACK * scale)
+                .contains(&width_off)
                 && height_off <= SCALED_HEIGHT_SLACK * scale;
-            if close && best.is_none_or(|(_, off)| width_off < off) {
-                best = Some((scale, width_off));
+            if close && best.is_none_or(|(_, off)| width_off.abs() < off) {
+                best = Some((scale, width_off.abs()));
             }
         }
     }
@@ -379,6 +386,9 @@ mod tests {
         // GTK4's shadow at scale 1: the window without it (from
         // _GTK_FRAME_EXTENTS) is the frame's size.
         assert_eq!(scale_of(&[(246, 146), (200, 100)], (200, 100)), Some(1.0));
+        // GTK 4's undeclared resize border under openbox (gnome-calculator,
+        // measured at GDK_SCALE=2).
+        assert_eq!(scale_of(&[(730, 992)], (355, 486)), Some(2.0));
         // Java's root pane, measured at uiScale=2.
         assert_eq!(scale_of(&[(1040, 696)], (520, 348)), Some(2.0));
         assert_eq!(scale_of(&[(1040, 696)], (0, 0)), None);

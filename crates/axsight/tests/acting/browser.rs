@@ -55,10 +55,14 @@ async fn our_browser() -> Browser {
         .map(std::path::PathBuf::from)
         .unwrap_or_else(std::env::temp_dir);
     let prefix = format!("axsight-browser-{}-", std::process::id());
+    // The newest: an earlier test's browser may not have had its profile
+    // removed yet, and its port answers nothing.
     let profile = std::fs::read_dir(&runtime)
         .unwrap()
         .filter_map(Result::ok)
-        .find(|e| e.file_name().to_string_lossy().starts_with(&prefix))
+        .filter(|e| e.file_name().to_string_lossy().starts_with(&prefix))
+        .filter(|e| e.path().join("DevToolsActivePort").exists())
+        .max_by_key(|e| e.metadata().and_then(|m| m.modified()).ok())
         .expect("the profile of the browser the session started")
         .path();
     let port = std::fs::read_to_string(profile.join("DevToolsActivePort")).unwrap();

@@ -99,10 +99,7 @@ fn app_scale(mappings: &[Option<ScreenMapping>], relative: bool) -> f64 {
 /// the screen's origin (an app that reports screen coordinates reports them
 /// all at one scale).
 pub fn unplaced(relative: bool, scale: f64) -> Option<ScreenMapping> {
-    (!relative).then_some(ScreenMapping {
-        origin: (0, 0),
-        scale,
-    })
+    (!relative).then_some(ScreenMapping::scaled(scale))
 }
 
 /// What listing apps reads with: the bus, the apps that did not answer lately,

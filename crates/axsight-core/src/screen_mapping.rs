@@ -42,6 +42,15 @@ impl ScreenMapping {
         ScreenMapping { origin, scale: 1.0 }
     }
 
+    /// Screen coordinates reported at `scale`: from the screen's origin (an
+    /// X11 app that scales itself reports its positions scaled down too).
+    pub fn scaled(scale: f64) -> ScreenMapping {
+        ScreenMapping {
+            origin: (0, 0),
+            scale,
+        }
+    }
+
     /// The same mapping with its origin moved by (`dx`, `dy`) screen pixels.
     pub fn shifted(self, dx: i32, dy: i32) -> ScreenMapping {
         ScreenMapping {
@@ -103,10 +112,7 @@ mod tests {
     fn logical_screen_boxes_scale_from_the_screen_origin() {
         // GTK3 at GDK_SCALE=2, measured: the Count button reported at
         // (229, 457) 222×34 is drawn at (458, 914) 444×68.
-        let mapping = ScreenMapping {
-            origin: (0, 0),
-            scale: 2.0,
-        };
+        let mapping = ScreenMapping::scaled(2.0);
         assert_eq!(mapping.bounds(b(229, 457, 222, 34)), b(458, 914, 444, 68));
     }
 
@@ -114,10 +120,7 @@ mod tests {
     fn fractional_scales_round_edges_so_neighbours_still_touch() {
         // Qt at QT_SCALE_FACTOR=1.5, measured: (624, 335) 196×22 is drawn at
         // (936, 502) 294×33; 502.5 rounds to the next pixel.
-        let mapping = ScreenMapping {
-            origin: (0, 0),
-            scale: 1.5,
-        };
+        let mapping = ScreenMapping::scaled(1.5);
         assert_eq!(mapping.bounds(b(624, 335, 196, 22)), b(936, 503, 294, 33));
         let left = mapping.bounds(b(0, 0, 3, 3));
         let right = mapping.bounds(b(3, 0, 3, 3));

@@ -314,7 +314,7 @@ impl LinuxEngine {
         let entries = self.a11y.app_entries(self).await?;
         Ok(entries
             .into_iter()
-            .filter(|entry| (entry.scale - 1.0).abs() > f64::EPSILON)
+            .filter(|entry| ScreenMapping::scaled(entry.scale).is_scaled())
             .map(|entry| (entry.info.name, entry.info.pid, entry.scale))
             .collect())
     }
@@ -367,10 +367,7 @@ impl WindowPlaces for LinuxEngine {
         };
         let known = pid.and_then(|pid| lock(&self.app_scales).get(&pid).copied());
         if let (false, Some(scale)) = (relative, known) {
-            return Some(ScreenMapping {
-                origin: (0, 0),
-                scale,
-            });
+            return Some(ScreenMapping::scaled(scale));
         }
         let screen = self.screen.clone()?;
         let inset = match relative && self.every_window_relative {
@@ -399,10 +396,7 @@ impl WindowPlaces for LinuxEngine {
                     }
                     scales.insert(pid, place.scale);
                 }
-                Some(ScreenMapping {
-                    origin: (0, 0),
-                    scale: place.scale,
-                })
+                Some(ScreenMapping::scaled(place.scale))
             }
             Ok(Some(place)) => Some(ScreenMapping {
                 origin: (place.x, place.y),

@@ -327,19 +327,8 @@ impl Accessibility {
         // alone: asked again. Screen extents that did not change keep their
         // scale (a window that moves to a screen of another scale reports new
         // extents).
-        let relative = places.window_relative(entry.quirks);
-        if relative
-            && places
-                .window_mapping(
-                    entry.info.pid,
-                    window,
-                    placed_frame_of(&kept.raw, relative),
-                    &entry.window_ids(),
-                    relative,
-                )
-                .await
-                .or_else(|| unplaced(relative, entry.scale))
-                != kept.mapping
+        if places.window_relative(entry.quirks)
+            && mapping_of(places, entry, index, &kept.raw).await != kept.mapping
         {
             return None;
         }
@@ -380,7 +369,6 @@ impl Accessibility {
         bookmark: u64,
         mark: Option<String>,
     ) -> Result<KeptWindow> {
-        let window = &entry.info.windows[index];
         let obj = entry.windows[index].clone();
         let cache = match entry.quirks.items_cache() {
             true => AppCache::fetch(&self.conn, &entry.root).await,
@@ -396,17 +384,7 @@ impl Accessibility {
                 aborted.error,
             )
         })?;
-        let relative = places.window_relative(entry.quirks);
-        let mapping = places
-            .window_mapping(
-                entry.info.pid,
-                window,
-                placed_frame_of(&raw, relative),
-                &entry.window_ids(),
-                relative,
-            )
-            .await
-            .or_else(|| unplaced(relative, entry.scale));
+        let mapping = mapping_of(places, entry, index, &raw).await;
         tracing::debug!(app = %entry.info.name, "window walked");
         Ok(KeptWindow {
             bookmark,
@@ -418,6 +396,28 @@ impl Accessibility {
             read: next_read(),
         })
     }
+}
+
+/// How window `index` of `entry`, read as `raw`, is put on screen (see
+/// [`WindowPlaces::window_mapping`]; [`unplaced`] where the screen shows no
+/// such window).
+async fn mapping_of<P: WindowPlaces>(
+    places: &P,
+    entry: &AppEntry,
+    index: usize,
+    raw: &RawNode,
+) -> Option<ScreenMapping> {
+    let relative = places.window_relative(entry.quirks);
+    places
+        .window_mapping(
+            entry.info.pid,
+            &entry.info.windows[index],
+            placed_frame_of(raw, relative),
+            &entry.window_ids(),
+            relative,
+        )
+        .await
+        .or_else(|| unplaced(relative, entry.scale))
 }
 
 /// A window's frame from its extents as read (window-relative where the

@@ -86,6 +86,67 @@ impl Capture {
         })
     }
 
+    /// The capture sampled to `width` × `height` pixels over the same part of
+    /// the screen: each pixel the mean of the pixels it covers. A compositor
+    /// hands over a scaled output's pixels (1.5 or 2 per screen pixel); its
+    /// screen, and so every capture, is in logical pixels. A mean keeps thin
+    /// strokes of text that picking one pixel in two or three drops.
+    ///
+    /// ```
+    /// use axsight_core::{Capture, Point};
+    /// // 2×2 pixels of a scale-2 output: one screen pixel.
+    /// let c = Capture { origin: Point { x: 3, y: 4 }, width: 2, height: 2,
+    ///                   rgb: vec![0, 0, 0, 200, 200, 200, 0, 0, 0, 200, 200, 200] };
+    /// let s = c.sampled(1, 1);
+    /// assert_eq!((s.origin, s.width, s.height, s.rgb), (Point { x: 3, y: 4 }, 1, 1, vec![100, 100, 100]));
+    /// ```
+    pub fn sampled(self, width: u32, height: u32) -> Capture {
+        if (width, height) == (self.width, self.height) {
+            return self;
+        }
+        if self.width == 0 || self.height == 0 {
+            let rgb = vec![0; width as usize * height as usize * 3];
+            return Capture {
+                width,
+                height,
+                rgb,
+                origin: self.origin,
+            };
+        }
+        // Each output pixel covers source columns [x0, x1) and rows [y0, y1);
+        // where the scale is below 1 (an enlargement) that is one pixel.
+        let span = |i: u32, out: u32, size: u32| {
+            let from = (u64::from(i) * u64::from(size) / u64::from(out)) as u32;
+            let to = (u64::from(i + 1) * u64::from(size)).div_ceil(u64::from(out)) as u32;
+            (from.min(size - 1), to.clamp(from + 1, size))
+        };
+        let columns: Vec<(u32, u32)> = (0..width).map(|x| span(x, width, self.width)).collect();
+        let mut rgb = Vec::with_capacity((width * height * 3) as usize);
+        for y in 0..height {
+            let (y0, y1) = span(y, height, self.height);
+            for &(x0, x1) in &columns {
+                let mut sum = [0u32; 3];
+                for row in y0..y1 {
+                    let start = ((row * self.width + x0) * 3) as usize;
+                    let end = ((row * self.width + x1) * 3) as usize;
+                    for px in self.rgb[start..end].chunks_exact(3) {
+                        sum[0] += u32::from(px[0]);
+                        sum[1] += u32::from(px[1]);
+                        sum[2] += u32::from(px[2]);
+                    }
+                }
+                let count = (y1 - y0) * (x1 - x0);
+                rgb.extend(sum.map(|channel| ((channel + count / 2) / count) as u8));
+            }
+        }
+        Capture {
+            width,
+            height,
+            rgb,
+            origin: self.origin,
+        }
+    }
+
     /// A digest of the pixels and the size: two captures with the same digest
     /// show the same picture (with odds of a wrong match of 1 in 2^64), so
     /// what was read from one holds for the other. Where on screen they were
@@ -153,5 +214,45 @@ impl Capture {
             height,
             rgb,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn grey(width: u32, height: u32, values: &[u8]) -> Capture {
+        Capture {
+            origin: Point { x: 0, y: 0 },
+            width,
+            height,
+            rgb: values.iter().flat_map(|&v| [v, v, v]).collect(),
+        }
+    }
+
+    #[test]
+    fn a_scale_of_one_and_a_half_averages_what_each_pixel_covers() {
+        // Three pixels in a row of a 1.5 output are two screen pixels; the
+        // middle one counts for both.
+        let sampled = grey(3, 1, &[0, 90, 180]).sampled(2, 1);
+        assert_eq!(sampled.rgb, grey(2, 1, &[45, 135]).rgb);
+    }
+
+    #[test]
+    fn a_thin_dark_stroke_survives_halving() {
+        // One dark column of four at scale 2: picking every other column
+        // would lose it.
+        let sampled = grey(4, 2, &[255, 0, 255, 255, 255, 0, 255, 255]).sampled(2, 1);
+        assert_eq!(sampled.rgb, grey(2, 1, &[128, 255]).rgb);
+    }
+
+    #[test]
+    fn an_enlargement_repeats_pixels_and_an_empty_capture_gives_black() {
+        assert_eq!(grey(1, 1, &[7]).sampled(2, 2).rgb, grey(2, 2, &[7; 4]).rgb);
+        assert_eq!(grey(0, 0, &[]).sampled(1, 1).rgb, vec![0, 0, 0]);
+        assert_eq!(
+            grey(2, 2, &[1, 2, 3, 4]).sampled(0, 0).rgb,
+            Vec::<u8>::new()
+        );
     }
 }

@@ -398,8 +398,14 @@ impl WindowPlaces for LinuxEngine {
                 }
                 Some(ScreenMapping::scaled(place.scale))
             }
+            // Window-relative boxes count from the frame's own corner, which
+            // is (0, 0) but for Qt, which adds its screen's place in the
+            // layout (a frame at (1280, 0) on a second monitor).
             Ok(Some(place)) => Some(ScreenMapping {
-                origin: (place.x, place.y),
+                origin: (
+                    place.x - (f64::from(frame.x) * place.scale).round() as i32,
+                    place.y - (f64::from(frame.y) * place.scale).round() as i32,
+                ),
                 scale: place.scale,
             }),
             // An untitled one is often no window at all (GNOME Shell's own).

@@ -61,13 +61,16 @@
 //! shadow or inset places it (`CompositorWindow::frame_origin`).
 
 mod clipboard;
+mod display_config;
 mod remote_desktop;
 mod screenshot;
 mod windows;
 
 pub use windows::{extension_files, EXTENSION_UUID};
 
-use axsight_core::{Bounds, Capture, ElementId, Input, Placement};
+use std::sync::Arc;
+
+use axsight_core::{Bounds, Capture, ElementId, Input, Output, Placement};
 use zbus::blocking::Connection;
 
 use crate::screen::compositor_window::{self, CompositorWindow, ScriptedWindows, WindowScript};
@@ -75,6 +78,7 @@ use crate::screen::matching::Wanted;
 use crate::screen::remote_input::RemoteInput;
 use crate::screen::{Screen, WindowId, WindowOrigin};
 use crate::{Error, Result};
+use display_config::WatchedLayout;
 use remote_desktop::RemoteDesktop;
 
 /// Which interfaces a GNOME screen takes input and screenshots through.
@@ -91,15 +95,19 @@ pub struct Gnome {
     bus: Connection,
     through: Through,
     input: RemoteInput,
-    /// The monitors' union.
+    /// mutter's monitors, where its own interfaces are used.
+    monitors: Option<Arc<WatchedLayout>>,
+    /// The monitors' union as the session began.
     layout: Bounds,
     windows: ScriptedWindows<ShellExtension>,
 }
 
-/// axsight's GNOME Shell extension, and whether it answers.
+/// axsight's GNOME Shell extension, and whether it answers; mutter's monitors,
+/// for the scale apps draw at.
 struct ShellExtension {
     bus: Connection,
     enabled: bool,
+    monitors: Option<Arc<WatchedLayout>>,
 }
 
 impl Gnome {
@@ -108,9 +116,13 @@ impl Gnome {
     /// screenshots want) or through the portals (the user allows both once).
     pub fn connect(address: &str, through: Through) -> Result<Gnome> {
         let bus = crate::screen::session_bus::connect(address)?;
-        let input = match through {
-            Through::Mutter => start_mutter_input(&bus)?,
-            Through::Portals => {
+        let monitors = match through {
+            Through::Mutter => Some(Arc::new(WatchedLayout::start(&bus)?)),
+            Through::Portals => None,
+        };
+        let input = match &monitors {
+            Some(monitors) => start_mutter_input(&bus, Arc::clone(monitors))?,
+            None => {
                 let input = crate::screen::portals::start_input(
                     &bus,
                     crate::screen::portals::Pointing::Streams,
@@ -140,10 +152,12 @@ impl Gnome {
             windows: ScriptedWindows::new(ShellExtension {
                 bus: bus.clone(),
                 enabled: extension,
+                monitors: monitors.clone(),
             }),
             bus,
             through,
             input,
+            monitors,
             layout,
         })
     }
@@ -198,6 +212,16 @@ impl WindowScript for ShellExtension {
     fn minimize(&mut self, id: WindowId, on: bool) -> Result<()> {
         self.call("Minimize", &(id, on))
     }
+
+    /// In mutter's physical layout an app draws at its monitor's scale and
+    /// reports its boxes divided by it.
+    fn app_scale(&self, frame: Bounds) -> f64 {
+        let Some(layout) = self.monitors.as_ref().and_then(|m| m.get().ok()) else {
+            return 1.0;
+        };
+        let (x, y) = (frame.x + frame.width / 2, frame.y + frame.height / 2);
+        layout.app_scale_at(x, y)
+    }
 }
 
 impl Screen for Gnome {
@@ -235,10 +259,22 @@ impl Screen for Gnome {
     }
 
     fn capture(&mut self, region: Option<Bounds>) -> Result<Capture> {
-        let area = crate::screen::capture_area(self.layout, region)?;
-        match self.through {
-            Through::Mutter => screenshot::capture(&self.bus, area),
-            Through::Portals => crate::screen::portals::capture(&self.bus, self.layout, area),
+        let Some(monitors) = &self.monitors else {
+            let area = crate::screen::capture_area(self.layout, region)?;
+            return crate::screen::portals::capture(&self.bus, self.layout, area);
+        };
+        let layout = monitors.get()?;
+        let screen = layout
+            .screen()
+            .ok_or_else(|| Error::Wayland("mutter reports no monitor".into()))?;
+        let area = crate::screen::capture_area(screen, region)?;
+        screenshot::capture(&self.bus, &layout, area)
+    }
+
+    fn outputs(&mut self) -> Result<Vec<Output>> {
+        match &self.monitors {
+            Some(monitors) => Ok(monitors.get()?.outputs()),
+            None => Ok(Vec::new()),
         }
     }
 
@@ -310,7 +346,7 @@ impl Screen for Gnome {
 
 /// mutter's own RemoteDesktop session, after taking the name GNOME Shell's
 /// screenshots want.
-fn start_mutter_input(bus: &Connection) -> Result<RemoteInput> {
+fn start_mutter_input(bus: &Connection, monitors: Arc<WatchedLayout>) -> Result<RemoteInput> {
     // The name GNOME Shell's screenshots want, where it is free; without it
     // screenshots are refused, and say why. Asked for plainly: this
     // connection serves no objects (zbus warns of a name without them).
@@ -323,7 +359,7 @@ fn start_mutter_input(bus: &Connection) -> Result<RemoteInput> {
         "RequestName",
         &(screenshot::ALLOWED_NAME, DO_NOT_QUEUE),
     );
-    let session = RemoteDesktop::start(bus).map_err(|e| {
+    let session = RemoteDesktop::start(bus, monitors).map_err(|e| {
         Error::Wayland(format!(
             "{e}; input on GNOME needs mutter's RemoteDesktop (GNOME 40 or later) and \
              PipeWire running"

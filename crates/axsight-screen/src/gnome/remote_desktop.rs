@@ -5,65 +5,38 @@
 //! blocking `Stop` could be called from inside the runtime when the engine goes).
 //!
 //! mutter 43 lets any session-bus client make one, with no dialog; it needs
-//! PipeWire running. Its events are sent by [`RemoteInput`](crate::screen::remote_input::RemoteInput).
+//! PipeWire running. A point goes into its monitor's stream through
+//! [`Layout::stream_point`](super::display_config::Layout::stream_point). Its events are sent by [`RemoteInput`](crate::screen::remote_input::RemoteInput).
 
 use std::collections::HashMap;
+use std::sync::Arc;
 
 use axsight_core::Bounds;
 use zbus::blocking::Connection;
 use zbus::zvariant::{OwnedObjectPath, OwnedValue, Value};
 
+use super::display_config::WatchedLayout;
 use crate::screen::remote_input::RemoteDesktopSession;
 use crate::screen::session_bus::call;
 use crate::{Error, Result};
 
 const REMOTE_DESKTOP: &str = "org.gnome.Mutter.RemoteDesktop";
 const SCREEN_CAST: &str = "org.gnome.Mutter.ScreenCast";
-const DISPLAY_CONFIG: &str = "org.gnome.Mutter.DisplayConfig";
 
-/// A monitor's place in the layout, and the stream input to it is relative to.
-#[derive(Debug, Clone)]
-pub struct Monitor {
-    pub bounds: Bounds,
-    stream: OwnedObjectPath,
-}
-
-/// A started RemoteDesktop session.
+/// A started RemoteDesktop session, with a stream for each monitor it began
+/// with (by connector).
 pub struct RemoteDesktop {
     bus: Connection,
     session: OwnedObjectPath,
-    pub monitors: Vec<Monitor>,
+    layout: Arc<WatchedLayout>,
+    streams: HashMap<String, OwnedObjectPath>,
 }
 
-/// `DisplayConfig.GetCurrentState`'s monitors: connector names and modes.
-type Monitors = Vec<(
-    (String, String, String, String),
-    Vec<(
-        String,
-        i32,
-        i32,
-        f64,
-        f64,
-        Vec<f64>,
-        HashMap<String, OwnedValue>,
-    )>,
-    HashMap<String, OwnedValue>,
-)>;
-/// Its logical monitors: place, scale, and the monitors they show.
-type LogicalMonitors = Vec<(
-    i32,
-    i32,
-    f64,
-    u32,
-    bool,
-    Vec<(String, String, String, String)>,
-    HashMap<String, OwnedValue>,
-)>;
-
 impl RemoteDesktop {
-    /// Makes and starts a session on `bus`, with a stream for each monitor.
-    pub fn start(bus: &Connection) -> Result<RemoteDesktop> {
-        let monitors = layout(bus)?;
+    /// Makes and starts a session on `bus`, with a stream for each monitor of
+    /// `layout`.
+    pub fn start(bus: &Connection, layout: Arc<WatchedLayout>) -> Result<RemoteDesktop> {
+        let monitors = layout.get()?.monitors;
         let session: OwnedObjectPath = call(
             bus,
             REMOTE_DESKTOP,
@@ -83,8 +56,8 @@ impl RemoteDesktop {
             "CreateSession",
             &(options,),
         )?;
-        let mut streams = Vec::new();
-        for (connector, bounds) in monitors {
+        let mut streams = HashMap::new();
+        for monitor in monitors {
             let none: HashMap<&str, Value> = HashMap::new();
             let stream: OwnedObjectPath = call(
                 bus,
@@ -92,24 +65,33 @@ impl RemoteDesktop {
                 &cast,
                 "org.gnome.Mutter.ScreenCast.Session",
                 "RecordMonitor",
-                &(connector.as_str(), none),
+                &(monitor.connector.as_str(), none),
             )?;
-            streams.push(Monitor { bounds, stream });
+            streams.insert(monitor.connector, stream);
         }
         let () = call(bus, REMOTE_DESKTOP, &session, SESSION, "Start", &())?;
         Ok(RemoteDesktop {
             bus: bus.clone(),
             session,
-            monitors: streams,
+            layout,
+            streams,
         })
     }
 
-    /// The monitor holding (`x`, `y`) of the layout.
-    pub fn monitor_of(&self, x: i32, y: i32) -> Result<&Monitor> {
-        self.monitors
-            .iter()
-            .find(|m| m.bounds.contains(x, y))
-            .ok_or_else(|| Error::Wayland(format!("point ({x}, {y}) is on no monitor")))
+    /// The stream of the monitor holding (`x`, `y`) of the layout, and where
+    /// the point is in it.
+    fn stream_point(&self, x: i32, y: i32) -> Result<(&OwnedObjectPath, (f64, f64))> {
+        let layout = self.layout.get()?;
+        let monitor = layout
+            .monitor_at(x, y)
+            .ok_or_else(|| Error::Wayland(format!("point ({x}, {y}) is on no monitor")))?;
+        let stream = self.streams.get(&monitor.connector).ok_or_else(|| {
+            Error::Wayland(format!(
+                "monitor {} came after axsight connected: connect again to point at it",
+                monitor.connector
+            ))
+        })?;
+        Ok((stream, layout.stream_point(monitor, x, y)))
     }
 
     fn notify<B>(&self, method: &str, body: &B) -> Result<()>
@@ -130,7 +112,7 @@ impl RemoteDesktop {
 /// Each event is a method call mutter has handled when it answers.
 impl RemoteDesktopSession for RemoteDesktop {
     fn check_point(&self, x: i32, y: i32) -> Result<()> {
-        self.monitor_of(x, y).map(drop)
+        self.stream_point(x, y).map(drop)
     }
 
     fn wake(&self) -> Result<()> {
@@ -138,15 +120,8 @@ impl RemoteDesktopSession for RemoteDesktop {
     }
 
     fn move_to(&self, x: i32, y: i32) -> Result<()> {
-        let monitor = self.monitor_of(x, y)?;
-        let (dx, dy) = (
-            f64::from(x - monitor.bounds.x),
-            f64::from(y - monitor.bounds.y),
-        );
-        self.notify(
-            "NotifyPointerMotionAbsolute",
-            &(monitor.stream.as_str(), dx, dy),
-        )
+        let (stream, (dx, dy)) = self.stream_point(x, y)?;
+        self.notify("NotifyPointerMotionAbsolute", &(stream.as_str(), dx, dy))
     }
 
     fn button(&self, code: i32, down: bool) -> Result<()> {
@@ -166,66 +141,11 @@ impl RemoteDesktopSession for RemoteDesktop {
     }
 
     fn layout(&self) -> Option<Bounds> {
-        self.monitors
-            .iter()
-            .map(|m| m.bounds)
-            .reduce(|a, b| a.union(&b))
+        self.layout.get().ok()?.screen()
     }
 }
 
 const SESSION: &str = "org.gnome.Mutter.RemoteDesktop.Session";
-
-/// Each logical monitor's first connector and its place in the layout.
-fn layout(bus: &Connection) -> Result<Vec<(String, Bounds)>> {
-    let (_serial, monitors, logical, properties): (
-        u32,
-        Monitors,
-        LogicalMonitors,
-        HashMap<String, OwnedValue>,
-    ) = call(
-        bus,
-        DISPLAY_CONFIG,
-        "/org/gnome/Mutter/DisplayConfig",
-        DISPLAY_CONFIG,
-        "GetCurrentState",
-        &(),
-    )?;
-    // Layout mode 2 is physical pixels; 1 (logical) divides modes by the scale.
-    let physical = properties
-        .get("layout-mode")
-        .and_then(|v| u32::try_from(v).ok())
-        == Some(2);
-    let mut places = Vec::new();
-    for (x, y, scale, _transform, _primary, shown, _) in logical {
-        let Some(first) = shown.first() else { continue };
-        let Some((_, modes, _)) = monitors.iter().find(|(spec, _, _)| spec == first) else {
-            continue;
-        };
-        let current = modes.iter().find(|mode| {
-            mode.6
-                .get("is-current")
-                .and_then(|v| bool::try_from(v).ok())
-                .unwrap_or(false)
-        });
-        let Some((_, width, height, ..)) = current else {
-            continue;
-        };
-        let scale = if physical || scale <= 0.0 { 1.0 } else { scale };
-        places.push((
-            first.0.clone(),
-            Bounds {
-                x,
-                y,
-                width: (f64::from(*width) / scale).round() as i32,
-                height: (f64::from(*height) / scale).round() as i32,
-            },
-        ));
-    }
-    if places.is_empty() {
-        return Err(Error::Wayland("mutter reports no monitor".into()));
-    }
-    Ok(places)
-}
 
 /// A property's value.
 fn property<T>(bus: &Connection, destination: &str, path: &str, name: &str) -> Result<T>

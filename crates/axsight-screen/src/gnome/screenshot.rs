@@ -8,14 +8,19 @@ use std::path::PathBuf;
 use axsight_core::{Bounds, Capture, Point};
 use zbus::blocking::Connection;
 
+use super::display_config::Layout;
 use crate::screen::session_bus::call;
 use crate::{Error, Result};
 
 /// The name the shell's screenshot check lets through.
 pub const ALLOWED_NAME: &str = "org.gnome.Screenshot";
 
-/// The pixels of `area` (already cut to the screen).
-pub fn capture(bus: &Connection, area: Bounds) -> Result<Capture> {
+/// The pixels of `area` (already cut to the screen), one per screen pixel:
+/// the shell hands over a scaled monitor's pixels, sampled down here (see
+/// [`Layout::screenshot_request`]).
+pub fn capture(bus: &Connection, layout: &Layout, area: Bounds) -> Result<Capture> {
+    let asked = layout.screenshot_request(area);
+    let covers = layout.screenshot_covers(asked);
     let file = scratch_file();
     let path = file.to_string_lossy().into_owned();
     let (done, written): (bool, String) = call(
@@ -25,10 +30,10 @@ pub fn capture(bus: &Connection, area: Bounds) -> Result<Capture> {
         "org.gnome.Shell.Screenshot",
         "ScreenshotArea",
         &(
-            area.x,
-            area.y,
-            area.width,
-            area.height,
+            asked.x,
+            asked.y,
+            asked.width,
+            asked.height,
             false,
             path.as_str(),
         ),
@@ -43,10 +48,24 @@ pub fn capture(bus: &Connection, area: Bounds) -> Result<Capture> {
         return Err(Error::Wayland("GNOME Shell took no screenshot".into()));
     }
     let origin = Point {
-        x: area.x,
-        y: area.y,
+        x: covers.x,
+        y: covers.y,
     };
-    crate::screen::png_file::take(std::path::Path::new(&written), origin)
+    let shot = crate::screen::png_file::take(std::path::Path::new(&written), origin)?;
+    let shot = shot.sampled(covers.width as u32, covers.height as u32);
+    shot.cropped(area).ok_or_else(|| {
+        Error::Wayland(format!(
+            "GNOME Shell's screenshot of [{},{},{},{}] misses [{},{},{},{}]",
+            covers.x,
+            covers.y,
+            covers.width,
+            covers.height,
+            area.x,
+            area.y,
+            area.width,
+            area.height
+        ))
+    })
 }
 
 /// A file of our own for the shell to write to.

@@ -13,7 +13,7 @@ use super::{WindowId, WindowOrigin};
 use crate::{Error, Result};
 
 /// One window as the compositor's script reports it.
-#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Deserialize)]
 pub struct CompositorWindow {
     pub id: u64,
     #[serde(default)]
@@ -38,6 +38,15 @@ pub struct CompositorWindow {
     /// Not minimized, and on the active workspace.
     pub shown: bool,
     pub xwayland: bool,
+    /// Screen pixels per pixel its app reports: the scale of the monitor it
+    /// is on where the screen is device pixels (mutter's physical layout),
+    /// else 1 (see [`WindowScript::app_scale`]). Not in the JSON.
+    #[serde(skip, default = "unscaled")]
+    pub scale: f64,
+}
+
+fn unscaled() -> f64 {
+    1.0
 }
 
 impl CompositorWindow {
@@ -69,6 +78,28 @@ impl CompositorWindow {
     /// (the app's own inset, its children's corner, is fooled by a child at
     /// 0,0: gtk3-widget-factory's); else the app's inset places the frame.
     pub fn frame_origin(&self, wanted: &Wanted) -> (i32, i32) {
+        if self.scale == 1.0 {
+            return self.unscaled_frame_origin(wanted);
+        }
+        // The app's units, from the visible window's corner: worked out there
+        // and scaled back.
+        let (left, top) = (self.frame[0], self.frame[1]);
+        let down = |[x, y, width, height]: [i32; 4]| {
+            let v = |n: i32| (f64::from(n) / self.scale).round() as i32;
+            [v(x - left), v(y - top), v(width), v(height)]
+        };
+        let app = CompositorWindow {
+            frame: down(self.frame),
+            buffer: down(self.buffer),
+            scale: 1.0,
+            ..self.clone()
+        };
+        let (x, y) = app.unscaled_frame_origin(wanted);
+        let up = |n: i32| (f64::from(n) * self.scale).round() as i32;
+        (left + up(x), top + up(y))
+    }
+
+    fn unscaled_frame_origin(&self, wanted: &Wanted) -> (i32, i32) {
         let (frame, buffer) = (self.content(), rect(self.buffer));
         if buffer == frame {
             return super::frame_origin(frame, wanted.size, wanted.inset.or(Some((0, 0))));
@@ -79,12 +110,36 @@ impl CompositorWindow {
         super::frame_origin(frame, wanted.size, Some(self.shadow()))
     }
 
-    /// What matching weighs of the window.
+    /// What matching weighs of the window, for an accessible frame of
+    /// `wanted` size: in the app's units (the frame as its tree reports it),
+    /// or the screen's where only those fit (a window's bounds as a listing
+    /// printed them, its shadow included: the surface's size).
+    pub fn candidate_for(&self, wanted: Option<(i32, i32)>) -> Candidate {
+        let mut candidate = self.candidate();
+        let (Some(app), Some(wanted)) = (candidate.size, wanted) else {
+            return candidate;
+        };
+        if !super::matching::fits(app, wanted) {
+            let screen = [self.frame, self.buffer].map(|[_, _, width, height]| (width, height));
+            if let Some(&size) = screen
+                .iter()
+                .find(|&&size| super::matching::fits(size, wanted))
+            {
+                candidate.size = Some(size);
+            }
+        }
+        candidate
+    }
+
+    /// What matching weighs of the window: its size in the app's units.
     pub fn candidate(&self) -> Candidate {
         Candidate {
             window: self.id,
             title: self.title.clone(),
-            size: Some((self.frame[2], self.frame[3])),
+            size: Some((
+                (f64::from(self.frame[2]) / self.scale).round() as i32,
+                (f64::from(self.frame[3]) / self.scale).round() as i32,
+            )),
             pid: self.pid(),
             mapped: self.shown,
         }
@@ -134,6 +189,12 @@ pub trait WindowScript {
     fn look_up(&mut self, _id: WindowId) -> Result<Option<CompositorWindow>> {
         Ok(None)
     }
+    /// Screen pixels per pixel an app reports in a window whose visible part
+    /// is `frame`: 1 (the default) where the screen is in the apps' own
+    /// logical pixels, as on most compositors.
+    fn app_scale(&self, _frame: Bounds) -> f64 {
+        1.0
+    }
 }
 
 /// The window half of a [`super::Screen`], on a compositor's script: which
@@ -152,10 +213,18 @@ impl<S: WindowScript> ScriptedWindows<S> {
         }
     }
 
+    /// Every toplevel window, bottom first, each with its app's scale.
+    fn listed(&mut self) -> Result<Vec<CompositorWindow>> {
+        let mut all = self.script.list()?;
+        for window in &mut all {
+            window.scale = self.script.app_scale(window.content());
+        }
+        Ok(all)
+    }
+
     /// The window `id` as it is now.
     pub fn window(&mut self, id: WindowId) -> Result<CompositorWindow> {
-        self.script
-            .list()?
+        self.listed()?
             .into_iter()
             .find(|w| w.id == id)
             .ok_or(Error::WindowGone)
@@ -170,19 +239,21 @@ impl<S: WindowScript> ScriptedWindows<S> {
         wanted: &Wanted,
     ) -> Result<Option<CompositorWindow>> {
         if let Some(known) = self.matches.remembered(id) {
-            if let Some(window) = self.script.look_up(known)? {
+            if let Some(mut window) = self.script.look_up(known)? {
+                window.scale = self.script.app_scale(window.content());
                 let fits = wanted.size.is_none_or(|frame| {
-                    super::matching::fits((window.frame[2], window.frame[3]), frame)
+                    let size = window.candidate_for(Some(frame)).size.unwrap_or_default();
+                    super::matching::fits(size, frame)
                 });
                 if fits {
                     return Ok(Some(window));
                 }
             }
         }
-        let all = self.script.list()?;
+        let all = self.listed()?;
         Ok(self
             .matches
-            .find_in(id, siblings, wanted, all, CompositorWindow::candidate))
+            .find_in(id, siblings, wanted, all, |w| w.candidate_for(wanted.size)))
     }
 
     /// The id of the window that shows the accessible window `id`.
@@ -214,8 +285,7 @@ impl<S: WindowScript> ScriptedWindows<S> {
             inset: None,
         };
         let candidates: Vec<Candidate> = self
-            .script
-            .list()?
+            .listed()?
             .iter()
             .map(CompositorWindow::candidate)
             .collect();
@@ -237,14 +307,17 @@ impl<S: WindowScript> ScriptedWindows<S> {
             return Ok(Some(WindowOrigin::unscaled(0, 0)));
         }
         let (x, y) = window.frame_origin(wanted);
-        Ok(Some(WindowOrigin::unscaled(x, y)))
+        Ok(Some(WindowOrigin {
+            x,
+            y,
+            scale: window.scale,
+        }))
     }
 
     /// The shown windows of process `pid`, with their titles and bounds.
     pub fn windows_of_pid(&mut self, pid: u32) -> Result<Vec<(String, Bounds)>> {
         Ok(self
-            .script
-            .list()?
+            .listed()?
             .into_iter()
             .filter(|w| w.pid() == Some(pid) && w.shown)
             .map(|w| (w.title.clone(), w.content()))
@@ -254,8 +327,7 @@ impl<S: WindowScript> ScriptedWindows<S> {
     /// The shown windows, bottom first.
     pub fn toplevels(&mut self) -> Result<Vec<super::Toplevel>> {
         Ok(self
-            .script
-            .list()?
+            .listed()?
             .into_iter()
             .filter(|w| w.shown)
             .map(|w| super::Toplevel {
@@ -271,7 +343,7 @@ impl<S: WindowScript> ScriptedWindows<S> {
 
     /// Whether (`x`, `y`) lands in `window`.
     pub fn reaches(&mut self, window: WindowId, x: i32, y: i32) -> Result<bool> {
-        let all = self.script.list()?;
+        let all = self.listed()?;
         Ok(window_at(&all, x, y).is_some_and(|w| w.id == window))
     }
 
@@ -284,7 +356,7 @@ impl<S: WindowScript> ScriptedWindows<S> {
 
     /// Focuses the window under (`x`, `y`), if any.
     pub fn activate_at(&mut self, x: i32, y: i32) -> Result<()> {
-        let all = self.script.list()?;
+        let all = self.listed()?;
         match window_at(&all, x, y).map(|w| w.id) {
             Some(id) => self.activate(id),
             None => Ok(()),
@@ -405,6 +477,7 @@ mod frame_tests {
             fullscreen: false,
             shown: true,
             xwayland: false,
+            scale: 1.0,
         }
     }
 
@@ -438,5 +511,20 @@ mod frame_tests {
             ..wanted((452, 399))
         };
         assert_eq!(gtk3.frame_origin(&fooled), (734, 343));
+    }
+
+    #[test]
+    fn in_mutters_physical_layout_a_scaled_window_is_matched_and_placed_in_app_units() {
+        // GTK3 at scale 2 (measured): an 852×689 frame with its shadow, drawn
+        // as a 1600×1274 window in a 1704×1378 surface.
+        let gtk3 = CompositorWindow {
+            scale: 2.0,
+            ..window([0, 64, 1600, 1274], [-52, 18, 1704, 1378])
+        };
+        assert_eq!(gtk3.candidate().size, Some((800, 637)));
+        assert_eq!(gtk3.frame_origin(&wanted((852, 689))), (-52, 18));
+        // A listing's bounds are the screen's: the surface's size fits them.
+        assert_eq!(gtk3.candidate_for(Some((1704, 1378))).size, Some((1704, 1378)));
+        assert_eq!(gtk3.candidate_for(Some((852, 689))).size, Some((800, 637)));
     }
 }

@@ -47,6 +47,8 @@ pub fn capture_area(
         },
         deadline,
     )?;
+    // A scaled monitor's screenshot has more pixels than the screen has.
+    let whole = whole.sampled(layout.width as u32, layout.height as u32);
     whole.cropped(area).ok_or_else(|| {
         Error::Wayland(format!(
             "the screenshot ({}x{}) does not reach [{},{},{},{}]",

@@ -185,8 +185,9 @@ fn channel_order(format: wl_shm::Format) -> Result<[usize; 3]> {
 }
 
 /// Packed RGB of `size` pixels from a buffer of `width` × `height` 4-byte pixels
-/// in rows of `stride` bytes, sampled to `size` (a scaled output's buffer is
-/// larger than its logical size), upside down when `y_invert`.
+/// in rows of `stride` bytes, upside down when `y_invert`, sampled to `size`
+/// by [`Capture::sampled`] (a scaled output's buffer is larger than its
+/// logical size).
 pub(super) fn to_rgb(
     data: &[u8],
     (width, height, stride): (usize, usize, usize),
@@ -194,22 +195,24 @@ pub(super) fn to_rgb(
     y_invert: bool,
     (out_width, out_height): (usize, usize),
 ) -> Vec<u8> {
-    let mut rgb = Vec::with_capacity(out_width * out_height * 3);
-    for y in 0..out_height {
-        let mut row = (y * height / out_height.max(1)).min(height.saturating_sub(1));
-        if y_invert {
-            row = height.saturating_sub(1) - row;
-        }
-        for x in 0..out_width {
-            let column = (x * width / out_width.max(1)).min(width.saturating_sub(1));
-            let at = row * stride + column * 4;
+    let mut rgb = Vec::with_capacity(width * height * 3);
+    for y in 0..height {
+        let row = if y_invert { height - 1 - y } else { y };
+        for x in 0..width {
+            let at = row * stride + x * 4;
             match data.get(at..at + 4) {
                 Some(px) => rgb.extend(order.iter().map(|&i| px[i])),
                 None => rgb.extend([0, 0, 0]),
             }
         }
     }
-    rgb
+    let full = Capture {
+        origin: Point { x: 0, y: 0 },
+        width: width as u32,
+        height: height as u32,
+        rgb,
+    };
+    full.sampled(out_width as u32, out_height as u32).rgb
 }
 
 impl Dispatch<ZwlrScreencopyFrameV1, ()> for State {
@@ -271,10 +274,11 @@ mod tests {
 
     #[test]
     fn a_scaled_buffer_is_sampled_to_logical_size() {
-        // 2×2 buffer of one output at scale 2, read as 1×1 logical pixel.
+        // 2×2 buffer of one output at scale 2, read as 1×1 logical pixel:
+        // the mean of the four.
         let data = [1, 2, 3, 0, 5, 6, 7, 0, 9, 9, 9, 0, 9, 9, 9, 0];
         let order = channel_order(wl_shm::Format::Xbgr8888).unwrap();
-        assert_eq!(to_rgb(&data, (2, 2, 8), order, false, (1, 1)), [1, 2, 3]);
+        assert_eq!(to_rgb(&data, (2, 2, 8), order, false, (1, 1)), [6, 7, 7]);
     }
 
     #[test]

@@ -34,11 +34,13 @@ class PrivateDesktop:
     """A desktop of its own (scripts/with-desktop, with openbox when wm=True, or the
     Wayland compositor WAYLAND, with the apps APPS) beside the suite's, for a test
     that needs what the suite's desktop lacks, and the desktop portals with
-    PORTALS, its X screen SIZE ("WxH") where given; it lives until close()."""
+    PORTALS, its X screen SIZE ("WxH") where given, and with-desktop's FLAGS
+    beside; it lives until close()."""
 
-    def __init__(self, wm, tmp_path, wayland=None, apps=(), env=None, portals=False, size=None):
+    def __init__(self, wm, tmp_path, wayland=None, apps=(), env=None, portals=False, size=None,
+                 flags=()):
         env_file = tmp_path / "desktop.env"
-        flags = ["--wm"] if wm else []
+        flags = list(flags) + (["--wm"] if wm else [])
         flags += ["--size", size] if size else []
         flags += ["--wayland", wayland] if wayland else []
         flags += ["--portals"] if portals else []

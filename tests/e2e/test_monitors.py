@@ -26,7 +26,8 @@ import pytest
 from conftest import PrivateDesktop
 from test_fall_through import onnxruntime_library, sightings
 from test_mcp_server import DESKTOP_VARS, handle_of, parse_tree, run_session, text_of
-from test_scaling import GTK3_FIXTURE, PID, SET_MONITORS, box_on, inside
+from test_scaling import (GTK3_FIXTURE, PID, QT_FIXTURE, SET_GNOME_MONITORS, SET_MONITORS,
+                          box_on, inside)
 from test_wayland_tools import WAYLAND_VARS, picture_of
 
 # The fixture's canvas paints a rectangle of this colour from (10, 10) to (90, 60)
@@ -94,13 +95,29 @@ async def click_read_off_the_image(c, app, shot_args, tolerance=4):
     return caption
 
 
-async def open_fixture(c, title, env_prefix=""):
+async def open_fixture(c, title, env_prefix="", fixture=GTK3_FIXTURE):
     opened = text_of(await c.call("open_application", {
-        "app": f"{env_prefix}/usr/bin/python3 {GTK3_FIXTURE} --title {shlex.quote(title)}",
+        "app": f"{env_prefix}/usr/bin/python3 {fixture} --title {shlex.quote(title)}",
         "timeout_ms": 30_000}, timeout=60))
     started = PID.search(opened.splitlines()[0])
     assert started, opened
     return int(started[1])
+
+
+async def qt_read_and_clicked_at(c, x, y):
+    """Opens the Qt fixture on Wayland, moves it to (X, Y) (Qt counts its boxes
+    from its screen's place in the layout, not from its window), and reads and
+    clicks its Count button there."""
+    title = f"qt at {x},{y} {os.getpid()}"
+    pid = await open_fixture(c, title, "env -u AT_SPI_BUS_ADDRESS QT_QPA_PLATFORM=wayland ",
+                             QT_FIXTURE)
+    try:
+        app = {"app": "axsight-qt-fixture", "window": title}
+        await c.ok("move_window", {**app, "x": x, "y": y})
+        box = await read_and_click(c, app, "Button", "Count", '"Count" -> "Count 1"')
+        assert box[0] >= x, box
+    finally:
+        os.kill(pid, signal.SIGTERM)
 
 
 async def read_and_click(c, app, role, label, pressed):
@@ -225,6 +242,51 @@ def test_two_sway_outputs_of_different_scales(tmp_path):
                 await click_read_off_the_image(c, app, {**app, "max_dimension": 500})
             finally:
                 os.kill(pid, signal.SIGTERM)
+            await qt_read_and_clicked_at(c, -900, -150)
+
+        run_session(body, env=environment_of(private, WAYLAND_VARS), deadline=180)
+    finally:
+        private.close()
+
+
+def test_two_gnome_monitors_of_different_scales(tmp_path):
+    """GNOME in its logical layout with a monitor at scale 2 left of the
+    primary at 1 (mutter places none at negative or detached origins): the
+    outputs are listed, a window on the scaled monitor is read, seen and
+    clicked there, one across the edge is clicked on each side, points read
+    off screenshots land where they were read, and Qt on the primary (at
+    x = 960) is placed right."""
+    if not shutil.which("gnome-shell"):
+        pytest.skip("gnome-shell is not installed")
+    private = PrivateDesktop(wm=False, tmp_path=tmp_path, wayland="gnome", size="1920x1080",
+                             flags=["--monitors", "2", "--fractional"])
+    try:
+        subprocess.run(["/usr/bin/python3", str(SET_GNOME_MONITORS), "Meta-1:1@960,0",
+                        "Meta-0:2@0,0"], env=private.env, check=True, capture_output=True)
+        title = f"gnome monitors {os.getpid()}"
+        app = {"app": "axsight-fixture", "window": title}
+
+        async def body(c):
+            listed = await c.ok("get_applications")
+            assert "screen: 2 outputs: Meta-1 [960,0,1920,1080] primary; " \
+                   "Meta-0 [0,0,960,540] scale 2" in listed, listed
+            pid = await open_fixture(c, title, env_prefix="env GDK_BACKEND=wayland ")
+            try:
+                await c.ok("move_window", {**app, "x": 40, "y": 0})
+                box = await read_and_click(c, app, "Button", "Count", '"Count" -> "Count 1"')
+                assert box[0] + box[2] < 960 and box[1] + box[3] < 540, box
+                await click_read_off_the_image(c, app, {**app, "max_dimension": 600})
+                caption = await click_read_off_the_image(c, app, {"region": [0, 0, 960, 540]})
+                assert "screen x = 0 + image x / 1," in caption, caption
+
+                # Across the edge at x = 960.
+                await c.ok("move_window", {**app, "x": 600, "y": 0})
+                count = await read_and_click(c, app, "Button", "Count 1", '"Count 1" -> "Count 2"')
+                tab = await read_and_click(c, app, "TabItem", "Advanced", "selected no -> yes")
+                assert count[0] + count[2] < 960 < tab[0], (count, tab)
+            finally:
+                os.kill(pid, signal.SIGTERM)
+            await qt_read_and_clicked_at(c, 1300, 200)
 
         run_session(body, env=environment_of(private, WAYLAND_VARS), deadline=180)
     finally:

@@ -85,7 +85,9 @@ def openbox(tmp_path_factory):
 
 def box_on(text, handle):
     line = next(l for l in text.splitlines() if l.strip().startswith(handle + " "))
-    return tuple(int(n) for n in BOUNDS.search(line).groups())
+    bounds = BOUNDS.search(line)
+    assert bounds, f"{handle} has no box:\n{text}"
+    return tuple(int(n) for n in bounds.groups())
 
 
 def inside(inner, outer, slack=4):
@@ -242,10 +244,7 @@ def test_doctor_names_the_outputs_and_each_scaled_app(openbox):
 @pytest.mark.parametrize("toolkit,scales", [
     ("gtk3-wayland", [1, 1.5, 2]),
     ("gtk4-wayland", [1, 1.5, 2]),
-    # Qt 6.4 draws at 2 for 1.5 (it knows no fractional scales), sway samples
-    # that down, and axsight's capture samples again to logical pixels: OCR
-    # cannot read the result. Captures at the output's resolution will.
-    ("qt-wayland", [1, 2]),
+    ("qt-wayland", [1, 1.5, 2]),
 ])
 def test_sway_output_scales_keep_one_logical_screen(toolkit, scales, tmp_path):
     """On Wayland the screen is the compositor's layout, in logical pixels:
@@ -271,6 +270,55 @@ def test_sway_output_scales_keep_one_logical_screen(toolkit, scales, tmp_path):
         assert all(abs(h - height) <= 1 for _, _, _, h in boxes.values()), boxes
     finally:
         private.close()
+
+
+SET_GNOME_MONITORS = REPO / "tests" / "fixtures" / "set_gnome_monitors.py"
+WAYLAND_TOOLKITS = ["gtk3-wayland", "gtk4-wayland", "qt-wayland"]
+
+
+@pytest.fixture(scope="module", params=["logical", "physical"])
+def gnome(request, tmp_path_factory):
+    """GNOME (mutter 43) with one 1920×1080 monitor, in each of its layout
+    modes: logical (fractional scaling on: the screen is the apps' logical
+    pixels) and physical (mutter's default: the screen is device pixels, and
+    an app on a monitor at 2 draws at 2 and reports halved boxes). Yields the
+    mode, the environment, and a function that sets the monitor's scale."""
+    if not shutil.which("gnome-shell"):
+        pytest.skip("gnome-shell is not installed")
+    mode = request.param
+    flags = ["--fractional"] if mode == "logical" else []
+    private = PrivateDesktop(wm=False, tmp_path=tmp_path_factory.mktemp(f"gnome-{mode}"),
+                             wayland="gnome", size="1920x1080", flags=flags)
+    try:
+        env = {k: private.env[k] for k in WAYLAND_VARS if private.env.get(k)}
+        library = onnxruntime_library()
+        if library:
+            env["AXSIGHT_ONNXRUNTIME"] = library
+
+        def scale_monitor(scale):
+            subprocess.run(["/usr/bin/python3", str(SET_GNOME_MONITORS), f"Meta-0:{scale}@0,0"],
+                           env=private.env, check=True, capture_output=True)
+
+        yield mode, env, scale_monitor
+    finally:
+        private.close()
+
+
+@pytest.mark.parametrize("toolkit", WAYLAND_TOOLKITS)
+def test_gnome_monitor_scales_in_either_layout(gnome, toolkit, tmp_path):
+    """At monitor scales 1, 1.5 and 2 in the logical layout (1 and 2 in the
+    physical one, which has no fractional scales): the button's box is where
+    OCR reads its label and a pointer click at its centre presses it. In the
+    logical layout the boxes keep their size; in the physical one they are
+    the scale-1 boxes times the scale."""
+    mode, env, scale_monitor = gnome
+    scales = [1, 1.5, 2] if mode == "logical" else [1, 2]
+    boxes = read_at_scales(env, toolkit, scales, tmp_path, scale_monitor)
+    if mode == "physical":
+        assert_scaled(boxes)
+    else:
+        _, _, _, height = boxes[1]
+        assert all(abs(h - height) <= 1 for _, _, _, h in boxes.values()), boxes
 
 
 @pytest.mark.skipif(not shutil.which("gnome-calculator"), reason="gnome-calculator is not installed")

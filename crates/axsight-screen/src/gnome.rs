@@ -97,6 +97,9 @@ pub struct Gnome {
     input: RemoteInput,
     /// mutter's monitors, where its own interfaces are used.
     monitors: Option<Arc<WatchedLayout>>,
+    /// The generation of the monitor layout the input session began with:
+    /// mutter ends a RemoteDesktop session when its monitors change.
+    input_generation: u64,
     /// The monitors' union as the session began.
     layout: Bounds,
     windows: ScriptedWindows<ShellExtension>,
@@ -119,6 +122,10 @@ impl Gnome {
         let monitors = match through {
             Through::Mutter => Some(Arc::new(WatchedLayout::start(&bus)?)),
             Through::Portals => None,
+        };
+        let input_generation = match &monitors {
+            Some(monitors) => monitors.get()?.generation,
+            None => 0,
         };
         let input = match &monitors {
             Some(monitors) => start_mutter_input(&bus, Arc::clone(monitors))?,
@@ -158,8 +165,25 @@ impl Gnome {
             through,
             input,
             monitors,
+            input_generation,
             layout,
         })
+    }
+
+    /// The input session, a new one where the monitors changed since it
+    /// began (mutter has ended it then).
+    fn input(&mut self) -> Result<&mut RemoteInput> {
+        if let Some(monitors) = &self.monitors {
+            let generation = monitors.get()?.generation;
+            if generation != self.input_generation {
+                tracing::debug!("the monitors changed: a new remote desktop session");
+                let input = start_mutter_input(&self.bus, Arc::clone(monitors))?;
+                input.wake_devices()?;
+                self.input = input;
+                self.input_generation = generation;
+            }
+        }
+        Ok(&mut self.input)
     }
 
     fn extension(&self) -> bool {
@@ -255,7 +279,7 @@ impl Screen for Gnome {
     }
 
     fn send_input(&mut self, input: &Input) -> Result<()> {
-        self.input.send(input)
+        self.input()?.send(input)
     }
 
     fn capture(&mut self, region: Option<Bounds>) -> Result<Capture> {

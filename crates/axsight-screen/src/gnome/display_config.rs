@@ -49,8 +49,9 @@ pub struct LogicalMonitor {
 /// The monitors, and how their scales apply.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Layout {
-    /// mutter's serial of this configuration: a new one means a change.
-    pub serial: u32,
+    /// How many changes [`WatchedLayout`] has seen before this layout (mutter's
+    /// own serial stays the same across a scale change).
+    pub generation: u64,
     pub monitors: Vec<LogicalMonitor>,
     /// Layout mode 2: the screen is device pixels.
     pub physical: bool,
@@ -89,7 +90,7 @@ type LogicalMonitors = Vec<(
 
 /// mutter's current layout.
 pub fn current(bus: &Connection) -> Result<Layout> {
-    let (serial, monitors, logical, properties): (
+    let (_serial, monitors, logical, properties): (
         u32,
         Monitors,
         LogicalMonitors,
@@ -131,7 +132,7 @@ pub fn current(bus: &Connection) -> Result<Layout> {
             Some(((*x, *y), *scale, *primary, connector.clone(), mode))
         })
         .collect();
-    let layout = arrange(serial, logical, physical, ui_scale);
+    let layout = arrange(logical, physical, ui_scale);
     if layout.monitors.is_empty() {
         return Err(Error::Wayland("mutter reports no monitor".into()));
     }
@@ -183,7 +184,10 @@ impl WatchedLayout {
         let mut layout = self.layout.lock().unwrap_or_else(|e| e.into_inner());
         if self.changed.swap(false, Ordering::AcqRel) {
             match current(&self.bus) {
-                Ok(now) => *layout = now,
+                Ok(now) => {
+                    let generation = layout.generation + 1;
+                    *layout = Layout { generation, ..now };
+                }
                 Err(error) => {
                     self.changed.store(true, Ordering::Release);
                     return Err(error);
@@ -198,7 +202,7 @@ impl WatchedLayout {
 type Read = ((i32, i32), f64, bool, String, (i32, i32));
 
 /// The layout of monitors read from mutter (pure, for tests).
-fn arrange(serial: u32, read: Vec<Read>, physical: bool, ui_scale: f64) -> Layout {
+fn arrange(read: Vec<Read>, physical: bool, ui_scale: f64) -> Layout {
     let monitors = read
         .into_iter()
         .map(|((x, y), scale, primary, connector, (width, height))| {
@@ -219,7 +223,7 @@ fn arrange(serial: u32, read: Vec<Read>, physical: bool, ui_scale: f64) -> Layou
         })
         .collect();
     Layout {
-        serial,
+        generation: 0,
         monitors,
         physical,
         ui_scale: if physical { ui_scale } else { 1.0 },
@@ -314,7 +318,6 @@ mod tests {
 
     fn two(physical: bool) -> Layout {
         arrange(
-            7,
             vec![
                 ((0, 0), 1.5, true, "Meta-0".into(), (1920, 1080)),
                 ((1280, 100), 1.0, false, "Meta-1".into(), (1280, 800)),

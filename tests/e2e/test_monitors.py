@@ -26,10 +26,11 @@ import pytest
 from conftest import PrivateDesktop
 from test_fall_through import onnxruntime_library, sightings
 from test_mcp_server import DESKTOP_VARS, handle_of, parse_tree, run_session, text_of
-from test_scaling import (GTK3_FIXTURE, PID, QT_FIXTURE, SET_GNOME_MONITORS, SET_MONITORS,
-                          box_on, inside)
+from conftest import REPO
+from test_scaling import GTK3_FIXTURE, PID, QT_FIXTURE, SET_GNOME_MONITORS, box_on, inside
 from test_wayland_tools import WAYLAND_VARS, picture_of
 
+SET_MONITORS = REPO / "tests" / "fixtures" / "set_monitors.py"
 # The fixture's canvas paints a rectangle of this colour from (10, 10) to (90, 60)
 # of its own pixels, and its status line says where a click on the canvas landed.
 BLUE = (51, 102, 204)

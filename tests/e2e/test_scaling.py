@@ -20,7 +20,6 @@ import shlex
 import shutil
 import signal
 import subprocess
-import sys
 import time
 
 import pytest
@@ -35,7 +34,6 @@ from test_mcp_server import (AXSIGHT_BIN, DESKTOP_VARS, handle_of, parse_tree, r
 GTK3_FIXTURE = REPO / "tests" / "fixtures" / "fixture_app.py"
 GTK4_FIXTURE = REPO / "tests" / "fixtures" / "gtk4_fixture_app.py"
 QT_FIXTURE = REPO / "tests" / "fixtures" / "qt_fixture_app.py"
-SET_MONITORS = REPO / "tests" / "fixtures" / "set_monitors.py"
 PID = re.compile(r", pid (\d+)\)")
 BOUNDS = re.compile(r"\[(-?\d+),(-?\d+),(\d+),(\d+)\]\)?$")
 CHROMIUM = next((c for c in ("/usr/lib/chromium/chromium", shutil.which("chromium") or "")
@@ -109,10 +107,11 @@ async def until_listed(c, app, label, timeout=30):
         await asyncio.sleep(0.25)
 
 
-def read_at_scales(env, toolkit, scales, tmp_path, scale_screen=None):
+def read_at_scales(env, toolkit, scales, tmp_path, scale_screen=None, binary=None):
     """Opens the app at each scale in turn (the app's own, or the screen's
     through SCALE_SCREEN(scale) where given); for each, checks the button's box
-    against OCR and a pointer click, and returns the boxes by scale."""
+    against OCR and a pointer click, and returns the boxes by scale. BINARY is
+    the axsight to serve, AXSIGHT_BIN unless given."""
     boxes = {}
 
     async def body(c):
@@ -162,7 +161,7 @@ def read_at_scales(env, toolkit, scales, tmp_path, scale_screen=None):
                     # The next scale's browser must not find this one's window.
                     proc.wait(timeout=20)
 
-    run_session(body, env=env, deadline=240)
+    run_session(body, env=env, deadline=240, binary=binary)
     return boxes
 
 
@@ -319,6 +318,45 @@ def test_gnome_monitor_scales_in_either_layout(gnome, toolkit, tmp_path):
     else:
         _, _, _, height = boxes[1]
         assert all(abs(h - height) <= 1 for _, _, _, h in boxes.values()), boxes
+
+
+@pytest.fixture(scope="module", params=[1, 1.5, 2])
+def kde(request, tmp_path_factory):
+    """KWin (5.27) with one output started at each scale (`kwin_wayland
+    --scale`): 1920×1080 logical pixels of 1920, 2880 or 3840 device pixels.
+    Yields the scale, the environment and the server binary (a copy without
+    debug info, which KWin authorises: see test_wayland_tools)."""
+    if not shutil.which("kwin_wayland"):
+        pytest.skip("kwin_wayland is not installed")
+    tmp = tmp_path_factory.mktemp(f"kde-{request.param}")
+    binary = tmp / "axsight"
+    subprocess.run(["objcopy", "--strip-debug", str(AXSIGHT_BIN), str(binary)], check=True)
+    private = PrivateDesktop(wm=False, tmp_path=tmp, wayland="kde", size="1920x1080",
+                             env=os.environ | {"AXSIGHT_BIN": str(binary)},
+                             flags=["--scale", str(request.param)])
+    try:
+        env = {k: private.env[k] for k in WAYLAND_VARS if private.env.get(k)}
+        library = onnxruntime_library()
+        if library:
+            env["AXSIGHT_ONNXRUNTIME"] = library
+        yield request.param, env, binary
+    finally:
+        private.close()
+
+
+@pytest.mark.parametrize("toolkit", WAYLAND_TOOLKITS)
+def test_kde_output_scales(kde, toolkit, tmp_path):
+    """On KWin's output at 1, 1.5 and 2 the screen stays its logical pixels:
+    the output is listed with its scale, the button's box is where OCR reads
+    its label, and a pointer click at its centre presses it."""
+    scale, env, binary = kde
+    boxes = read_at_scales(env, toolkit, [scale], tmp_path, binary=binary)
+    assert boxes[scale][2] > 0, boxes
+    if scale != 1:
+        doctor = subprocess.run([str(binary), "doctor"], env=os.environ | env,
+                                capture_output=True, text=True, timeout=60)
+        assert re.search(rf"outputs: \S+ \[0,0,1920,1080\] scale {scale}\b", doctor.stdout), \
+            doctor.stdout
 
 
 @pytest.mark.skipif(not shutil.which("gnome-calculator"), reason="gnome-calculator is not installed")

@@ -247,6 +247,10 @@ impl Screen for Kde {
         }
     }
 
+    fn outputs(&mut self) -> Result<Vec<crate::screen::Output>> {
+        self.input.outputs()
+    }
+
     fn toplevel_for(
         &mut self,
         id: &ElementId,

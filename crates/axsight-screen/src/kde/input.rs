@@ -62,6 +62,15 @@ impl KwinInput {
         self.state.layout()
     }
 
+    /// The outputs, with their places and scales as KWin last said (a round
+    /// trip first: a scale changed since is then known).
+    pub fn outputs(&mut self) -> Result<Vec<axsight_core::Output>> {
+        self.queue
+            .roundtrip(&mut self.state)
+            .map_err(wayland::wayland_error)?;
+        Ok(self.state.named_outputs())
+    }
+
     fn device(&self) -> Result<&OrgKdeKwinFakeInput> {
         self.device.as_ref().ok_or_else(|| {
             Error::Wayland(format!(

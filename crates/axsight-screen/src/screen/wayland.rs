@@ -56,6 +56,8 @@ struct Output {
     /// Where xdg-output places it, which is the truth where it is offered
     /// (wlroots sends 0,0 as every `wl_output`'s position).
     logical: Option<Bounds>,
+    /// Its name (`Virtual-1`, `DP-1`), from `wl_output` 4 or xdg-output 2.
+    name: String,
 }
 
 impl Output {
@@ -90,6 +92,31 @@ impl State {
     /// The outputs' bounds in the layout.
     pub(crate) fn outputs(&self) -> Vec<Bounds> {
         self.outputs.iter().map(Output::bounds).collect()
+    }
+
+    /// The outputs, each with its scale: its mode's pixels per logical pixel,
+    /// fractional where the compositor scales by a fraction (`wl_output`'s
+    /// own scale is the integer above it). Wayland names no primary.
+    pub(crate) fn named_outputs(&self) -> Vec<axsight_core::Output> {
+        self.outputs
+            .iter()
+            .map(|output| {
+                let bounds = output.bounds();
+                let across = if output.turned { output.mode.1 } else { output.mode.0 };
+                let scale = match (across, bounds.width) {
+                    (pixels, logical) if pixels > 0 && logical > 0 => {
+                        (f64::from(pixels) / f64::from(logical) * 100.0).round() / 100.0
+                    }
+                    _ => f64::from(output.scale.max(1)),
+                };
+                axsight_core::Output {
+                    name: output.name.clone(),
+                    bounds,
+                    scale,
+                    primary: false,
+                }
+            })
+            .collect()
     }
 
     /// The box around every output: what absolute pointer positions span.
@@ -342,6 +369,7 @@ impl Dispatch<wl_output::WlOutput, u32> for State {
                 }
             }
             wl_output::Event::Scale { factor } => output.scale = factor,
+            wl_output::Event::Name { name } => output.name = name,
             _ => {}
         }
     }
@@ -370,6 +398,7 @@ impl Dispatch<zxdg_output_v1::ZxdgOutputV1, u32> for State {
             zxdg_output_v1::Event::LogicalSize { width, height } => {
                 (logical.width, logical.height) = (width, height)
             }
+            zxdg_output_v1::Event::Name { name } if output.name.is_empty() => output.name = name,
             _ => {}
         }
     }

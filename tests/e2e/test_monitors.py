@@ -23,10 +23,10 @@ import sys
 
 import pytest
 
-from conftest import PrivateDesktop
+from conftest import REPO, PrivateDesktop
 from test_fall_through import onnxruntime_library, sightings
-from test_mcp_server import DESKTOP_VARS, handle_of, parse_tree, run_session, text_of
-from conftest import REPO
+from test_mcp_server import (AXSIGHT_BIN, DESKTOP_VARS, handle_of, parse_tree, run_session,
+                             text_of)
 from test_scaling import GTK3_FIXTURE, PID, QT_FIXTURE, SET_GNOME_MONITORS, box_on, inside
 from test_wayland_tools import WAYLAND_VARS, picture_of
 
@@ -290,5 +290,41 @@ def test_two_gnome_monitors_of_different_scales(tmp_path):
             await qt_read_and_clicked_at(c, 1300, 200)
 
         run_session(body, env=environment_of(private, WAYLAND_VARS), deadline=180)
+    finally:
+        private.close()
+
+
+def test_two_kde_outputs(tmp_path):
+    """KWin with two outputs at scale 2 side by side: both are listed with their
+    scale, and the GTK fixture and Qt (which counts its boxes from its output's
+    place) are read, seen and clicked on the second."""
+    if not shutil.which("kwin_wayland"):
+        pytest.skip("kwin_wayland is not installed")
+    binary = tmp_path / "axsight"
+    # KWin hashes an authorised client's executable: without debug info it is quick.
+    subprocess.run(["objcopy", "--strip-debug", str(AXSIGHT_BIN), str(binary)], check=True)
+    private = PrivateDesktop(wm=False, tmp_path=tmp_path, wayland="kde", size="1280x800",
+                             env=os.environ | {"AXSIGHT_BIN": str(binary)},
+                             flags=["--monitors", "2", "--scale", "2"])
+    try:
+        title = f"second kde output {os.getpid()}"
+        app = {"app": "axsight-fixture", "window": title}
+
+        async def body(c):
+            listed = await c.ok("get_applications")
+            assert re.search(r"screen: 2 outputs: \S+ \[0,0,1280,800\] scale 2; "
+                             r"\S+ \[1280,0,1280,800\] scale 2", listed), listed
+            pid = await open_fixture(c, title, env_prefix="env GDK_BACKEND=wayland ")
+            try:
+                await c.ok("move_window", {**app, "x": 1400, "y": 60})
+                box = await read_and_click(c, app, "Button", "Count", '"Count" -> "Count 1"')
+                assert box[0] > 1400, box
+                await click_read_off_the_image(c, app, {**app, "max_dimension": 500})
+            finally:
+                os.kill(pid, signal.SIGTERM)
+            await qt_read_and_clicked_at(c, 1500, 100)
+
+        run_session(body, env=environment_of(private, WAYLAND_VARS), deadline=180,
+                    binary=binary)
     finally:
         private.close()

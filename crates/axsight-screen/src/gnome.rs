@@ -25,10 +25,19 @@
 //!   1 s at most), and the engine's first input waits for the apps' loops as on sway.
 //!   Through the same `VirtualDevices` driver as sway: motion is
 //!   `NotifyPointerMotionAbsolute` relative to the stream of the monitor holding the
-//!   point; keys are `NotifyKeyboardKeysym`, which mutter types only where
+//!   point, in the stream's pixels (`gnome/display_config.rs`: times the monitor's
+//!   scale in mutter's logical layout). mutter ends the session when the monitors
+//!   change; a new one is started before the next input. Keys are
+//!   `NotifyKeyboardKeysym`, which mutter types only where
 //!   the session's layout has the keysym. Characters beyond a US layout are refused
 //!   before anything is sent.
+//! - **Monitors** (`gnome/display_config.rs`): `DisplayConfig.GetCurrentState`, read
+//!   again after `MonitorsChanged`: each logical monitor's place and scale, the
+//!   layout mode (logical, or physical where the screen is device pixels and an app
+//!   on a monitor at 2 reports halved boxes: its windows' `app_scale`), the outputs.
 //! - **Screenshots** (`gnome/screenshot.rs`): `org.gnome.Shell.Screenshot.ScreenshotArea`
+//!   (the area divided by the shell's UI scale in the physical layout; the image,
+//!   at the scale of the monitors it covers, sampled to the screen's pixels)
 //!   into a file under `XDG_RUNTIME_DIR`, read (the `png` crate) and removed. The shell
 //!   answers only a caller owning an allow-listed name: the connection asks for
 //!   `org.gnome.Screenshot` with a plain `RequestName` (DO_NOT_QUEUE).

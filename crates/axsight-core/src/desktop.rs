@@ -55,6 +55,11 @@ pub struct WindowSnapshot {
     /// `false` for a window only the display server knows, whose tree is the
     /// window alone (its content is in its pixels, and it sends no events).
     pub accessible: bool,
+    /// Whether its boxes are left out because the display shows no window
+    /// that fits it: its app reports boxes relative to its window, and the
+    /// compositor has not placed it (yet: a window that has just opened, or
+    /// is being resized), or cannot say where windows are.
+    pub unplaced: bool,
 }
 
 impl WindowSnapshot {

@@ -135,6 +135,7 @@ pub fn snapshot(app: &Application, index: usize) -> WindowSnapshot {
         gaps: Vec::new(),
         read: None,
         accessible: false,
+        unplaced: false,
     }
 }
 

@@ -317,6 +317,7 @@ mod tests {
             gaps: Vec::new(),
             read: None,
             accessible: true,
+            unplaced: false,
         }
     }
 

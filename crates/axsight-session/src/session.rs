@@ -632,6 +632,13 @@ impl<E: Engine> Session<E> {
         for gap in &snapshot.gaps {
             text.push_str(&format!("[partial: {gap}]\n"));
         }
+        if snapshot.unplaced {
+            text.push_str(
+                "[no boxes: the display gives this window no place, and its app's boxes are \
+                 relative to it; a window still opening or being resized has them once \
+                 placed]\n",
+            );
+        }
         if let Some(note) = hidden_page_note(snapshot) {
             text.push_str(&note);
         }

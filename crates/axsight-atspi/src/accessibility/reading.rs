@@ -217,6 +217,7 @@ impl Accessibility {
             gaps: read.gaps.clone(),
             read: Some(read.read),
             accessible: true,
+            unplaced: read.mapping.is_none(),
         })
     }
 

@@ -189,6 +189,11 @@ impl<E: Engine> Session<E> {
 /// by then, and an app's bridge has registered.
 const SILENT_GRACE: Duration = Duration::from_millis(1500);
 
+/// How long `open_application` waits for the display to place a new window
+/// whose app reports boxes relative to it: a Wayland window is on the bus
+/// before the compositor has placed and sized it.
+const PLACE_GRACE: Duration = Duration::from_millis(2000);
+
 impl<E: Engine> Session<E> {
     /// `open_application`: starts an app and waits for a new window of it; answers
     /// with that window's tree.
@@ -220,6 +225,8 @@ impl<E: Engine> Session<E> {
         let deadline = start + timeout;
         // When each new window without accessibility was first seen.
         let mut silent_since: std::collections::HashMap<ElementId, Instant> = Default::default();
+        // When the window found was first read without a place on screen.
+        let mut unplaced_since: Option<Instant> = None;
         loop {
             // Any new window will do, but the launched process's own comes first:
             // single-instance apps hand the request to a running process. A
@@ -272,6 +279,20 @@ impl<E: Engine> Session<E> {
                         }
                         Err(error) => return Err(ToolError::engine(error)),
                     };
+                    // Its boxes come once the display places it.
+                    if snapshot.unplaced {
+                        let since = *unplaced_since.get_or_insert_with(Instant::now);
+                        let now = Instant::now();
+                        if now < deadline && now - since < PLACE_GRACE {
+                            mark = engine
+                                .next_event(
+                                    mark,
+                                    Duration::from_millis(100).min(deadline - now),
+                                )
+                                .await;
+                            continue;
+                        }
+                    }
                     // A browser's window comes before its page's tree: wait
                     // for the page too (until the deadline).
                     if browser.is_some()

@@ -524,7 +524,10 @@ mod frame_tests {
         assert_eq!(gtk3.candidate().size, Some((800, 637)));
         assert_eq!(gtk3.frame_origin(&wanted((852, 689))), (-52, 18));
         // A listing's bounds are the screen's: the surface's size fits them.
-        assert_eq!(gtk3.candidate_for(Some((1704, 1378))).size, Some((1704, 1378)));
+        assert_eq!(
+            gtk3.candidate_for(Some((1704, 1378))).size,
+            Some((1704, 1378))
+        );
         assert_eq!(gtk3.candidate_for(Some((852, 689))).size, Some((800, 637)));
     }
 }

@@ -102,7 +102,11 @@ impl State {
             .iter()
             .map(|output| {
                 let bounds = output.bounds();
-                let across = if output.turned { output.mode.1 } else { output.mode.0 };
+                let across = if output.turned {
+                    output.mode.1
+                } else {
+                    output.mode.0
+                };
                 let scale = match (across, bounds.width) {
                     (pixels, logical) if pixels > 0 && logical > 0 => {
                         (f64::from(pixels) / f64::from(logical) * 100.0).round() / 100.0

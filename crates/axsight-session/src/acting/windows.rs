@@ -285,10 +285,7 @@ impl<E: Engine> Session<E> {
                         let now = Instant::now();
                         if now < deadline && now - since < PLACE_GRACE {
                             mark = engine
-                                .next_event(
-                                    mark,
-                                    Duration::from_millis(100).min(deadline - now),
-                                )
+                                .next_event(mark, Duration::from_millis(100).min(deadline - now))
                                 .await;
                             continue;
                         }

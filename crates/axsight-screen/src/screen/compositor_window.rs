@@ -55,6 +55,18 @@ impl CompositorWindow {
         rect(self.frame)
     }
 
+    /// The app's own part of the window: its surface where that lies inside
+    /// the visible window (under the compositor's title bar: KWin's
+    /// decorations), else the visible window (the app draws its own title
+    /// bar). Where `move_window` puts its top-left, as on X11 and sway.
+    pub fn client(&self) -> Bounds {
+        let (frame, buffer) = (self.content(), rect(self.buffer));
+        match buffer != frame && frame.intersection(&buffer) == Some(buffer) {
+            true => buffer,
+            false => frame,
+        }
+    }
+
     /// Where the client-side shadow around the visible window starts: how far
     /// the surface reaches out left and up.
     pub fn shadow(&self) -> (i32, i32) {
@@ -368,14 +380,22 @@ impl<S: WindowScript> ScriptedWindows<S> {
     pub fn place(&mut self, window: WindowId, placement: Placement) -> Result<Option<Bounds>> {
         let before = self.window(window)?;
         let [bx, by, bw, bh] = before.frame;
+        // The compositor places the visible window; the caller means the
+        // app's part of it, which a compositor's title bar may push down.
+        let client = before.client();
+        let (left, top) = (client.x - bx, client.y - by);
+        let (more_width, more_height) = (bw - client.width, bh - client.height);
         let placed = match placement {
             Placement::Move { x, y, size } => {
-                let (width, height) = size.unwrap_or((bw, bh));
-                self.script
-                    .move_resize(window, rect([x, y, width, height]))?;
-                self.await_window(window, "moved", move |w| w.frame == [x, y, width, height])?
+                let (width, height) = size
+                    .map(|(w, h)| (w + more_width, h + more_height))
+                    .unwrap_or((bw, bh));
+                let frame = [x - left, y - top, width, height];
+                self.script.move_resize(window, rect(frame))?;
+                self.await_window(window, "moved", move |w| w.frame == frame)?
             }
             Placement::Resize { width, height } => {
+                let (width, height) = (width + more_width, height + more_height);
                 self.script
                     .move_resize(window, rect([bx, by, width, height]))?;
                 self.await_window(window, "resized", move |w| {
@@ -384,7 +404,7 @@ impl<S: WindowScript> ScriptedWindows<S> {
             }
             Placement::Maximize(on) => {
                 if before.maximized == on {
-                    return Ok(Some(before.content()));
+                    return Ok(Some(before.client()));
                 }
                 self.script.maximize(window, on)?;
                 let done = if on { "maximized" } else { "restored" };
@@ -402,7 +422,7 @@ impl<S: WindowScript> ScriptedWindows<S> {
                 shown
             }
         };
-        Ok(Some(placed.content()))
+        Ok(Some(placed.client()))
     }
 
     /// Looks at the window until `wanted` holds (see [`super::await_window`]).
@@ -412,7 +432,7 @@ impl<S: WindowScript> ScriptedWindows<S> {
         done: &str,
         wanted: impl Fn(&CompositorWindow) -> bool,
     ) -> Result<CompositorWindow> {
-        super::await_window(done, || self.window(id), wanted, CompositorWindow::content)
+        super::await_window(done, || self.window(id), wanted, CompositorWindow::client)
     }
 }
 
@@ -495,6 +515,7 @@ mod frame_tests {
         // KWin with Breeze: the fixture's 800×600 surface under a 37 px title bar.
         let w = window([560, 221, 800, 637], [560, 258, 800, 600]);
         assert_eq!(w.frame_origin(&wanted((800, 600))), (560, 258));
+        assert_eq!(w.client(), rect([560, 258, 800, 600]));
     }
 
     #[test]
@@ -502,6 +523,7 @@ mod frame_tests {
         // GTK4 on KWin: the frame is the visible window, the surface larger.
         let gtk4 = window([780, 309, 360, 495], [719, 254, 482, 617]);
         assert_eq!(gtk4.frame_origin(&wanted((360, 495))), (780, 309));
+        assert_eq!(gtk4.client(), rect([780, 309, 360, 495]));
         // GTK3 with a header bar: the frame holds the shadow, which the
         // compositor knows better than the app's children tell.
         let gtk3 = window([760, 366, 400, 347], [734, 343, 452, 405]);

@@ -74,10 +74,14 @@ impl ToolError {
     }
 
     /// Whether a point target failed to aim only for want of a readable window
-    /// there (none, or its app answers nothing): the pointer can still go there.
+    /// there (none, its app answers nothing, or the window went as it was
+    /// read): the pointer can still go there.
     pub fn leaves_point_blind(&self) -> bool {
         matches!(self, ToolError::NoWindowAt { .. })
-            || self.engine_failure() == Some(FailureKind::NotAnswering)
+            || matches!(
+                self.engine_failure(),
+                Some(FailureKind::NotAnswering | FailureKind::WindowGone)
+            )
     }
 
     /// The engine failure's kind, if this is one.

@@ -468,8 +468,9 @@ impl<E: Engine> Session<E> {
             .flat_map(|app| app.windows.iter())
             .filter(|w| w.bounds.is_some_and(|b| b.contains(point.x, point.y)))
             .collect();
-        // The active window first: it is on top wherever it is.
-        candidates.sort_by_key(|w| !w.is_active());
+        // The active window first: it is on top wherever it is; untitled ones
+        // last (GNOME Shell's own covers the whole screen).
+        candidates.sort_by_key(|w| (!w.is_active(), w.title.is_empty()));
         let mut chosen = None;
         for window in &candidates {
             if engine
@@ -481,14 +482,20 @@ impl<E: Engine> Session<E> {
                 break;
             }
         }
-        let window = match chosen.or_else(|| candidates.first().map(|w| w.id.clone())) {
+        // Input reaches none of them: the display says whose window is there
+        // (a menu's popup on Wayland, which the listing does not hold).
+        let window = match chosen {
             Some(window) => window,
-            None => shown_at(engine, &apps, point)
-                .await
-                .ok_or(ToolError::NoWindowAt {
-                    x: point.x,
-                    y: point.y,
-                })?,
+            None => match shown_at(engine, &apps, point).await {
+                Some(window) => window,
+                None => candidates
+                    .first()
+                    .map(|w| w.id.clone())
+                    .ok_or(ToolError::NoWindowAt {
+                        x: point.x,
+                        y: point.y,
+                    })?,
+            },
         };
         let snapshot = self.read_for_acting(engine, &window, false, None).await?;
         let node = element_at(&snapshot.tree, point);
@@ -584,7 +591,9 @@ pub(crate) fn refresh_call(source: Source) -> &'static str {
 /// The listed window the display shows at `point`, asked of the display: the
 /// app listing's boxes are the apps' own, which a window moved a moment ago may
 /// not have updated yet (GTK 3 announces no move), while the display knows
-/// where each window is. `None` when no window of a listed app lies there.
+/// where each window is. A window of the app that the listing does not hold (a
+/// menu's popup on Wayland, an untitled one) stands for the app's active
+/// window, else its first. `None` when no window of a listed app lies there.
 async fn shown_at<E: Engine>(
     engine: &E,
     apps: &[axsight_core::Application],
@@ -599,8 +608,16 @@ async fn shown_at<E: Engine>(
             .iter()
             .filter(|(_, bounds)| bounds.contains(point.x, point.y))
             .map(|(title, _)| title);
+        let mut there = false;
         for title in titles {
+            there = true;
             if let Some(window) = app.windows.iter().find(|w| &w.title == title) {
+                return Some(window.id.clone());
+            }
+        }
+        if there {
+            let window = app.windows.iter().find(|w| w.is_active());
+            if let Some(window) = window.or(app.windows.first()) {
                 return Some(window.id.clone());
             }
         }

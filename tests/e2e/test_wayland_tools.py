@@ -341,6 +341,28 @@ def test_clicks_keys_and_text_land_and_answer_with_the_diff(wayland):
     assert any(name == "Count 1" for _, name, _ in facts), facts
 
 
+def test_an_open_menus_items_have_no_boxes_and_take_their_action(wayland):
+    """A GTK 3 menu's popup is a surface of its own, which no compositor
+    places, and its items report boxes relative to it: they are printed
+    without boxes rather than one popup away from where they are drawn, and a
+    click on one takes its accessible action."""
+    kind, env = wayland
+    if env.get("AXSIGHT_SCREEN") == "portal":
+        pytest.skip("no window places through the portals alone: no boxes anywhere")
+
+    async def body(c):
+        args = {"app": "axsight-fixture", "window": MAIN}
+        opened = await c.ok("click_element", {**args, "selector": "role:Menu && name:File"})
+        line = next(l for l in opened.splitlines() if re.search(r"\[MenuItem\] Open( \(|$)", l))
+        assert not BOUNDS.search(line), opened
+        assert BOUNDS.search(tree_line(await c.ok("get_window_tree", args), "Menu", "File"))
+        handle = line.split()[0]
+        chosen = await c.ok("click_element", {"index": handle})
+        assert "through its accessible action" in chosen and "Open chosen" in chosen, chosen
+
+    session(body, env)
+
+
 def test_a_gtk4_calculator_is_driven_by_clicks(wayland):
     kind, env = wayland
 

@@ -1,4 +1,7 @@
-//! Java menus' items moved into the popup that shows them.
+//! Menus' items where their popups show them: Java's moved into the popup
+//! (below), and, on a screen where apps report boxes relative to their window
+//! (Wayland), every open menu's items left without boxes
+//! ([`leave_out_open_menus`]).
 //!
 //! Swing's ATK wrapper places a menu item from its accessible parent, the menu
 //! (`File` in the menu bar), adding the item's position inside the popup that
@@ -9,6 +12,30 @@
 //! they fit in. Plain data only: this module reads and changes a [`Tree`].
 
 use axsight_core::{Bounds, NodeId, Role, Tree};
+
+/// Takes the boxes off what every open menu of `tree` holds, where boxes are
+/// relative to a window: a menu's popup is a surface of its own, and a toolkit
+/// reports its items relative to that surface (GTK 3 on GNOME: Thunar's `New
+/// Tab` at (6, 5), drawn 26 pixels below its File menu), which no compositor
+/// interface places. No box is better than one that passes for where the
+/// item is not: a click takes the item's accessible action instead. The menus
+/// themselves, in the menu bar, keep theirs.
+pub fn leave_out_open_menus(tree: &mut Tree) {
+    let inside: Vec<NodeId> = tree
+        .ids()
+        .filter(|&id| {
+            tree.ancestors(id).any(|above| {
+                tree.element(above).role == Role::Menu
+                    && tree.node(above).parent.is_some_and(|parent| {
+                        matches!(tree.element(parent).role, Role::MenuBar | Role::Menu)
+                    })
+            })
+        })
+        .collect();
+    for id in inside {
+        tree.element_mut(id).bounds = None;
+    }
+}
 
 /// How far past a popup's edge a moved item may reach (Swing's borders round).
 const SLACK: i32 = 2;
@@ -155,6 +182,17 @@ mod tests {
             element(Role::MenuItem, "menu item", "Quit", (2, 42, 101, 19)),
         );
         (tree, file, ask)
+    }
+
+    #[test]
+    fn on_a_window_relative_screen_an_open_menus_items_have_no_boxes() {
+        let (mut tree, file, ask) = open_file_menu();
+        leave_out_open_menus(&mut tree);
+        assert_eq!(tree.element(ask).bounds, None);
+        assert_eq!(tree.element(tree.node(file).children[1]).bounds, None);
+        // The menu in the menu bar, and everything outside menus, keep theirs.
+        assert!(tree.element(file).bounds.is_some());
+        assert!(tree.element(tree.root()).bounds.is_some());
     }
 
     #[test]

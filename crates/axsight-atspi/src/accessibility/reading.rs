@@ -198,6 +198,9 @@ impl Accessibility {
                 tree.element_mut(id).bounds = None;
             }
         }
+        if places.window_relative(entry.quirks) {
+            crate::menu_popups::leave_out_open_menus(&mut tree);
+        }
         // A window that reports no extents (Java's) is where its X window is.
         let root = tree.root();
         if tree.element(root).bounds.is_none() {

@@ -310,6 +310,9 @@ impl<'c> Walker<'c> {
                 if !wanted || basics.role == PASSWORD_TEXT {
                     return None;
                 }
+                if role == Role::Terminal && has(dbus::TEXT) {
+                    return read_terminal(conn, &obj).await;
+                }
                 if numeric {
                     let current: f64 = dbus::property(conn, &obj, dbus::VALUE, "CurrentValue")
                         .await
@@ -584,6 +587,23 @@ async fn read_text_head(conn: &Connection, obj: &ObjRef, quirks: Quirks) -> Opti
     dbus::call::<_, String>(conn, obj, dbus::TEXT, "GetText", (0i32, end))
         .await
         .ok()
+}
+
+/// The most characters of a terminal's text a read takes: its last ones, a
+/// screen or two (a terminal's text is its scrollback and its screen).
+const TERMINAL_TAIL: i32 = 8192;
+
+/// A terminal's screen (see [`axsight_core::terminal::screen`]): the last
+/// [`TERMINAL_TAIL`] characters of its text, rows cut at their blanks.
+async fn read_terminal(conn: &Connection, obj: &ObjRef) -> Option<String> {
+    let count: i32 = dbus::property(conn, obj, dbus::TEXT, "CharacterCount")
+        .await
+        .ok()?;
+    let start = (count - TERMINAL_TAIL).max(0);
+    let text: String = dbus::call(conn, obj, dbus::TEXT, "GetText", (start, count))
+        .await
+        .ok()?;
+    Some(axsight_core::terminal::screen(&text, start > 0))
 }
 
 impl Abort {

@@ -140,6 +140,9 @@ pub fn render_with(
             let _ = write!(entry, " …+{}", line.below_depth);
         }
         entry.push('\n');
+        if element.role == Role::Terminal {
+            terminal_rows(&mut entry, element, line.depth + 1);
+        }
         if let Some(reads) = inline.get(&line.node) {
             let mut block = String::new();
             for read in reads {
@@ -199,6 +202,24 @@ pub fn render_with(
         text,
         printed,
         cut: by_depth,
+    }
+}
+
+/// How many of a terminal's last rows a tree prints, and in how many characters.
+const TERMINAL_ROWS: usize = 40;
+const TERMINAL_CHARS: usize = 3000;
+
+/// A terminal's last rows, one per line below its element (`| $ ls`), after a
+/// line saying how many rows above are left out.
+fn terminal_rows(entry: &mut String, element: &Element, depth: usize) {
+    let Some(screen) = &element.value else { return };
+    let (above, rows) = crate::terminal::last_rows(screen, TERMINAL_ROWS, TERMINAL_CHARS);
+    let indent = "  ".repeat(depth);
+    if above > 0 {
+        let _ = writeln!(entry, "{indent}| … {above} rows above");
+    }
+    for row in rows {
+        let _ = writeln!(entry, "{indent}| {row}");
     }
 }
 
@@ -588,6 +609,8 @@ fn attributes(element: &Element, mark_hidden: bool) -> Vec<String> {
     }
     if element.is_secret() {
         out.push("password".into());
+    } else if element.role == Role::Terminal {
+        // Its screen is printed as rows below it.
     } else if let Some(value) = &element.value {
         if value != &element.name {
             out.push(format!("value: {}", quote(value)));

@@ -22,7 +22,9 @@ use std::fmt::Write as _;
 
 use crate::compact::{element_head, printed_below, repeats_its_parent, PRINTED_STATES};
 use crate::quoting::quote;
-use crate::{render, Bounds, CompactOptions, Element, ElementId, HandleRegistry, NodeId, Tree};
+use crate::{
+    render, Bounds, CompactOptions, Element, ElementId, HandleRegistry, NodeId, Role, Tree,
+};
 
 /// One field of an element that changed.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -44,6 +46,9 @@ pub enum FieldChange {
         state: &'static str,
         now: bool,
     },
+    /// A terminal's screen: the rows that came since (see
+    /// [`crate::terminal::new_rows`]).
+    Rows(crate::terminal::NewRows),
     Bounds {
         from: Option<Bounds>,
         to: Option<Bounds>,
@@ -145,7 +150,13 @@ fn compare(then: &Element, now: &Element) -> Vec<FieldChange> {
             to: now.name.clone(),
         });
     }
-    if !then.is_secret() && !now.is_secret() && then.value != now.value {
+    if now.role == Role::Terminal && then.value != now.value {
+        let (then, now) = (then.value.as_deref(), now.value.as_deref());
+        fields.push(FieldChange::Rows(crate::terminal::new_rows(
+            then.unwrap_or_default(),
+            now.unwrap_or_default(),
+        )));
+    } else if !then.is_secret() && !now.is_secret() && then.value != now.value {
         fields.push(FieldChange::Value {
             from: then.value.clone(),
             to: now.value.clone(),
@@ -192,6 +203,32 @@ fn show_value(value: &Option<String>) -> String {
     value.as_deref().map_or_else(|| "none".into(), quote)
 }
 
+/// How many of a terminal's new rows a diff prints (the last ones).
+const DIFF_ROWS: usize = 40;
+
+/// A terminal's new rows, one per line under its element's line (`+ $ ls`).
+fn show_rows(rows: &crate::terminal::NewRows) -> String {
+    use crate::terminal::NewRows;
+    let (what, rows) = match rows {
+        NewRows::Below(rows) if rows.is_empty() => return "its screen changed".into(),
+        NewRows::Below(rows) => (format!("{} new rows", rows.len()), rows),
+        NewRows::Replaced(rows) => (
+            "its screen was replaced (cleared, or a full-screen program); it shows".into(),
+            rows,
+        ),
+    };
+    let mut out = what;
+    let skipped = rows.len().saturating_sub(DIFF_ROWS);
+    if skipped > 0 {
+        out.push_str(&format!("\n    … {skipped} rows before these"));
+    }
+    for row in &rows[skipped..] {
+        out.push_str("\n    + ");
+        out.push_str(row);
+    }
+    out
+}
+
 fn yes_no(on: bool) -> &'static str {
     if on {
         "yes"
@@ -218,6 +255,7 @@ impl FieldChange {
             FieldChange::Bounds { from, to } => {
                 format!("bounds {} -> {}", show_bounds(*from), show_bounds(*to))
             }
+            FieldChange::Rows(rows) => show_rows(rows),
         }
     }
 }
@@ -382,7 +420,16 @@ pub fn render_diff(
                 let element = after.element(item.after);
                 let handle = registry.assign(&element.id, element.role, &element.name);
                 let mut line = element_head(&handle.to_string(), element);
-                let fields: Vec<String> = item.fields.iter().map(FieldChange::describe).collect();
+                // A terminal's rows, on lines of their own, come last.
+                let (rows, others): (Vec<&FieldChange>, Vec<&FieldChange>) = item
+                    .fields
+                    .iter()
+                    .partition(|field| matches!(field, FieldChange::Rows(_)));
+                let fields: Vec<String> = others
+                    .into_iter()
+                    .chain(rows)
+                    .map(FieldChange::describe)
+                    .collect();
                 let _ = write!(line, ": {}", fields.join("; "));
                 changed.push(line);
             }

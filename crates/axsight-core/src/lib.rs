@@ -53,6 +53,7 @@ mod selector;
 mod silent;
 mod spotted;
 mod state;
+pub mod terminal;
 mod tree;
 
 pub use aim::{click_action, clickable_point, element_at, visible_box};

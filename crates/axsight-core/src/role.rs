@@ -35,6 +35,7 @@ roles! {
     Switch => "Switch",
     RadioButton => "RadioButton",
     Edit => "Edit",
+    Terminal => "Terminal",
     Text => "Text",
     ComboBox => "ComboBox",
     List => "List",
@@ -97,8 +98,8 @@ impl Role {
             "check box" => CheckBox,
             "switch" => Switch,
             "radio button" => RadioButton,
-            "text" | "entry" | "password text" | "editbar" | "terminal" | "date editor"
-            | "autocomplete" => Edit,
+            "text" | "entry" | "password text" | "editbar" | "date editor" | "autocomplete" => Edit,
+            "terminal" => Terminal,
             "label" | "static" | "accelerator label" | "caption" | "description term"
             | "description value" | "footnote" | "mark" | "subscript" | "superscript"
             | "block quote" | "definition" | "comment" => Text,

@@ -508,6 +508,6 @@ fn window_stub(window: &Window) -> Tree {
 /// Whether an element takes typed text.
 pub(crate) fn is_editable(element: &Element) -> bool {
     element.states.contains(State::Editable)
-        || matches!(element.role, Role::Edit)
+        || matches!(element.role, Role::Edit | Role::Terminal)
         || element.is_secret()
 }

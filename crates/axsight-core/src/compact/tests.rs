@@ -559,3 +559,25 @@ fn lines_read_from_the_pixels_are_held_to_the_budget() {
         )
     );
 }
+
+#[test]
+fn a_terminals_screen_is_printed_as_its_last_rows() {
+    let mut tree = Tree::new(shown("w", Role::Window, "Term"));
+    let mut terminal = shown("t", Role::Terminal, "Terminal");
+    let rows: Vec<String> = (1..=45).map(|n| format!("row {n}")).collect();
+    terminal.value = Some(format!("{}\n$ ls \"x\"", rows.join("\n")));
+    tree.push(tree.root(), terminal);
+    let out = render(
+        &tree,
+        tree.root(),
+        &mut HandleRegistry::new(),
+        &CompactOptions::default(),
+    );
+    let lines: Vec<&str> = out.text.lines().collect();
+    // No value attribute: the rows, unquoted, below it; the first ones left out.
+    assert_eq!(lines[1], "  #u2 [Terminal] Terminal ([1,2,3,4])");
+    assert_eq!(lines[2], "    | … 6 rows above");
+    assert_eq!(lines[3], "    | row 7");
+    assert_eq!(lines.last(), Some(&"    | $ ls \"x\""));
+    assert_eq!(lines.len(), 2 + 1 + 40);
+}

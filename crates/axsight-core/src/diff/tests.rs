@@ -335,3 +335,35 @@ fn a_label_replaced_under_its_renamed_parent_is_not_said_twice() {
     );
     assert!(!text.contains("removed:"), "{text}");
 }
+
+#[test]
+fn a_terminals_change_is_its_new_rows_on_lines_of_their_own() {
+    let screen = |text: &str| {
+        let mut tree = Tree::new(shown("w", Role::Window, "Term"));
+        let mut terminal = shown("t", Role::Terminal, "Terminal");
+        terminal.value = Some(text.into());
+        tree.push(tree.root(), terminal);
+        tree
+    };
+    let then = screen("$ ls\na\n$");
+    let mut now = screen("$ ls\na\n$ echo \"hi\"\nhi\n$");
+    now.element_mut(NodeId(1)).states.insert(State::Focused);
+    let text = render_diff(
+        &[WindowChange::between(&then, &now)],
+        &mut HandleRegistry::new(),
+        4000,
+    );
+    assert_eq!(
+        text,
+        "changed:\n  #u1 [Terminal] Terminal: focused no -> yes; 3 new rows\n    + $ echo \"hi\"\n    + hi\n    + $\n"
+    );
+    let cleared = render_diff(
+        &[WindowChange::between(&now, &screen("fresh\n$"))],
+        &mut HandleRegistry::new(),
+        4000,
+    );
+    assert!(
+        cleared.contains("its screen was replaced (cleared, or a full-screen program); it shows\n    + fresh\n    + $\n"),
+        "{cleared}"
+    );
+}

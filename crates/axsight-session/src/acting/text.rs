@@ -81,7 +81,11 @@ impl<E: Engine> Session<E> {
         let focused = had_focus || engine.perform(&element.id, &Operation::Focus).await.is_ok();
         let mut ways = Vec::new();
         let mut keyboard_ready = false;
-        if clear {
+        let terminal = element.role == Role::Terminal;
+        if clear && terminal {
+            // Editing keys would go to the shell, or to whatever runs in it.
+            ways.push("cleared nothing: a terminal has no field to empty");
+        } else if clear {
             match engine
                 .perform(&element.id, &Operation::SetText(String::new()))
                 .await
@@ -110,7 +114,12 @@ impl<E: Engine> Session<E> {
             }
         }
         let mut through_editable_text = false;
-        if !text.is_empty() {
+        if !text.is_empty() && terminal {
+            self.ready_keyboard(&engine, &mut aimed, focused).await?;
+            keyboard_ready = true;
+            self.send(&engine, Input::Text(text.to_string())).await?;
+            ways.push("typed with key events");
+        } else if !text.is_empty() {
             match engine
                 .perform(&element.id, &insertion(text, had_focus))
                 .await
@@ -379,6 +388,12 @@ impl<E: Engine> Session<E> {
         if was_secret || field.is_secret() {
             return (Check::unread(SECRET), true);
         }
+        if field.role == Role::Terminal {
+            return (
+                terminal_shows(field.value.as_deref().unwrap_or_default(), typed),
+                false,
+            );
+        }
         let holds = field.value.clone().unwrap_or_default();
         let ok = if cleared {
             holds == typed
@@ -537,6 +552,35 @@ impl<E: Engine> Session<E> {
 /// How text goes in through EditableText: over the selection, as the keyboard
 /// would, in a field that had the focus (the agent may have selected text in
 /// it); at the caret in one that had not.
+/// Whether a terminal's screen shows what was typed: on the cursor's row, or
+/// on rows it wrapped onto (a long line), the row named either way.
+fn terminal_shows(screen: &str, typed: &str) -> Check {
+    let rows: Vec<&str> = screen.split('\n').collect();
+    let joined: String = rows.concat();
+    let shown = typed.is_empty() || joined.contains(typed);
+    let row = rows
+        .iter()
+        .rev()
+        .find(|row| !typed.is_empty() && row.contains(typed))
+        .or(rows.last())
+        .copied()
+        .unwrap_or_default();
+    let line = match shown {
+        true => format!(
+            "check: the terminal shows it, on the row {}",
+            quote_whole(row)
+        ),
+        false => format!(
+            "check: MISMATCH: the terminal does not show the typed text; its last row is {}",
+            quote_whole(row)
+        ),
+    };
+    Check {
+        line,
+        held: Some(shown),
+    }
+}
+
 fn insertion(text: &str, had_focus: bool) -> Operation {
     match had_focus {
         true => Operation::TypeOver(text.to_string()),

@@ -1,0 +1,151 @@
+//! A terminal's screen as text: the rows a terminal emulator shows through
+//! AT-SPI's Text interface (VTE's, in xfce4-terminal and GNOME Terminal), made
+//! into what a tree prints (its last rows, trailing blank ones dropped) and what
+//! a diff says of it (the rows that came since). Plain data only.
+//!
+//! ```text
+//! #u11 [Terminal] Terminal (focused, [0,25,802,458])
+//!   | bash-5.2# seq 2
+//!   | 1
+//!   | 2
+//!   | bash-5.2#
+//! ```
+
+/// The rows of a terminal's text as read: each row's trailing blanks and the
+/// blank rows after the last written one dropped (a terminal pads its screen
+/// with them). `partial` says the text was read from the middle of the
+/// scrollback: its first row is then cut, and is left out.
+///
+/// ```
+/// use axsight_core::terminal::screen;
+/// assert_eq!(screen("$ ls  \na b\n$ \n\n\n", false), "$ ls\na b\n$");
+/// assert_eq!(screen("ial row\n$ ls\n", true), "$ ls");
+/// ```
+pub fn screen(text: &str, partial: bool) -> String {
+    let mut rows: Vec<&str> = text.split('\n').map(str::trim_end).collect();
+    if partial && rows.len() > 1 {
+        rows.remove(0);
+    }
+    while rows.last().is_some_and(|row| row.is_empty()) {
+        rows.pop();
+    }
+    rows.join("\n")
+}
+
+/// The last rows of `screen` that fit in `max_rows` rows and `max_chars`
+/// characters, and how many rows before them are left out.
+pub fn last_rows(screen: &str, max_rows: usize, max_chars: usize) -> (usize, Vec<&str>) {
+    if screen.is_empty() {
+        return (0, Vec::new());
+    }
+    let rows: Vec<&str> = screen.split('\n').collect();
+    let mut kept = 0;
+    let mut chars = 0;
+    for row in rows.iter().rev() {
+        let size = row.chars().count() + 1;
+        if kept == max_rows || (kept > 0 && chars + size > max_chars) {
+            break;
+        }
+        kept += 1;
+        chars += size;
+    }
+    (rows.len() - kept, rows[rows.len() - kept..].to_vec())
+}
+
+/// What a terminal's screen shows that it did not before.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum NewRows {
+    /// Rows written below what was there (the cursor's row, which typing
+    /// changes, counts as new when it changed), the screen perhaps scrolled.
+    Below(Vec<String>),
+    /// A screen that holds nothing of the one before (cleared, or a full-screen
+    /// program): all of it.
+    Replaced(Vec<String>),
+}
+
+/// The rows of `after` that are new since `before` (both as [`screen`] makes
+/// them).
+///
+/// ```
+/// use axsight_core::terminal::{new_rows, NewRows};
+/// let rows = |r: &[&str]| r.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+/// // A command typed on the prompt's row and its output below.
+/// assert_eq!(new_rows("$ ls\na\n$", "$ ls\na\n$ seq 2\n1\n2\n$"),
+///            NewRows::Below(rows(&["$ seq 2", "1", "2", "$"])));
+/// // The screen scrolled: its top rows went.
+/// assert_eq!(new_rows("a\nb\n$", "b\n$ x\ny\n$"),
+///            NewRows::Below(rows(&["$ x", "y", "$"])));
+/// // Cleared.
+/// assert_eq!(new_rows("a\nb\n$", "$"), NewRows::Replaced(rows(&["$"])));
+/// ```
+pub fn new_rows(before: &str, after: &str) -> NewRows {
+    let old: Vec<&str> = if before.is_empty() {
+        Vec::new()
+    } else {
+        before.split('\n').collect()
+    };
+    let new: Vec<&str> = if after.is_empty() {
+        Vec::new()
+    } else {
+        after.split('\n').collect()
+    };
+    let owned = |rows: &[&str]| rows.iter().map(|row| row.to_string()).collect();
+    // All rows but the cursor's, which the next command is typed on.
+    let settled = &old[..old.len().saturating_sub(1)];
+    // The longest tail of the settled rows that the new screen starts with: the
+    // rows it scrolled away are the ones before that tail.
+    for start in 0..settled.len() {
+        let tail = &settled[start..];
+        if new.starts_with(tail) {
+            let mut rest = &new[tail.len()..];
+            // The cursor's row as it was is not new.
+            if rest.first() == old.last() {
+                rest = &rest[1..];
+            }
+            return NewRows::Below(owned(rest));
+        }
+    }
+    // Nothing settled was kept: the screen is new, unless it only grew from
+    // the one row there was.
+    match old.as_slice() {
+        [] => NewRows::Below(owned(&new)),
+        [only] if new.first() == Some(only) || new.first().is_some_and(|r| r.starts_with(only)) => {
+            NewRows::Below(owned(&new))
+        }
+        _ => NewRows::Replaced(owned(&new)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn rows(r: &[&str]) -> Vec<String> {
+        r.iter().map(|s| s.to_string()).collect()
+    }
+
+    #[test]
+    fn the_last_rows_are_kept_within_both_limits() {
+        let text = "one\ntwo\nthree\nfour";
+        assert_eq!(last_rows(text, 2, 100), (2, vec!["three", "four"]));
+        // "four\n" is 5 characters, "three\n" 6 more: only one fits in 10.
+        assert_eq!(last_rows(text, 10, 10), (3, vec!["four"]));
+        // A row longer than the budget is still shown when it is the last.
+        assert_eq!(last_rows("a\nlong row", 10, 3), (1, vec!["long row"]));
+        assert_eq!(last_rows("", 10, 10), (0, Vec::<&str>::new()));
+    }
+
+    #[test]
+    fn a_first_screen_and_an_unchanged_one() {
+        assert_eq!(new_rows("", "$"), NewRows::Below(rows(&["$"])));
+        assert_eq!(new_rows("a\n$", "a\n$"), NewRows::Below(Vec::new()));
+        // Typing on the only row there was.
+        assert_eq!(new_rows("$", "$ ls"), NewRows::Below(rows(&["$ ls"])));
+    }
+
+    #[test]
+    fn trailing_blank_rows_and_blanks_are_dropped() {
+        assert_eq!(screen("a   \n\n b\n  \n", false), "a\n\n b");
+        assert_eq!(screen("\n\n", false), "");
+    }
+}

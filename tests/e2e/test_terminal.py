@@ -1,0 +1,79 @@
+"""A terminal on the bus (xfce4-terminal, whose VTE widget shows its screen
+through AT-SPI's Text interface): the tree prints its screen's rows, typing into
+it is checked against what the screen shows (never a false MISMATCH), nothing
+is "cleared" with editing keys sent to the shell, and an action's answer lists
+the rows that came since — or says the screen was replaced."""
+import asyncio
+import os
+import shlex
+import shutil
+import signal
+import time
+
+import pytest
+
+from test_mcp_server import run_session, text_of
+from test_scaling import PID
+
+pytestmark = pytest.mark.skipif(not shutil.which("xfce4-terminal"),
+                                reason="xfce4-terminal is not installed (scripts/install-deps)")
+
+
+def terminal_command(home, title):
+    # Its own server (no single-instance hand-over), a plain shell with a plain
+    # prompt, its settings in a home of its own.
+    shell = "env PS1='$ ' bash --norc --noprofile"
+    return (f"env HOME={shlex.quote(str(home))} xfce4-terminal --disable-server "
+            f"--title={shlex.quote(title)} --working-directory={shlex.quote(str(home))} "
+            f"-x {shell}")
+
+
+def rows_of(text):
+    """The rows a tree prints under the terminal's element."""
+    return [line.strip()[2:] for line in text.splitlines() if line.strip().startswith("| ")]
+
+
+def test_a_terminals_screen_is_read_typed_into_and_answered_with_its_new_rows(tmp_path):
+    title = f"axsight terminal {os.getpid()}"
+    app = {"app": "xfce4-terminal", "window": title}
+    target = {**app, "selector": "role:Terminal"}
+
+    async def body(c):
+        opened = text_of(await c.call("open_application", {
+            "app": terminal_command(tmp_path, title), "timeout_ms": 30_000}, timeout=60))
+        pid = int(PID.search(opened.splitlines()[0])[1])
+        try:
+            # The shell prints its prompt a moment after the window shows.
+            deadline = time.monotonic() + 20
+            while rows_of(tree := await c.ok("get_window_tree", app))[-1:] != ["$"]:
+                assert time.monotonic() < deadline, tree
+                await asyncio.sleep(0.2)
+            assert "[Terminal] Terminal" in tree, tree
+
+            # Typed by keys, checked against the screen, the output in the answer.
+            typed = await c.ok("type_into_element", {
+                **target, "text_to_type": "echo axsight-$((6*7)){Enter}"})
+            assert "cleared nothing: a terminal has no field to empty" in typed, typed
+            assert 'check: the terminal shows it, on the row "$ echo axsight-$((6*7))"' \
+                in typed, typed
+            assert "MISMATCH" not in typed, typed
+            assert "    + axsight-42\n" in typed and "    + $\n" in typed, typed
+            assert rows_of(await c.ok("get_window_tree", app))[-2:] == ["axsight-42", "$"]
+
+            # A command whose output is several rows, typed after what is there.
+            more = await c.ok("type_into_element", {
+                **target, "text_to_type": "seq 3{Enter}", "clear_before_typing": False})
+            assert "5 new rows" in more, more
+            for row in ("+ $ seq 3", "+ 1", "+ 2", "+ 3"):
+                assert f"    {row}\n" in more, more
+
+            # A cleared screen is said to be replaced, with what it shows now.
+            cleared = await c.ok("type_into_element", {
+                **target, "text_to_type": "clear; echo fresh{Enter}"})
+            assert "its screen was replaced" in cleared, cleared
+            assert "    + fresh\n" in cleared and "axsight-42" not in cleared.split("replaced")[1]
+            assert rows_of(await c.ok("get_window_tree", app)) == ["fresh", "$"]
+        finally:
+            os.kill(pid, signal.SIGTERM)
+
+    run_session(body)

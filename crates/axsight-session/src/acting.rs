@@ -373,6 +373,19 @@ impl<E: Engine> Session<E> {
         changes.extend(opened.iter().map(|s| WindowChange::opened(&s.tree)));
         changes.extend(closed.iter().map(WindowChange::closed));
         let tree_quiet = changes.iter().all(|c| c.diff.is_empty());
+        // No event said more than the focus moved, yet reading again found
+        // more (an app that misses events): the head must not say otherwise.
+        let head = if settled.end == SettleEnd::NoChange
+            && watched.is_none()
+            && !witness::shows_only_focus(&changes)
+        {
+            format!(
+                "{what}; no event announced a change within {} ms, but reading again found these",
+                settled.waited.as_millis()
+            )
+        } else {
+            head
+        };
         let mut diff = {
             let mut registry = self.registry.lock().unwrap_or_else(|e| e.into_inner());
             render_diff(&changes, &mut registry, options.max_chars)

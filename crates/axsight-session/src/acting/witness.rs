@@ -261,6 +261,26 @@ impl<E: Engine> Session<E> {
     }
 }
 
+/// Whether `changes` show nothing but focus moving and windows turning active
+/// or inactive.
+pub(crate) fn shows_only_focus(changes: &[WindowChange]) -> bool {
+    changes.iter().all(|change| {
+        change.diff.added.is_empty()
+            && change.diff.removed.is_empty()
+            && change.diff.changed.iter().all(|item| {
+                item.fields.iter().all(|field| {
+                    matches!(
+                        field,
+                        FieldChange::State {
+                            state: "focused" | "active",
+                            ..
+                        }
+                    )
+                })
+            })
+    })
+}
+
 /// Whether `changes` show nothing inside the document `page` but focus moving:
 /// what an action there did, if anything, only its pixels can tell (Chromium
 /// renames a tab's hover card meanwhile; that is outside the page).
@@ -291,4 +311,32 @@ pub(crate) fn page_shows_no_change(changes: &[WindowChange], page: &ElementId) -
             .is_none_or(|before| change.diff.removed.iter().all(|&n| !inside(before, n)));
         added && removed
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use axsight_core::{Element, Role, State};
+
+    fn window(focused: bool, name: &str) -> Tree {
+        let mut tree = Tree::new(Element::new("w", Role::Window, "frame"));
+        let mut field = Element::new("f", Role::Edit, "text");
+        field.name = name.into();
+        field.states.insert(State::Showing);
+        if focused {
+            field.states.insert(State::Focused);
+        }
+        tree.push(tree.root(), field);
+        tree
+    }
+
+    #[test]
+    fn focus_alone_is_only_focus_and_a_new_name_is_not() {
+        let then = window(false, "Name");
+        let focused = window(true, "Name");
+        assert!(shows_only_focus(&[WindowChange::between(&then, &focused)]));
+        let renamed = window(true, "Name: on");
+        assert!(!shows_only_focus(&[WindowChange::between(&then, &renamed)]));
+        assert!(!shows_only_focus(&[WindowChange::opened(&then)]));
+    }
 }

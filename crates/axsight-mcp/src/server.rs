@@ -26,7 +26,9 @@ use rmcp::{tool, tool_handler, tool_router, ErrorData, ServerHandler};
 use crate::arguments::ToolArguments;
 use crate::params::{FindArgs, Format, TreeArgs, ValidateArgs};
 use axsight_core::Engine;
-use axsight_session::{Grounding, Session, ToolError, TreeOutput, TreeRequest, VisionChannel};
+use axsight_session::{
+    Findings, Grounding, Session, ToolError, TreeOutput, TreeRequest, VisionChannel,
+};
 
 /// What the server tells an agent once, at connection: handles, selectors, ranks.
 pub const INSTRUCTIONS: &str = "\
@@ -332,11 +334,12 @@ impl<E: Engine> AxsightServer<E> {
             .await;
         Ok(match found {
             Err(error) => failure(error),
-            Ok((found, 0)) => {
-                debug_assert!(found.is_empty());
-                text(format!("No element matches `{}`.", args.selector.trim()))
-            }
-            Ok((found, total)) => {
+            Ok(findings) if findings.total == 0 => text(format!(
+                "No element matches `{}`{}.",
+                args.selector.trim(),
+                findings.close
+            )),
+            Ok(Findings { found, total, .. }) => {
                 let mut out = String::new();
                 let mut last_window = None;
                 for item in &found {
@@ -411,12 +414,16 @@ async fn validate<E: Engine>(
 ) -> Result<String, ToolError> {
     match (&args.selector, &args.index) {
         (Some(selector), None) => {
-            let (found, _) = session
+            let findings = session
                 .find(selector, args.app.as_deref(), args.window.as_deref(), 1)
                 .await?;
-            Ok(match found.first() {
+            Ok(match findings.found.first() {
                 Some(item) => format!("exists: {} in '{}' ({})", item.line, item.window, item.app),
-                None => format!("not found: no element matches `{}`", selector.trim()),
+                None => format!(
+                    "not found: no element matches `{}`{}",
+                    selector.trim(),
+                    findings.close
+                ),
             })
         }
         (None, Some(index)) => {

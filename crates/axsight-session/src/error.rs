@@ -46,8 +46,10 @@ pub enum ToolError {
     #[error("only tree handles (#u…) can be used here; {handle} comes from another source")]
     WrongSource { handle: String },
 
-    #[error("no element matches `{selector}` in the window")]
-    NoMatch { selector: String },
+    /// `close` names the elements it missed by one test (see
+    /// `Session::close_to`), `; close to it: …`, or is empty.
+    #[error("no element matches `{selector}` in the window{close}")]
+    NoMatch { selector: String, close: String },
 
     #[error("{0}")]
     BadArguments(String),

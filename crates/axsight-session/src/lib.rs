@@ -40,7 +40,7 @@ pub use browsers::{BrowserSetup, READ_ATTACH_DEADLINE};
 pub use browsing::NavigateRequest;
 pub use error::ToolError;
 pub use screenshot::{Shot, ShotRequest};
-pub use session::{Found, Grounding, Session, TreeOutput, TreeRequest};
+pub use session::{Findings, Found, Grounding, Session, TreeOutput, TreeRequest};
 pub use sources::{
     ClientModel, FallThrough, VisionAnswer, VisionChannel, VisionQuestion, VISION_SYSTEM_PROMPT,
 };

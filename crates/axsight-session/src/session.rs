@@ -181,6 +181,16 @@ pub struct Found {
     pub window: String,
 }
 
+/// What `find` found: the first matches, how many there are in all, and, when
+/// there are none, the elements missed by one test (see `Session::close_to`:
+/// `; close to it: …`, else empty).
+#[derive(Debug, Clone)]
+pub struct Findings {
+    pub found: Vec<Found>,
+    pub total: usize,
+    pub close: String,
+}
+
 /// One agent's (or one command's) view of the desktop, through engine `E`.
 pub struct Session<E: Engine> {
     /// Watch events and reuse unchanged reads (long-lived sessions).
@@ -356,7 +366,7 @@ impl<E: Engine> Session<E> {
         app: Option<&str>,
         window: Option<&str>,
         limit: usize,
-    ) -> Result<(Vec<Found>, usize), ToolError> {
+    ) -> Result<Findings, ToolError> {
         self.recover(self.find_in_windows(selector, app, window, limit).await)
             .await
     }
@@ -530,12 +540,15 @@ impl<E: Engine> Session<E> {
                     app: &snapshot.app,
                     window: &snapshot.title,
                 };
-                *selector
-                    .find(&snapshot.tree, &context)
-                    .first()
-                    .ok_or_else(|| ToolError::NoMatch {
-                        selector: selector.to_string(),
-                    })?
+                match selector.find(&snapshot.tree, &context).first() {
+                    Some(&top) => top,
+                    None => {
+                        return Err(ToolError::NoMatch {
+                            selector: selector.to_string(),
+                            close: self.close_to(selector, [&snapshot]),
+                        })
+                    }
+                }
             }
             (None, None) => snapshot.tree.root(),
         };
@@ -652,7 +665,7 @@ impl<E: Engine> Session<E> {
         app: Option<&str>,
         window: Option<&str>,
         limit: usize,
-    ) -> Result<(Vec<Found>, usize), ToolError> {
+    ) -> Result<Findings, ToolError> {
         let selector = Selector::parse(selector)?;
         let engine = self.engine().await?;
         let snapshots = match window {
@@ -692,7 +705,15 @@ impl<E: Engine> Session<E> {
                 });
             }
         }
-        Ok((found, total))
+        let close = match total {
+            0 => self.close_to(&selector, &snapshots),
+            _ => String::new(),
+        };
+        Ok(Findings {
+            found,
+            total,
+            close,
+        })
     }
 
     /// `validate_handle`'s work, before [`Session::recover`].
@@ -888,6 +909,43 @@ pub(crate) fn line_of(
     let element = tree.element(id);
     let handle = registry.assign(&element.id, element.role, &element.name);
     format_element(&handle.to_string(), element, true)
+}
+
+impl<E: Engine> Session<E> {
+    /// What a selector that matched nothing in `snapshots` missed by one test
+    /// (see [`axsight_core::Selector::near_misses`]), with handles: `; close to
+    /// it: #u42 [Menu] File (its role differs)`, or nothing.
+    pub(crate) fn close_to<'s>(
+        &self,
+        selector: &axsight_core::Selector,
+        snapshots: impl IntoIterator<Item = &'s WindowSnapshot>,
+    ) -> String {
+        const NAMED: usize = 3;
+        let mut registry = self.registry.lock().unwrap_or_else(|e| e.into_inner());
+        let mut named = Vec::new();
+        for snapshot in snapshots {
+            let context = MatchContext {
+                app: &snapshot.app,
+                window: &snapshot.title,
+            };
+            for miss in selector.near_misses(&snapshot.tree, &context, NAMED - named.len()) {
+                let element = snapshot.tree.element(miss.node);
+                let handle = registry.assign(&element.id, element.role, &element.name);
+                named.push(format!(
+                    "{} ({})",
+                    axsight_core::element_head(&handle.to_string(), element),
+                    miss.differs
+                ));
+            }
+            if named.len() >= NAMED {
+                break;
+            }
+        }
+        match named.is_empty() {
+            true => String::new(),
+            false => format!("; close to it: {}", named.join(", ")),
+        }
+    }
 }
 
 /// The first line of a printed tree: which app the window belongs to.

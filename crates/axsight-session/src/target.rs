@@ -437,27 +437,30 @@ impl<E: Engine> Session<E> {
             if window.is_some() {
                 return Err(ToolError::NoMatch {
                     selector: selector.to_string(),
+                    close: self.close_to(&selector, [&snapshot]),
                 });
             }
         }
-        let snapshots = engine
+        let mut snapshots = engine
             .window_trees(app, ACTING_READ)
             .await
             .map_err(ToolError::engine)?;
-        snapshots
-            .into_iter()
-            .find_map(|snapshot| {
-                let node = first_match(&snapshot)?;
-                Some(Aimed {
-                    snapshot,
-                    node: Some(node),
-                    point: None,
-                    label: None,
-                })
-            })
-            .ok_or_else(|| ToolError::NoMatch {
+        let found = snapshots
+            .iter()
+            .enumerate()
+            .find_map(|(index, snapshot)| Some((index, first_match(snapshot)?)));
+        match found {
+            Some((index, node)) => Ok(Aimed {
+                snapshot: snapshots.swap_remove(index),
+                node: Some(node),
+                point: None,
+                label: None,
+            }),
+            None => Err(ToolError::NoMatch {
                 selector: selector.to_string(),
-            })
+                close: self.close_to(&selector, &snapshots),
+            }),
+        }
     }
 
     /// The window that input at `point` reaches, read, with the element there.

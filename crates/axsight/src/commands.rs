@@ -71,14 +71,14 @@ pub async fn run(command: Command, flags: GroundingFlags) -> anyhow::Result<Exit
             app,
             window,
         } => {
-            let (found, total) = session
+            let findings = session
                 .find(&selector, app.as_deref(), window.as_deref(), usize::MAX)
                 .await?;
-            for item in &found {
+            for item in &findings.found {
                 outln!("{}  ({} / {})", item.line, item.app, item.window);
             }
-            if total == 0 {
-                eprintln!("no element matches `{selector}`");
+            if findings.total == 0 {
+                eprintln!("no element matches `{selector}`{}", findings.close);
                 return Ok(ExitCode::from(1));
             }
         }

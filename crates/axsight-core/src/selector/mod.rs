@@ -68,6 +68,7 @@ mod error;
 mod keys;
 mod lexer;
 mod matcher;
+mod near;
 mod parse;
 mod suggest;
 
@@ -79,6 +80,7 @@ use std::str::FromStr;
 pub use ast::{Atom, Expr, RoleMatch, Selector, Step};
 pub use error::SelectorError;
 pub use matcher::MatchContext;
+pub use near::NearMiss;
 
 impl Selector {
     /// Parses selector text.

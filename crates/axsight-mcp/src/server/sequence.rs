@@ -171,7 +171,7 @@ impl<E: Engine> AxsightServer<E> {
                 .find(selector, app.as_deref(), window.as_deref(), 1)
                 .await
             {
-                Ok((found, _)) => match found.first() {
+                Ok(findings) => match findings.found.first() {
                     Some(found) => StepOutcome {
                         ok: true,
                         text: format!("found {}", found.line),
@@ -180,6 +180,7 @@ impl<E: Engine> AxsightServer<E> {
                         ok: false,
                         text: ToolError::NoMatch {
                             selector: selector.trim().to_string(),
+                            close: findings.close,
                         }
                         .to_string(),
                     },

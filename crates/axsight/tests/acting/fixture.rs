@@ -356,10 +356,11 @@ async fn a_double_click_just_after_a_click_in_the_same_field_still_selects_a_wor
         .type_into(Some(&field), "alpha bravo", true, &options)
         .await
         .unwrap();
-    let (found, _) = session
+    let found = session
         .find("role:Edit && name:Name", None, Some(&title), 1)
         .await
-        .unwrap();
+        .unwrap()
+        .found;
     let [x, y, _, height] = printed_bounds(&found[0].line);
     // Straight to the engine, back to back: an action's answer would wait for
     // the UI long enough to hide a missing pause.

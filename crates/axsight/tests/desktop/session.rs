@@ -73,12 +73,36 @@ async fn handles_stay_the_same_across_captures() {
 
     // find gives the same handle the tree printed.
     let save = handle_of(&first, "[Button] Save");
-    let (found, total) = session
+    let findings = session
         .find("role:Button && name:Save", None, Some(&title), 10)
         .await
         .unwrap();
-    assert_eq!(total, 1);
-    assert!(found[0].line.starts_with(&format!("{save} [Button] Save")));
+    assert_eq!(findings.total, 1);
+    assert!(findings.found[0]
+        .line
+        .starts_with(&format!("{save} [Button] Save")));
+
+    // Nothing found names what one test missed: another role, a longer name.
+    let missed = session
+        .find("role:ToggleButton && name:Save", None, Some(&title), 10)
+        .await
+        .unwrap();
+    assert_eq!(missed.total, 0);
+    assert_eq!(
+        missed.close,
+        format!("; close to it: {save} [Button] Save (its role differs)")
+    );
+    let longer = session
+        .find("role:Button && name:Open", None, Some(&title), 10)
+        .await
+        .unwrap();
+    assert!(
+        longer
+            .close
+            .contains("[Button] Open dialog later (its name differs (text:\"Open\" finds it))"),
+        "{}",
+        longer.close
+    );
 }
 
 #[tokio::test]
@@ -215,10 +239,11 @@ async fn one_shot_and_watching_sessions_print_the_same_tree() {
     assert_eq!(one_shot, watching);
 
     // An app can be named by pid, for find as for trees.
-    let (found, _) = Session::new()
+    let found = Session::new()
         .find("role:CheckBox", Some(&app.pid().to_string()), None, 10)
         .await
-        .unwrap();
+        .unwrap()
+        .found;
     assert_eq!(found.len(), 1, "{found:?}");
     assert!(found[0].line.contains("[CheckBox] Remember me"));
 }

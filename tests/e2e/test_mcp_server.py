@@ -560,3 +560,18 @@ def test_no_display_at_all_is_a_clear_error(desktop, tmp_path):
         assert ":4242" in message and len(message) < 2000, message
 
     run_session(body, env=env, deadline=20)
+
+
+def test_a_selector_that_finds_nothing_names_what_it_missed(app_args):
+    """The fixture's File is a [Menu] and its Open button is `Open dialog later`:
+    the refusal and find_elements name them, and how to find them."""
+    async def body(c):
+        missed = await c.error("click_element",
+                               {"selector": "role:MenuItem && name:File", **app_args})
+        assert re.search(r"; close to it: #u\d+ \[Menu\] File \(its role differs\)", missed), \
+            missed
+        found = await c.ok("find_elements", {"selector": "role:Button && name:Open", **app_args})
+        assert re.search(r'#u\d+ \[Button\] Open dialog later \(its name differs '
+                         r'\(text:"Open" finds it\)\)', found), found
+
+    run_session(body)

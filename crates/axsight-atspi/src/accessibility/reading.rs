@@ -212,10 +212,15 @@ impl Accessibility {
         if tree.element(root).bounds != window.bounds {
             *lock(&self.listing) = None;
         }
+        // The window's own name as just read: the listing's may be older.
+        let title = match tree.element(root).name.as_str() {
+            "" => window.title.clone(),
+            name => name.to_string(),
+        };
         Ok(WindowSnapshot {
             app: entry.info.name.clone(),
             pid: entry.info.pid,
-            title: window.title.clone(),
+            title,
             tree,
             gaps: read.gaps.clone(),
             read: Some(read.read),
@@ -308,10 +313,21 @@ impl Accessibility {
         // it, so once the recorder has run the log holds them all. Asked already
         // while the apps were listed, where that picked this window.
         let coords = entry.quirks.extent_coords();
-        let asked = match early {
-            Some(early) if &early.obj == obj => early.extents,
-            _ => dbus::call(&self.conn, obj, dbus::COMPONENT, "GetExtents", (coords,)).await,
+        let extents = async {
+            match early {
+                Some(early) if &early.obj == obj => early.extents,
+                _ => dbus::call(&self.conn, obj, dbus::COMPONENT, "GetExtents", (coords,)).await,
+            }
         };
+        // Its title too, in the same round: a toolkit may retitle a window
+        // without an event (Qt 5 marking a document modified, `*name`).
+        let title = dbus::property::<String>(&self.conn, obj, dbus::ACCESSIBLE, "Name");
+        let (asked, title) = futures_util::join!(extents, title);
+        if title.is_ok_and(|title| title != kept.raw.name) {
+            // The listing names it by its old title too.
+            *lock(&self.listing) = None;
+            return None;
+        }
         let extents = match asked {
             Ok(extents) => Some(extents),
             // Not answering: noted, so that the read ends here instead of

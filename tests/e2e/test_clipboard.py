@@ -51,7 +51,12 @@ def test_a_value_goes_from_the_fixture_to_the_widget_factory_and_back(desktop):
             # And back: copied there with ctrl+c, read, pasted into the fixture.
             await c.ok("type_into_element", {"index": empty, "text_to_type": "Grace Hopper"})
             await c.ok("press_key", {"index": empty, "key": "ctrl+a"})
-            await c.ok("press_key", {"index": empty, "key": "ctrl+c"})
+            copied_there = await c.ok("press_key", {"index": empty, "key": "ctrl+c"})
+            # The copy's answer says it took, and how much it took.
+            assert "check: the clipboard holds 12 characters now, the clipboard tool reads them" \
+                in copied_there, copied_there
+            again = await c.ok("press_key", {"index": empty, "key": "ctrl+c"})
+            assert "the clipboard holds the same 12 characters as before" in again, again
             held = await c.ok("clipboard", {})
             assert held == 'the clipboard holds 12 characters: "Grace Hopper"\n', held
             await c.ok("click_element", name)
@@ -68,12 +73,16 @@ def test_a_value_goes_from_the_fixture_to_the_widget_factory_and_back(desktop):
             # A copy out of the password field is never shown.
             password = {"selector": "role:Edit && name:Password", **here}
             await c.ok("press_key", {**password, "key": "ctrl+a"})
-            await c.ok("press_key", {**password, "key": "ctrl+c"})
+            # GTK lets nothing out of a password field: the copy says nothing new
+            # was copied, and the clipboard holds what it held.
+            secret_copy = await c.ok("press_key", {**password, "key": "ctrl+c"})
+            assert "the clipboard holds the same 13 characters as before" in secret_copy, \
+                secret_copy
             hidden = await c.ok("clipboard", {})
-            assert "copied out of a password field: it is not shown" in hidden, hidden
+            assert hidden == 'the clipboard holds 13 characters: "one\\ttwo\\nthree"\n', hidden
             refused = await c.error("clipboard", {"from": "#u1", "text": "x"})
             assert "give `text` or `from`, not both" in refused, refused
-            for answer in (copied, pasted, held, back, put, hidden):
+            for answer in (copied, pasted, held, back, put, hidden, secret_copy, copied_there):
                 assert SECRET not in answer
 
         run_session(body)

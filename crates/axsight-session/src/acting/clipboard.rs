@@ -89,8 +89,8 @@ impl<E: Engine> Session<E> {
         }
     }
 
-    /// After keys were pressed in a password field: when they copied or cut,
-    /// whoever holds the clipboard now holds a secret, never to be shown.
+    /// After keys that copied or cut in a password field, and the clipboard
+    /// changed: whoever holds it now holds a secret, never to be shown.
     pub(crate) async fn note_secret_copy(&self, engine: &E, chords: &[KeyChord]) {
         if !chords.iter().any(is_copy) {
             return;
@@ -100,6 +100,65 @@ impl<E: Engine> Session<E> {
                 .secret_clipboard
                 .lock()
                 .unwrap_or_else(|e| e.into_inner()) = Some(owner);
+        }
+    }
+
+    /// Before keys that copy or cut: what the clipboard holds (its holder and
+    /// text), to tell after them whether the copy took. `None` for other keys.
+    pub(crate) async fn clipboard_before_copy(
+        &self,
+        engine: &E,
+        chords: &[KeyChord],
+    ) -> Option<Option<(u32, String)>> {
+        if !chords.iter().any(is_copy) {
+            return None;
+        }
+        let held = engine.clipboard_text().await.ok().flatten();
+        Some(held.map(|held| (held.owner, held.text)))
+    }
+
+    /// The check line after keys that copy or cut: how many characters the
+    /// clipboard holds now, or that it holds what it held before (nothing was
+    /// selected, or a password field that lets nothing out); and whether it
+    /// changed (where it cannot be read, it may have). A copy out of a
+    /// password field is counted, never shown.
+    pub(crate) async fn clipboard_after_copy(
+        &self,
+        engine: &E,
+        before: Option<(u32, String)>,
+        secret: bool,
+    ) -> (String, bool) {
+        let held = match engine.clipboard_text().await {
+            Ok(held) => held,
+            Err(error) => {
+                return (
+                    format!("check: the clipboard could not be read ({error})"),
+                    true,
+                )
+            }
+        };
+        let Some(held) = held else {
+            return (
+                "check: the clipboard holds no text: nothing was copied".into(),
+                false,
+            );
+        };
+        let count = held.text.chars().count();
+        let tail = match secret {
+            true => "copied out of a password field: they are not shown",
+            false => "the clipboard tool reads them",
+        };
+        match before == Some((held.owner, held.text)) {
+            true => (
+                format!(
+                    "check: the clipboard holds the same {count} characters as before: nothing new was copied (was anything selected?)"
+                ),
+                false,
+            ),
+            false => (
+                format!("check: the clipboard holds {count} characters now, {tail}"),
+                true,
+            ),
         }
     }
 

@@ -532,6 +532,7 @@ impl<E: Engine> Session<E> {
         };
         let mut before = self.before(&engine, window, options).await;
         before.expecting = axsight_core::Expecting::of_keys(&chords);
+        let clipboard_before = self.clipboard_before_copy(&engine, &chords).await;
         if let Some(text) = text {
             self.send(&engine, Input::Text(text.to_string())).await?;
             before.expecting = axsight_core::Expecting::Unknown;
@@ -540,10 +541,14 @@ impl<E: Engine> Session<E> {
             self.send(&engine, Input::Keys(chords.clone())).await?;
         }
         let what = format!("{}{place}", pressed(text, &chords, in_secret));
-        let answered = self.answer(&engine, what, before, options).await?;
+        let mut answered = self.answer(&engine, what, before, options).await?;
         // Once the app has settled, its copy (if it made one) holds the clipboard.
-        if in_secret {
-            self.note_secret_copy(&engine, &chords).await;
+        if let Some(before) = clipboard_before {
+            let (line, copied) = self.clipboard_after_copy(&engine, before, in_secret).await;
+            if in_secret && copied {
+                self.note_secret_copy(&engine, &chords).await;
+            }
+            answered.checks.push(line);
         }
         Ok(answered.text())
     }

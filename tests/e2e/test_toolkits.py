@@ -113,6 +113,11 @@ def test_qt5_featherpad_types_and_saves_a_document(desktop, tmp_path):
             listed = await c.ok("get_applications", {})
             assert "FeatherPad" in listed and "Qt 5" in listed, listed
             text = await c.ok("get_window_tree", {"app": "FeatherPad"})
+            # Qt 5 flags the editor, its viewport and the current tab focused:
+            # the focus is printed once, on the editor; the tab is the selected one.
+            focused = [l for l in text.splitlines() if "focused" in l]
+            assert len(focused) == 1 and "[Edit]" in focused[0], text
+            assert re.search(r"\[TabItem\] \S*notes\.txt \(selected", text), text
             # The document is the first nameless field; the search bar's comes later.
             editor = next(h for h, element in parse_tree(text).items() if element == ("Edit", ""))
             typed = await c.ok("type_into_element", {"index": editor,

@@ -125,6 +125,7 @@ mod error;
 pub mod events;
 pub mod menu_popups;
 pub mod normalize;
+pub mod one_focus;
 pub mod operate;
 pub mod quirks;
 pub mod refresh;

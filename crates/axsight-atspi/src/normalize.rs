@@ -188,6 +188,7 @@ pub fn build_tree(raw: &RawNode, quirks: Quirks, mapping: ScreenMapping) -> Tree
     if quirks.web_content {
         crate::web_content::reshape_pages(&mut tree);
     }
+    crate::one_focus::keep_one_focus(&mut tree);
     tree
 }
 

@@ -1,0 +1,115 @@
+//! One keyboard focus per window. Qt reports `focused` on a control and on the
+//! parts inside it (FeatherPad's editor and its viewport), on a tab list and
+//! its current tab, and on the current tab of a tab bar whose page has the
+//! focus (Qt 5). Only one element has the keyboard focus; this module keeps
+//! the flag on it alone. Plain data only: it reads and changes a [`Tree`].
+
+use axsight_core::{NodeId, Role, State, Tree};
+
+/// Keeps `focused` on one element of `tree` where a toolkit set it on several:
+///
+/// - of a focused element and a focused ancestor, the element keeps it when it
+///   is a control of its own (a list's row, a tab) and the ancestor when the
+///   element is only an unnamed part of it (an editor's viewport);
+/// - a focused tab while the focus is elsewhere is the current tab: it is
+///   `selected` instead.
+pub fn keep_one_focus(tree: &mut Tree) {
+    let focused = |tree: &Tree| -> Vec<NodeId> {
+        tree.ids()
+            .filter(|&id| tree.element(id).states.contains(State::Focused))
+            .collect()
+    };
+    let all = focused(tree);
+    if all.len() < 2 {
+        return;
+    }
+    for &id in &all {
+        let Some(above) = tree
+            .ancestors(id)
+            .find(|&a| tree.element(a).states.contains(State::Focused))
+        else {
+            continue;
+        };
+        let loser = if is_mere_part(tree, id) { id } else { above };
+        // Every focused ancestor of a control loses it, not only the nearest.
+        let losers: Vec<NodeId> = match loser == id {
+            true => vec![id],
+            false => tree
+                .ancestors(id)
+                .filter(|&a| tree.element(a).states.contains(State::Focused))
+                .collect(),
+        };
+        for loser in losers {
+            tree.element_mut(loser).states.remove(State::Focused);
+        }
+    }
+    let left = focused(tree);
+    if left.len() > 1 {
+        for id in left {
+            let element = tree.element_mut(id);
+            if element.role == Role::TabItem {
+                element.states.remove(State::Focused);
+                element.states.insert(State::Selected);
+            }
+        }
+    }
+}
+
+/// Whether an element is only a part of the control around it: an unnamed
+/// container nobody acts on.
+fn is_mere_part(tree: &Tree, id: NodeId) -> bool {
+    let element = tree.element(id);
+    element.name.trim().is_empty()
+        && !element.actionable
+        && matches!(
+            element.role,
+            Role::Group | Role::Pane | Role::ScrollPane | Role::Unknown
+        )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use axsight_core::Element;
+
+    fn focused(id: &str, role: Role, name: &str) -> Element {
+        let mut element = Element::new(id, role, "raw");
+        element.name = name.into();
+        element.states.insert(State::Focused);
+        element
+    }
+
+    fn is_focused(tree: &Tree, id: NodeId) -> bool {
+        tree.element(id).states.contains(State::Focused)
+    }
+
+    #[test]
+    fn featherpads_editor_keeps_the_focus_its_viewport_and_tab_do_not() {
+        // FeatherPad (Qt 5.15), as read: the editor, its viewport and the
+        // current tab all focused.
+        let mut tree = Tree::new(Element::new("w", Role::Window, "frame"));
+        let editor = tree.push(tree.root(), focused("e", Role::Edit, ""));
+        let viewport = tree.push(editor, focused("v", Role::Group, ""));
+        let tabs = tree.push(tree.root(), Element::new("t", Role::Tab, "page tab list"));
+        let tab = tree.push(tabs, focused("u", Role::TabItem, "Untitled"));
+        keep_one_focus(&mut tree);
+        assert!(is_focused(&tree, editor));
+        assert!(!is_focused(&tree, viewport));
+        assert!(!is_focused(&tree, tab));
+        assert!(tree.element(tab).states.contains(State::Selected));
+    }
+
+    #[test]
+    fn a_lists_row_keeps_the_focus_over_its_list_and_one_focus_stays() {
+        let mut tree = Tree::new(Element::new("w", Role::Window, "frame"));
+        let list = tree.push(tree.root(), focused("l", Role::List, "Files"));
+        let row = tree.push(list, focused("r", Role::ListItem, "notes.txt"));
+        keep_one_focus(&mut tree);
+        assert!(is_focused(&tree, row) && !is_focused(&tree, list));
+        // One focused element is left as it is.
+        let mut one = Tree::new(Element::new("w", Role::Window, "frame"));
+        let tab = one.push(one.root(), focused("u", Role::TabItem, "General"));
+        keep_one_focus(&mut one);
+        assert!(is_focused(&one, tab));
+    }
+}

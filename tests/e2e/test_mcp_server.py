@@ -573,5 +573,10 @@ def test_a_selector_that_finds_nothing_names_what_it_missed(app_args):
         found = await c.ok("find_elements", {"selector": "role:Button && name:Open", **app_args})
         assert re.search(r'#u\d+ \[Button\] Open dialog later \(its name differs '
                          r'\(text:"Open" finds it\)\)', found), found
+        # An option that is not there: the whole list, and the closest.
+        refused = await c.error("select_option", {
+            "selector": "role:ComboBox && name:Colour", **app_args, "option": "Gren"})
+        assert "has no option 'Gren'; its 3 options: Red, Green, Blue; closest: Green" \
+            in refused, refused
 
     run_session(body)

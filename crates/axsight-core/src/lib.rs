@@ -85,7 +85,9 @@ pub use pixel_change::{changed_regions, text_run, JOIN_GAP, MIN_STEP};
 pub use quoting::{bare, bare_at_most, cut, quote, quote_at_most, quote_whole, MAX_TEXT};
 pub use role::Role;
 pub use screen_mapping::ScreenMapping;
-pub use selector::{Atom, Expr, MatchContext, NearMiss, RoleMatch, Selector, SelectorError, Step};
+pub use selector::{
+    close_matches, Atom, Expr, MatchContext, NearMiss, RoleMatch, Selector, SelectorError, Step,
+};
 pub use silent::{is_silent_surface, silent_surfaces, MIN_SURFACE};
 pub use spotted::{Spotted, SpottedError, SpottedRegistry};
 pub use state::{State, StateSet};

@@ -81,6 +81,7 @@ pub use ast::{Atom, Expr, RoleMatch, Selector, Step};
 pub use error::SelectorError;
 pub use matcher::MatchContext;
 pub use near::NearMiss;
+pub use suggest::close_matches;
 
 impl Selector {
     /// Parses selector text.

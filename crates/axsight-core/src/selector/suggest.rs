@@ -2,7 +2,11 @@
 //! small edit distance of what was typed.
 
 /// Up to three of `candidates` close to `typed` (ignoring case), closest first.
-pub(super) fn close_matches<'a>(
+///
+/// ```
+/// assert_eq!(axsight_core::close_matches("Gren", ["Red", "Green", "Blue"]), vec!["Green"]);
+/// ```
+pub fn close_matches<'a>(
     typed: &str,
     candidates: impl IntoIterator<Item = &'a str>,
 ) -> Vec<&'a str> {

@@ -155,8 +155,8 @@ impl<E: Engine> Session<E> {
             .ok_or_else(|| ToolError::CannotAct(format!("{name} went away")))?;
         let found = find_option(&full.tree, container, option).ok_or_else(|| {
             ToolError::CannotAct(format!(
-                "{name} has no option '{option}'; its options: {}",
-                option_names(&full.tree, container)
+                "{name} has no option '{option}'; {}",
+                option_list(&full.tree, container, option)
             ))
         })?;
         let item = full.tree.element(found);
@@ -474,21 +474,50 @@ fn find_option(tree: &Tree, container: NodeId, option: &str) -> Option<NodeId> {
 }
 
 /// The names of the items under `container`, for an error message.
-fn option_names(tree: &Tree, container: NodeId) -> String {
+/// How many options there shown: `its 3 options: Red, Green, Blue`, all
+/// of them up to [`LISTED_OPTIONS`] (else the first ones, and how many in all),
+/// then the ones closest to `wanted` (`; closest: Green`).
+fn option_list(tree: &Tree, container: NodeId, wanted: &str) -> String {
     let names: Vec<String> = tree
         .descendants(container)
         .into_iter()
         .filter(|&n| n != container)
         .map(|n| tree.element(n).name.trim().to_string())
         .filter(|n| !n.is_empty())
-        .take(30)
         .collect();
-    if names.is_empty() {
-        "none".into()
-    } else {
-        names.join(", ")
+    let listed = names
+        .iter()
+        .take(LISTED_OPTIONS)
+        .cloned()
+        .collect::<Vec<_>>()
+        .join(", ");
+    let mut out = match names.len() {
+        0 => return "it shows no options".into(),
+        1 => format!("its one option: {listed}"),
+        n if n <= LISTED_OPTIONS => format!("its {n} options: {listed}"),
+        n => format!("its first {LISTED_OPTIONS} of {n} options: {listed}"),
+    };
+    // Names that hold what was asked, then those spelt nearly so.
+    let lower = wanted.trim().to_lowercase();
+    let mut closest: Vec<&str> = names
+        .iter()
+        .filter(|n| n.to_lowercase().contains(&lower) || lower.contains(&n.to_lowercase()))
+        .map(String::as_str)
+        .take(3)
+        .collect();
+    for near in axsight_core::close_matches(wanted, names.iter().map(String::as_str)) {
+        if closest.len() < 3 && !closest.contains(&near) {
+            closest.push(near);
+        }
     }
+    if !closest.is_empty() {
+        out.push_str(&format!("; closest: {}", closest.join(", ")));
+    }
+    out
 }
+
+/// How many options a refusal lists.
+const LISTED_OPTIONS: usize = 30;
 
 #[cfg(test)]
 mod tests {
@@ -509,7 +538,14 @@ mod tests {
         assert_eq!(found("red").as_deref(), Some("Red"));
         assert_eq!(found("GRE").as_deref(), Some("Green"));
         assert_eq!(found("blue"), None);
-        assert_eq!(option_names(&tree, tree.root()), "Dark red, Red, Green");
+        assert_eq!(
+            option_list(&tree, tree.root(), "Gren"),
+            "its 3 options: Dark red, Red, Green; closest: Green"
+        );
+        assert_eq!(
+            option_list(&tree, tree.root(), "red wine"),
+            "its 3 options: Dark red, Red, Green; closest: Red"
+        );
     }
 
     #[test]

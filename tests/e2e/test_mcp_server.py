@@ -580,3 +580,18 @@ def test_a_selector_that_finds_nothing_names_what_it_missed(app_args):
             in refused, refused
 
     run_session(body)
+
+
+def test_keys_into_an_untitled_popup_name_the_window_it_is_over(app_args, fixture_app):
+    """GTK 3's combo box opens its list in an untitled window of its own: a key
+    pressed there names the app and the window the popup is over, not ''."""
+    async def body(c):
+        opened = await c.ok("click_element",
+                            {"selector": "role:ComboBox && name:Colour", **app_args})
+        assert "[MenuItem] Green" in opened, opened
+        closed = await c.ok("press_key", {"key": "Escape"})
+        assert (f"pressed Escape in an untitled window of axsight-fixture (a popup or menu "
+                f"over '{fixture_app.title}')") in closed, closed
+        assert "window ''" not in closed, closed
+
+    run_session(body)

@@ -515,7 +515,11 @@ impl<E: Engine> Session<E> {
                     .await;
                 match active {
                     Ok(snapshot) => {
-                        let place = format!(" in the active window '{}'", snapshot.title);
+                        let place = match snapshot.title.as_str() {
+                            // A popup or menu has no title: the window it is over does.
+                            "" => self.untitled_place(&engine, &snapshot).await,
+                            title => format!(" in the active window '{title}'"),
+                        };
                         let tree = &snapshot.tree;
                         let secret = tree.ids().any(|id| {
                             let element = tree.element(id);
@@ -557,6 +561,27 @@ impl<E: Engine> Session<E> {
 /// How text goes in through EditableText: over the selection, as the keyboard
 /// would, in a field that had the focus (the agent may have selected text in
 /// it); at the caret in one that had not.
+impl<E: Engine> Session<E> {
+    /// Where keys went when the active window has no title (a popup, a menu):
+    /// named by its app and the titled window of that app it is over.
+    async fn untitled_place(&self, engine: &E, snapshot: &axsight_core::WindowSnapshot) -> String {
+        let titled = engine.applications().await.ok().and_then(|apps| {
+            apps.into_iter()
+                .filter(|app| app.pid.is_some() && app.pid == snapshot.pid)
+                .flat_map(|app| app.windows)
+                .map(|window| window.title)
+                .find(|title| !title.is_empty())
+        });
+        match titled {
+            Some(title) => format!(
+                " in an untitled window of {} (a popup or menu over '{title}')",
+                snapshot.app
+            ),
+            None => format!(" in an untitled window of {}", snapshot.app),
+        }
+    }
+}
+
 /// Whether a terminal's screen shows what was typed: on the cursor's row, or
 /// on rows it wrapped onto (a long line), the row named either way.
 fn terminal_shows(screen: &str, typed: &str) -> Check {

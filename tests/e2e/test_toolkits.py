@@ -67,6 +67,11 @@ def test_qt6_form_filled_dialog_answered_and_saved(qt_fixture):
 
         typed = await c.ok("type_into_element", {"index": name, "text_to_type": "Ada"})
         assert 'the field holds "Ada"' in typed, typed
+        # A password is checked by its length, never its text.
+        secret = await c.ok("type_into_element", {
+            "selector": "role:Edit && name:Password", **app, "text_to_type": "s3cret-Qt"})
+        assert "check: the field holds 9 characters, as many as were typed" in secret, secret
+        assert "s3cret-Qt" not in secret, secret
         # Qt's closed combo box takes its item's action and ignores it: the
         # answer must not claim a selection the app did not make.
         chosen = await c.ok("select_option", {"index": colour, "option": "Green"})

@@ -299,6 +299,7 @@ fn element_of(raw: &RawNode, quirks: Quirks, mapping: ScreenMapping) -> Element 
         states,
         bounds,
         secret,
+        secret_length: raw.secret_length.filter(|_| secret),
         actionable: raw.actionable,
         actions: raw.actions.clone(),
     }

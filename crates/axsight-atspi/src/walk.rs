@@ -50,6 +50,8 @@ pub struct RawNode {
     pub actionable: bool,
     /// Whether it holds a secret (a password field, or text of mask characters).
     pub secret: bool,
+    /// How many characters a secret holds: its length, never its text.
+    pub secret_length: Option<usize>,
     pub actions: Vec<String>,
     pub value: Option<String>,
     pub children: Vec<RawNode>,
@@ -446,6 +448,20 @@ impl<'c> Walker<'c> {
             // A password field that does not say so (GTK4 has no password role)
             // still shows only mask characters: its value is a secret too.
             let secret = basics.role == PASSWORD_TEXT || value.as_deref().is_some_and(looks_masked);
+            // Its length tells a typed secret arrived whole without showing it:
+            // the mask's length, or the field's character count (GTK 3's
+            // password role, whose text is not read at all).
+            let secret_length = match (secret, value.as_deref()) {
+                (false, _) => None,
+                (true, Some(mask)) => Some(mask.chars().count()),
+                (true, None) if wanted && has(dbus::TEXT) => {
+                    dbus::property::<i32>(conn, &obj, dbus::TEXT, "CharacterCount")
+                        .await
+                        .ok()
+                        .and_then(|count| usize::try_from(count).ok())
+                }
+                (true, None) => None,
+            };
             let value = if secret { None } else { value };
             Ok(RawNode {
                 obj: Some(obj),
@@ -459,6 +475,7 @@ impl<'c> Walker<'c> {
                 actions,
                 value,
                 secret,
+                secret_length,
                 children: children?,
                 id: None,
             })

@@ -139,6 +139,9 @@ pub struct Element {
     /// Whether the element holds a secret (a password field): its value is never
     /// kept, printed or matched.
     pub secret: bool,
+    /// How many characters a secret holds, where the toolkit says (never its
+    /// text): what tells a typed password arrived whole.
+    pub secret_length: Option<usize>,
     /// Whether the element offers actions at all; known even when their names
     /// were not read.
     pub actionable: bool,
@@ -160,6 +163,7 @@ impl Element {
             states: StateSet::EMPTY,
             bounds: None,
             secret: false,
+            secret_length: None,
             actionable: false,
             actions: Vec::new(),
         }

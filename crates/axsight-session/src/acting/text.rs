@@ -386,7 +386,17 @@ impl<E: Engine> Session<E> {
         };
         let was_secret = aimed.element().is_some_and(|e| e.is_secret());
         if was_secret || field.is_secret() {
-            return (Check::unread(SECRET), true);
+            // Its length, never its text: as many characters as were typed
+            // (after what it held, when appending)?
+            let before = match cleared {
+                true => Some(0),
+                false => aimed.element().and_then(|e| e.secret_length),
+            };
+            let expected = before.map(|before| before + typed.chars().count());
+            return match (field.secret_length, expected) {
+                (Some(holds), Some(expected)) => (secret_length_check(holds, expected), true),
+                _ => (Check::unread(SECRET), true),
+            };
         }
         if field.role == Role::Terminal {
             return (
@@ -579,6 +589,22 @@ impl<E: Engine> Session<E> {
             ),
             None => format!(" in an untitled window of {}", snapshot.app),
         }
+    }
+}
+
+/// The check of a secret field by its length: its text is never read.
+fn secret_length_check(holds: usize, expected: usize) -> Check {
+    let line = match holds == expected {
+        true => format!(
+            "check: the field holds {holds} characters, as many as were typed (a secret field's text is never read)"
+        ),
+        false => format!(
+            "check: MISMATCH: the field holds {holds} characters, {expected} were expected (a secret field's text is never read)"
+        ),
+    };
+    Check {
+        line,
+        held: Some(holds == expected),
     }
 }
 

@@ -343,7 +343,35 @@ pub fn render_diff(
         .collect();
     if !added.is_empty() {
         out.push_str("added:\n");
+        // What was printed already: a toolkit may list one popup twice (GTK 3's
+        // combo box: its menu under the combo box and in a window of its own).
+        let mut shown: HashSet<ElementId> = HashSet::new();
         for (after, root) in added {
+            let below: Vec<NodeId> = after
+                .descendants(root)
+                .into_iter()
+                .filter(|&n| n != root)
+                .collect();
+            if !below.is_empty() && below.iter().all(|&n| shown.contains(&after.element(n).id)) {
+                let element = after.element(root);
+                let handle = registry.assign(&element.id, element.role, &element.name);
+                let first = after.element(after.node(root).children[0]);
+                let inner = registry.assign(&first.id, first.role, &first.name);
+                let line = format!(
+                    "{} holding {}, shown above",
+                    crate::compact::format_element(&handle.to_string(), element, false),
+                    element_head(&inner.to_string(), first)
+                );
+                if room(&out, line.chars().count() + 3) {
+                    let _ = writeln!(out, "  {line}");
+                }
+                continue;
+            }
+            shown.extend(
+                std::iter::once(root)
+                    .chain(below)
+                    .map(|n| after.element(n).id.clone()),
+            );
             let options = CompactOptions {
                 max_chars: max_chars.saturating_sub(out.chars().count()).max(1),
                 ..CompactOptions::default()

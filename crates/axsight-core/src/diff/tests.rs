@@ -367,3 +367,31 @@ fn a_terminals_change_is_its_new_rows_on_lines_of_their_own() {
         "{cleared}"
     );
 }
+
+#[test]
+fn a_popup_listed_in_two_windows_is_printed_once() {
+    // GTK 3's combo box: its menu is added under the combo box, and a window of
+    // its own opens holding the same menu.
+    let menu = |tree: &mut Tree, parent: NodeId| {
+        let menu = tree.push(parent, shown("m", Role::Menu, ""));
+        tree.push(menu, shown("r", Role::MenuItem, "Red"));
+    };
+    let then = before();
+    let mut now = before();
+    menu(&mut now, NodeId(0));
+    let mut popup = Tree::new(shown("p", Role::Window, ""));
+    menu(&mut popup, NodeId(0));
+    let text = render_diff(
+        &[
+            WindowChange::between(&then, &now),
+            WindowChange::opened(&popup),
+        ],
+        &mut HandleRegistry::new(),
+        4000,
+    );
+    assert_eq!(text.matches("[MenuItem] Red").count(), 1, "{text}");
+    assert!(
+        text.contains("#u3 [Window] ([0,0,10,10]) holding #u1 [Menu], shown above"),
+        "{text}"
+    );
+}

@@ -289,6 +289,12 @@ fn printable_children<'t>(
         .filter(move |&child| visible(tree.element(child), options))
 }
 
+/// Whether a tree never prints the element's line (an anonymous container,
+/// whose children take its place).
+pub(crate) fn never_printed(element: &Element) -> bool {
+    is_anonymous(element, &CompactOptions::default())
+}
+
 /// Whether the element is an anonymous container: a group, pane or filler with no
 /// name, value, description, actions or telling state. Its line would say nothing
 /// its children's lines and bounds do not, so its children take its place. A bare

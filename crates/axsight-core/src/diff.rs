@@ -445,6 +445,15 @@ pub fn render_diff(
                 if says_only_what_its_parent_says(after, item, &change.diff.changed) {
                     continue;
                 }
+                // A container no tree prints that only moved: its children's
+                // lines say where they went.
+                let moved_only = item
+                    .fields
+                    .iter()
+                    .all(|field| matches!(field, FieldChange::Bounds { .. }));
+                if moved_only && crate::compact::never_printed(after.element(item.after)) {
+                    continue;
+                }
                 let element = after.element(item.after);
                 let handle = registry.assign(&element.id, element.role, &element.name);
                 let mut line = element_head(&handle.to_string(), element);

@@ -395,3 +395,28 @@ fn a_popup_listed_in_two_windows_is_printed_once() {
         "{text}"
     );
 }
+
+#[test]
+fn a_container_no_tree_prints_that_only_moved_is_left_out() {
+    let mut then = Tree::new(shown("w", Role::Window, "App"));
+    let group = then.push(then.root(), shown("g", Role::Group, ""));
+    then.push(group, shown("r", Role::Text, "Row 1"));
+    let mut now = then.clone();
+    for id in [NodeId(1), NodeId(2)] {
+        now.element_mut(id).bounds = Some(Bounds {
+            x: 0,
+            y: 5,
+            width: 10,
+            height: 10,
+        });
+    }
+    let text = render_diff(
+        &[WindowChange::between(&then, &now)],
+        &mut HandleRegistry::new(),
+        4000,
+    );
+    assert_eq!(
+        text,
+        "changed:\n  #u1 [Text] Row 1: bounds [0,0,10,10] -> [0,5,10,10]\n"
+    );
+}

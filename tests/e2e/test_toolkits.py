@@ -99,6 +99,13 @@ def test_qt6_form_filled_dialog_answered_and_saved(qt_fixture):
 
         saved = await c.ok("click_element", {"selector": "role:Button && name:Save", **app})
         assert "Saved" in saved, saved
+        # A settings grid made labels first: each nameless field is named by
+        # the label on its row.
+        advanced = await c.ok("click_element", {"selector": "role:TabItem && name:Advanced",
+                                                **app})
+        assert re.search(r"\[SpinButton\] Double click interval: \(.*value: \"400\"", advanced), \
+            advanced
+        assert "[ComboBox] Theme: (" in advanced, advanced
         for result in (text, typed, chosen, menu, opened, answered, saved):
             assert QT_SECRET not in result
 

@@ -220,22 +220,58 @@ fn placed_like_parent(
 /// among its siblings, if that label sits left of it on its row or right above
 /// it. Other toolkits relate labels to their fields themselves, and their lone
 /// labels must not name a neighbour.
+///
+/// A grid made labels first and fields after (a Qt settings dialog's
+/// `QGridLayout`) puts no label just before its field: a nameless field is then
+/// named by the nearest label left of it on its row, among all its siblings.
 fn children_of(node: &RawNode, quirks: Quirks) -> impl Iterator<Item = (&RawNode, Option<String>)> {
     node.children
         .iter()
         .enumerate()
         .rev()
         .map(move |(i, child)| {
-            let label = i
+            if !quirks.labels_by_place {
+                return (child, None);
+            }
+            let before = i
                 .checked_sub(1)
                 .map(|before| &node.children[before])
-                .filter(|before| quirks.labels_by_place && role_name(before.role) == "label")
-                .filter(|before| labels_by_place(before.extents, child.extents))
-                .map(|before| clean_name(&before.name, quirks.gtk4))
+                .filter(|before| role_name(before.role) == "label")
+                .filter(|before| labels_by_place(before.extents, child.extents));
+            let label = before
+                .or_else(|| {
+                    let nameless_field = child.name.trim().is_empty()
+                        && Role::from_atspi_name(role_name(child.role)).is_field();
+                    nameless_field
+                        .then(|| label_on_row(&node.children, child))
+                        .flatten()
+                })
+                .map(|label| clean_name(&label.name, quirks.gtk4))
                 .filter(|name| !name.is_empty());
             (child, label)
         })
 }
+
+/// The label left of `field` on its row, nearest first, among `siblings`,
+/// with no other sibling between them on that row.
+fn label_on_row<'n>(siblings: &'n [RawNode], field: &RawNode) -> Option<&'n RawNode> {
+    let (fx, fy, _, fh) = field.extents?;
+    let on_row = |node: &RawNode| {
+        node.extents.and_then(|(x, y, w, h)| {
+            let middle = y + h / 2;
+            (w > 0 && h > 0 && middle >= fy && middle < fy + fh && x + w <= fx + 1).then_some(x + w)
+        })
+    };
+    let (right, nearest) = siblings
+        .iter()
+        .filter(|s| !std::ptr::eq(*s, field))
+        .filter_map(|s| on_row(s).map(|right| (right, s)))
+        .max_by_key(|(right, _)| *right)?;
+    (role_name(nearest.role) == "label" && fx - right <= ROW_LABEL_GAP).then_some(nearest)
+}
+
+/// How far left of its field a label on the field's row may end.
+const ROW_LABEL_GAP: i32 = 200;
 
 /// Whether a label with extents `label` sits where it labels a field with
 /// extents `field`: left of it with their rows overlapping, or above it with
@@ -537,5 +573,35 @@ mod tests {
         };
         let tree = build_tree(&raw, Quirks::default(), ScreenMapping::IDENTITY);
         assert_eq!(tree.element(tree.root()).value, None);
+    }
+
+    #[test]
+    fn a_nameless_field_is_named_by_the_label_on_its_row_anywhere_among_its_siblings() {
+        let node = |role: u32, name: &str, extents| RawNode {
+            role,
+            name: name.into(),
+            extents: Some(extents),
+            ..RawNode::default()
+        };
+        // Labels first, fields after them (a QGridLayout built so).
+        let (label, spin) = (29, 52);
+        assert_eq!(
+            (role_name(label), role_name(spin)),
+            ("label", "spin button")
+        );
+        let siblings = vec![
+            node(label, "Double click interval:", (29, 302, 288, 23)),
+            node(label, "Theme:", (29, 369, 288, 22)),
+            node(spin, "", (323, 302, 288, 23)),
+        ];
+        let named = label_on_row(&siblings, &siblings[2]).map(|l| l.name.as_str());
+        assert_eq!(named, Some("Double click interval:"));
+        // A field between them on the row: no label.
+        let blocked = vec![
+            node(label, "Far:", (0, 10, 50, 20)),
+            node(spin, "", (60, 10, 50, 20)),
+            node(spin, "", (120, 10, 50, 20)),
+        ];
+        assert!(label_on_row(&blocked, &blocked[2]).is_none());
     }
 }

@@ -595,3 +595,18 @@ def test_keys_into_an_untitled_popup_name_the_window_it_is_over(app_args, fixtur
         assert "window ''" not in closed, closed
 
     run_session(body)
+
+
+def test_a_budget_shortens_the_long_list_not_the_buttons_after_it(app_args):
+    """The fixture's long list comes before its bottom buttons: a budget a
+    little short of the whole tree leaves rows of the list out, says so, and
+    still prints the buttons."""
+    async def body(c):
+        whole = await c.ok("get_window_tree", app_args)
+        assert "[Button] Refresh" in whole and "Row item 5" in whole, whole
+        short = await c.ok("get_window_tree", {**app_args, "max_chars": len(whole) - 120})
+        assert "[Button] Refresh" in short and "[Text] Ready" in short, short
+        assert re.search(r'… \d+ more Text here: read them with from: "#u\d+"', short), short
+        assert "Row item 1" in short and "Row item 5" not in short, short
+
+    run_session(body)

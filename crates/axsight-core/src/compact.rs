@@ -66,6 +66,25 @@ struct Line {
     folded: Vec<NodeId>,
     /// The words of its one `Text` child, folded into it, printed `label: "…"`.
     label: Option<NodeId>,
+    /// A line that stands for this many children of a long run left out (see
+    /// `runs`), `node` the first of them, and the run's parent, whose handle
+    /// reads them.
+    elided: Option<(usize, NodeId)>,
+}
+
+impl Line {
+    /// The line of `count` children left out of a run under `parent`, the
+    /// first of them `first`.
+    fn elision(first: NodeId, depth: usize, count: usize, parent: NodeId) -> Line {
+        Line {
+            node: first,
+            depth,
+            below_depth: 0,
+            folded: Vec::new(),
+            label: None,
+            elided: Some((count, parent)),
+        }
+    }
 }
 
 /// Lines printed under an element as its children, by the element's node:
@@ -106,6 +125,12 @@ pub fn render_with(
 ) -> Rendered {
     let mut lines = Vec::new();
     collect(tree, top, 0, None, options, inline, &mut lines);
+    runs::shorten_runs(
+        tree,
+        &mut lines,
+        options.max_chars,
+        options.include_invisible,
+    );
     let mut text = String::new();
     let mut printed = 0;
     let mut chars = 0;
@@ -124,6 +149,18 @@ pub fn render_with(
             entry.push_str("  ");
         }
         let element = tree.element(line.node);
+        if let Some((count, parent)) = line.elided {
+            let parent = tree.element(parent);
+            let handle = registry.assign(&parent.id, parent.role, &parent.name);
+            let _ = writeln!(
+                entry,
+                "… {count} more {} here: read them with from: \"{handle}\"",
+                element.role
+            );
+            text.push_str(&entry);
+            chars += entry.chars().count();
+            continue;
+        }
         let handle = registry.assign(&element.id, element.role, &element.name);
         for &folded in &line.folded {
             let element = tree.element(folded);
@@ -430,6 +467,7 @@ fn collect(
         below_depth: 0,
         folded: Vec::new(),
         label: None,
+        elided: None,
     });
     // At the depth limit the levels below are gathered all the same, to be counted
     // as they would print, then dropped.
@@ -647,6 +685,8 @@ fn restates_value(description: &str, value: Option<&str>) -> bool {
         _ => false,
     }
 }
+
+mod runs;
 
 #[cfg(test)]
 mod tests;

@@ -581,3 +581,55 @@ fn a_terminals_screen_is_printed_as_its_last_rows() {
     assert_eq!(lines.last(), Some(&"    | $ ls \"x\""));
     assert_eq!(lines.len(), 2 + 1 + 40);
 }
+
+#[test]
+fn a_budget_shortens_a_long_list_before_it_cuts_the_controls_after_it() {
+    // A file chooser: 40 files, the 20th selected, then Cancel and Save.
+    let mut tree = Tree::new(shown("w", Role::Dialog, "Save As"));
+    let list = tree.push(tree.root(), shown("l", Role::List, "Files"));
+    for n in 1..=40 {
+        let mut item = shown(&format!("f{n}"), Role::ListItem, &format!("file {n}.txt"));
+        if n == 20 {
+            item.states.insert(State::Selected);
+        }
+        tree.push(list, item);
+    }
+    tree.push(tree.root(), shown("c", Role::Button, "Cancel"));
+    tree.push(tree.root(), shown("s", Role::Button, "Save"));
+    let options = CompactOptions {
+        max_chars: 600,
+        ..CompactOptions::default()
+    };
+    let out = render(&tree, tree.root(), &mut HandleRegistry::new(), &options);
+    let text = &out.text;
+    for kept in [
+        "file 1.txt",
+        "file 3.txt",
+        "file 20.txt (selected",
+        "file 40.txt",
+        "[Button] Cancel",
+        "[Button] Save",
+    ] {
+        assert!(text.contains(kept), "{kept} left out:\n{text}");
+    }
+    assert!(
+        !text.contains("file 4.txt") && !text.contains("[cut:"),
+        "{text}"
+    );
+    assert!(
+        text.contains("    … 16 more ListItem here: read them with from: \"#u2\"\n"),
+        "{text}"
+    );
+    assert!(
+        text.contains("    … 19 more ListItem here: read them with from: \"#u2\"\n"),
+        "{text}"
+    );
+    // Within the budget, nothing is shortened.
+    let whole = render(
+        &tree,
+        tree.root(),
+        &mut HandleRegistry::new(),
+        &CompactOptions::default(),
+    );
+    assert!(whole.text.contains("file 4.txt") && !whole.text.contains("more ListItem"));
+}

@@ -14,6 +14,7 @@ import glob
 import os
 import re
 import signal
+import subprocess
 import tempfile
 import time
 from pathlib import Path
@@ -610,3 +611,30 @@ def test_a_budget_shortens_the_long_list_not_the_buttons_after_it(app_args):
         assert "Row item 1" in short and "Row item 5" not in short, short
 
     run_session(body)
+
+
+def test_a_file_choosers_buttons_outlast_a_folder_of_500_files(desktop, tmp_path):
+    """GTK's Save As over 500 files under a tight budget: the file list's
+    middle is left out and said so, its Cancel and Save buttons are printed."""
+    for n in range(500):
+        (tmp_path / f"file_{n}.txt").write_text("")
+    chooser = subprocess.Popen(["/usr/bin/python3", str(FIXTURE_APP.parent / "file_chooser.py"),
+                                str(tmp_path)], stdout=subprocess.DEVNULL,
+                               stderr=subprocess.DEVNULL)
+    try:
+        async def body(c):
+            window = {"app": str(chooser.pid), "window": "Save As"}
+            deadline = time.monotonic() + 20
+            while "[Cell] file_" not in (tree := text_of(await c.call("get_window_tree",
+                                                                       window))):
+                assert time.monotonic() < deadline, tree
+                await asyncio.sleep(0.2)
+            short = await c.ok("get_window_tree", {**window, "max_chars": 5000})
+            assert "[Button] Cancel" in short and "[Button] Save" in short, short
+            assert re.search(r'… \d+ more Cell here: read them with from: "#u\d+"', short), short
+            assert "[cut:" not in short, short
+
+        run_session(body)
+    finally:
+        chooser.kill()
+        chooser.wait()

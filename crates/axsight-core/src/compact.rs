@@ -67,22 +67,22 @@ struct Line {
     /// The words of its one `Text` child, folded into it, printed `label: "…"`.
     label: Option<NodeId>,
     /// A line that stands for this many children of a long run left out (see
-    /// `runs`), `node` the first of them, and the run's parent, whose handle
-    /// reads them.
-    elided: Option<(usize, NodeId)>,
+    /// `runs`), `node` the first of them: their count, most of them's role,
+    /// and the run's parent, whose handle reads them.
+    elided: Option<(usize, Role, NodeId)>,
 }
 
 impl Line {
-    /// The line of `count` children left out of a run under `parent`, the
-    /// first of them `first`.
-    fn elision(first: NodeId, depth: usize, count: usize, parent: NodeId) -> Line {
+    /// The line of `count` children (most of them `role`s) left out of a run
+    /// under `parent`, the first of them `first`.
+    fn elision(first: NodeId, depth: usize, count: usize, role: Role, parent: NodeId) -> Line {
         Line {
             node: first,
             depth,
             below_depth: 0,
             folded: Vec::new(),
             label: None,
-            elided: Some((count, parent)),
+            elided: Some((count, role, parent)),
         }
     }
 }
@@ -149,13 +149,12 @@ pub fn render_with(
             entry.push_str("  ");
         }
         let element = tree.element(line.node);
-        if let Some((count, parent)) = line.elided {
+        if let Some((count, role, parent)) = line.elided {
             let parent = tree.element(parent);
             let handle = registry.assign(&parent.id, parent.role, &parent.name);
             let _ = writeln!(
                 entry,
-                "… {count} more {} here: read them with from: \"{handle}\"",
-                element.role
+                "… {count} more {role} here: read them with from: \"{handle}\""
             );
             text.push_str(&entry);
             chars += entry.chars().count();

@@ -80,8 +80,8 @@ pub(super) fn shorten_runs(
     }
     runs.sort_by_key(|run| std::cmp::Reverse(run.0));
     let mut gone: HashSet<usize> = HashSet::new();
-    // Where each gap begins: (line, depth, count, the run's parent).
-    let mut notes: Vec<(usize, usize, usize, crate::NodeId)> = Vec::new();
+    // Where each gap begins: (line, depth, count, the run's role, its parent).
+    let mut notes: Vec<(usize, usize, usize, Role, crate::NodeId)> = Vec::new();
     for (saved, parent, dropped) in runs {
         if total <= max_chars {
             break;
@@ -101,7 +101,8 @@ pub(super) fn shorten_runs(
             let next_dropped = dropped.get(n + 1).copied();
             if next_dropped != Some(ends[child]) {
                 let at = gap_start.take().unwrap_or(child);
-                notes.push((at, lines[parent].depth + 1, count, lines[parent].node));
+                let role = run_role(tree, lines, &dropped);
+                notes.push((at, lines[parent].depth + 1, count, role, lines[parent].node));
                 count = 0;
             }
         }
@@ -112,8 +113,8 @@ pub(super) fn shorten_runs(
     }
     let mut kept = Vec::with_capacity(lines.len());
     for (i, line) in std::mem::take(lines).into_iter().enumerate() {
-        if let Some(&(_, depth, count, parent)) = notes.iter().find(|note| note.0 == i) {
-            kept.push(Line::elision(line.node, depth, count, parent));
+        if let Some(&(_, depth, count, role, parent)) = notes.iter().find(|note| note.0 == i) {
+            kept.push(Line::elision(line.node, depth, count, role, parent));
         }
         if !gone.contains(&i) {
             kept.push(line);
@@ -137,6 +138,19 @@ fn alike(tree: &Tree, lines: &[Line], children: &[usize]) -> bool {
         .max()
         .unwrap_or(0);
     most * 100 >= LIKE_SHARE * roles.len()
+}
+
+/// The role most of `children` have.
+fn run_role(tree: &Tree, lines: &[Line], children: &[usize]) -> Role {
+    let roles: Vec<Role> = children
+        .iter()
+        .map(|&i| tree.element(lines[i].node).role)
+        .collect();
+    roles
+        .iter()
+        .copied()
+        .max_by_key(|role| roles.iter().filter(|r| *r == role).count())
+        .unwrap_or(Role::Unknown)
 }
 
 /// Roles of the items a long run is made of.

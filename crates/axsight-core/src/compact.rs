@@ -325,6 +325,33 @@ fn printable_children<'t>(
         .filter(move |&child| visible(tree.element(child), options))
 }
 
+/// Whether the element is printed `disabled`: a control (by its actions, its
+/// focus or its role: Qt 5's toolbar buttons offer neither) that is neither
+/// enabled nor sensitive. Labels and containers of toolkits that leave them
+/// without ENABLED are not. The diff's `enabled` change follows the same rule.
+pub(crate) fn is_disabled(element: &Element) -> bool {
+    let control = element.actionable
+        || element.states.contains(State::Focusable)
+        || matches!(
+            element.role,
+            Role::Button
+                | Role::ToggleButton
+                | Role::CheckBox
+                | Role::Switch
+                | Role::RadioButton
+                | Role::ComboBox
+                | Role::MenuItem
+                | Role::CheckMenuItem
+                | Role::RadioMenuItem
+                | Role::Slider
+                | Role::SpinButton
+                | Role::Edit
+                | Role::Link
+                | Role::TabItem
+        );
+    control && !element.states.is_enabled()
+}
+
 /// Whether a tree never prints the element's line (an anonymous container,
 /// whose children take its place).
 pub(crate) fn never_printed(element: &Element) -> bool {
@@ -585,8 +612,12 @@ pub(crate) fn printed_below(tree: &Tree, node: NodeId) -> usize {
 /// let mut save = Element::new("a", Role::Button, "push button");
 /// save.name = "Save".into();
 /// save.states.insert(State::Focused);
+/// save.states.insert(State::Enabled);
 /// save.bounds = Some(Bounds { x: 840, y: 32, width: 68, height: 28 });
 /// assert_eq!(format_element("#u14", &save, false), "#u14 [Button] Save (focused, [840,32,68,28])");
+/// // A control neither enabled nor sensitive is disabled, actions or not.
+/// save.states.remove(State::Enabled);
+/// assert_eq!(format_element("#u14", &save, false), "#u14 [Button] Save (focused, disabled, [840,32,68,28])");
 /// ```
 pub fn format_element(handle: &str, element: &Element, mark_hidden: bool) -> String {
     format_line(handle, element, mark_hidden, None)
@@ -643,8 +674,7 @@ fn attributes(element: &Element, mark_hidden: bool) -> Vec<String> {
     if states.contains(State::Expandable) && !states.contains(State::Expanded) {
         out.push("collapsed".into());
     }
-    let interactive = element.actionable || states.contains(State::Focusable);
-    if interactive && !states.is_enabled() {
+    if is_disabled(element) {
         out.push("disabled".into());
     }
     if mark_hidden && !element.is_shown() {

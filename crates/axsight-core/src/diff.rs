@@ -177,10 +177,15 @@ fn compare(then: &Element, now: &Element) -> Vec<FieldChange> {
             });
         }
     }
-    if then.states.is_enabled() != now.states.is_enabled() {
+    // As the tree prints it: `disabled` on a control only.
+    let (was_disabled, is_disabled) = (
+        crate::compact::is_disabled(then),
+        crate::compact::is_disabled(now),
+    );
+    if was_disabled != is_disabled {
         fields.push(FieldChange::State {
             state: "enabled",
-            now: now.states.is_enabled(),
+            now: !is_disabled,
         });
     }
     if then.bounds != now.bounds {

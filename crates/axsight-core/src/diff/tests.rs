@@ -420,3 +420,48 @@ fn a_container_no_tree_prints_that_only_moved_is_left_out() {
         "changed:\n  #u1 [Text] Row 1: bounds [0,0,10,10] -> [0,5,10,10]\n"
     );
 }
+
+#[test]
+fn the_tree_and_the_diff_agree_on_a_disabled_button_without_actions() {
+    // Qt 5's toolbar buttons: neither actions nor focus, only ENABLED coming
+    // and going. The tree printed no `disabled` while the diff said `enabled`.
+    let toolbar = |enabled: bool| {
+        let mut tree = Tree::new(shown("w", Role::Window, "App"));
+        let mut url = shown("u", Role::Button, "URL");
+        if !enabled {
+            url.states.remove(State::Enabled);
+        }
+        tree.push(tree.root(), url);
+        tree
+    };
+    let (on, off) = (toolbar(true), toolbar(false));
+    let printed = render(
+        &off,
+        off.root(),
+        &mut HandleRegistry::new(),
+        &CompactOptions::default(),
+    );
+    assert!(
+        printed.text.contains("[Button] URL (disabled,"),
+        "{}",
+        printed.text
+    );
+    let text = render_diff(
+        &[WindowChange::between(&on, &off)],
+        &mut HandleRegistry::new(),
+        4000,
+    );
+    assert_eq!(text, "changed:\n  #u1 [Button] URL: enabled yes -> no\n");
+    // A label without ENABLED is not disabled, and changes nothing.
+    let mut label = Tree::new(shown("w", Role::Window, "App"));
+    let mut text_element = shown("t", Role::Text, "Status");
+    text_element.states.remove(State::Enabled);
+    label.push(label.root(), text_element);
+    let printed = render(
+        &label,
+        label.root(),
+        &mut HandleRegistry::new(),
+        &CompactOptions::default(),
+    );
+    assert!(!printed.text.contains("disabled"), "{}", printed.text);
+}

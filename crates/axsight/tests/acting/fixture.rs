@@ -254,7 +254,12 @@ async fn values_options_and_waiting_work_on_the_fixture() {
         .select_option(&aim(&title, "role:ComboBox"), "Purple", &options)
         .await
         .unwrap_err();
-    assert!(missing.to_string().contains("its options:"), "{missing}");
+    assert!(
+        missing
+            .to_string()
+            .contains("has no option 'Purple'; its 3 options: Red, Green, Blue"),
+        "{missing}"
+    );
 
     // Open the slow dialog without waiting, then wait for it by selector.
     let quick = ActOptions {

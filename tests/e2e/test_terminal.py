@@ -73,6 +73,14 @@ def test_a_terminals_screen_is_read_typed_into_and_answered_with_its_new_rows(tm
             assert "its screen was replaced" in cleared, cleared
             assert "    + fresh\n" in cleared and "axsight-42" not in cleared.split("replaced")[1]
             assert rows_of(await c.ok("get_window_tree", app)) == ["fresh", "$"]
+
+            # Quotes and backslashes are shown as typed, not escaped: a `\"`
+            # would read as typed backslashes.
+            quoted = await c.ok("type_into_element", {
+                **target, "text_to_type": 'echo "a\\b"{Enter}'})
+            assert 'typed «echo "a\\b"» into' in quoted, quoted
+            assert 'on the row «$ echo "a\\b"»' in quoted, quoted
+            assert "    + a\\b\n" in quoted, quoted
         finally:
             os.kill(pid, signal.SIGTERM)
 

@@ -82,7 +82,9 @@ pub use json::{to_json, JsonElement};
 pub use look::Look;
 pub use operation::{EventMark, Expecting, Operation, Performed, SettleEnd, SettlePolicy, Settled};
 pub use pixel_change::{changed_regions, text_run, JOIN_GAP, MIN_STEP};
-pub use quoting::{bare, bare_at_most, cut, quote, quote_at_most, quote_whole, MAX_TEXT};
+pub use quoting::{
+    bare, bare_at_most, cut, quote, quote_at_most, quote_typed, quote_whole, MAX_TEXT,
+};
 pub use role::Role;
 pub use screen_mapping::ScreenMapping;
 pub use selector::{

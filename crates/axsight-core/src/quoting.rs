@@ -63,6 +63,26 @@ pub fn quote_whole(text: &str) -> String {
     out
 }
 
+/// Text an agent typed, as its answer shows it: in double quotes where that
+/// needs no escape, else, when it holds quotes or backslashes but no control
+/// characters, between `«` and `»` exactly as typed (a shell line's `\"` must
+/// not look like an escape), else escaped as [`quote_whole`] writes it.
+///
+/// ```
+/// use axsight_core::quote_typed;
+/// assert_eq!(quote_typed("Ada"), "\"Ada\"");
+/// assert_eq!(quote_typed(r#"printf "a\n""#), r#"«printf "a\n"»"#);
+/// assert_eq!(quote_typed("two\nlines"), r#""two\nlines""#);
+/// ```
+pub fn quote_typed(text: &str) -> String {
+    let plain = !text.contains(['"', '\\']);
+    let raw_fits = !text.chars().any(char::is_control) && !text.contains(['«', '»']);
+    match (plain, raw_fits) {
+        (false, true) => format!("«{text}»"),
+        _ => quote_whole(text),
+    }
+}
+
 /// `text` unquoted (an element's name on its line), escaped but for quotes,
 /// cut after [`MAX_TEXT`] characters.
 ///

@@ -4,8 +4,8 @@
 //! but never read back or echoed.
 
 use axsight_core::{
-    parse_keys, quote_whole, split_trailing_keys, Engine, EngineError, FailureKind, Input,
-    KeyChord, Operation, Performed, Role, State, WindowQuery,
+    parse_keys, quote_typed, quote_whole, split_trailing_keys, Engine, EngineError, FailureKind,
+    Input, KeyChord, Operation, Performed, Role, State, WindowQuery,
 };
 
 use super::pointer::settle_briefly;
@@ -217,7 +217,7 @@ impl<E: Engine> Session<E> {
         let shown = if secret {
             format!("{} characters", text.chars().count())
         } else {
-            quote_whole(text)
+            quote_typed(text)
         };
         let mut what = format!("typed {shown} into {name} ({})", ways.join(", "));
         if !keys.is_empty() {
@@ -298,7 +298,7 @@ impl<E: Engine> Session<E> {
         }
         let shown = match secret {
             true => format!("{} characters", text.chars().count()),
-            false => quote_whole(text),
+            false => quote_typed(text),
         };
         let why = match (focused, aimed.snapshot.accessible) {
             (_, false) => "its window has no accessibility: the keys went to its focused widget",
@@ -624,11 +624,11 @@ fn terminal_shows(screen: &str, typed: &str) -> Check {
     let line = match shown {
         true => format!(
             "check: the terminal shows it, on the row {}",
-            quote_whole(row)
+            quote_typed(row)
         ),
         false => format!(
             "check: MISMATCH: the terminal does not show the typed text; its last row is {}",
-            quote_whole(row)
+            quote_typed(row)
         ),
     };
     Check {
@@ -683,7 +683,7 @@ impl Check {
 fn pressed(text: Option<&str>, chords: &[KeyChord], secret: bool) -> String {
     let typed = text.map(|text| match secret {
         true => format!("typed {} characters as key events", text.chars().count()),
-        false => format!("typed {} as key events", quote_whole(text)),
+        false => format!("typed {} as key events", quote_typed(text)),
     });
     let keys = (!chords.is_empty()).then(|| format!("pressed {}", chords_text(chords)));
     [typed, keys]

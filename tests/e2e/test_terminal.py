@@ -45,7 +45,7 @@ def test_a_terminals_screen_is_read_typed_into_and_answered_with_its_new_rows(tm
         try:
             # The shell prints its prompt a moment after the window shows.
             deadline = time.monotonic() + 20
-            while rows_of(tree := await c.ok("get_window_tree", app))[-1:] != ["$"]:
+            while rows_of(tree := await c.ok("get_window_tree", app))[-1:] != ["$ █"]:
                 assert time.monotonic() < deadline, tree
                 await asyncio.sleep(0.2)
             assert "[Terminal] Terminal" in tree, tree
@@ -57,8 +57,9 @@ def test_a_terminals_screen_is_read_typed_into_and_answered_with_its_new_rows(tm
             assert 'check: the terminal shows it, on the row "$ echo axsight-$((6*7))"' \
                 in typed, typed
             assert "MISMATCH" not in typed, typed
-            assert "    + axsight-42\n" in typed and "    + $\n" in typed, typed
-            assert rows_of(await c.ok("get_window_tree", app))[-2:] == ["axsight-42", "$"]
+            # The cursor is marked where it is: after the new prompt.
+            assert "    + axsight-42\n" in typed and "    + $ █\n" in typed, typed
+            assert rows_of(await c.ok("get_window_tree", app))[-2:] == ["axsight-42", "$ █"]
 
             # A command whose output is several rows, typed after what is there.
             more = await c.ok("type_into_element", {
@@ -72,7 +73,7 @@ def test_a_terminals_screen_is_read_typed_into_and_answered_with_its_new_rows(tm
                 **target, "text_to_type": "clear; echo fresh{Enter}"})
             assert "its screen was replaced" in cleared, cleared
             assert "    + fresh\n" in cleared and "axsight-42" not in cleared.split("replaced")[1]
-            assert rows_of(await c.ok("get_window_tree", app)) == ["fresh", "$"]
+            assert rows_of(await c.ok("get_window_tree", app)) == ["fresh", "$ █"]
 
             # Quotes and backslashes are shown as typed, not escaped: a `\"`
             # would read as typed backslashes.

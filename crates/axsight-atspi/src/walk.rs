@@ -611,16 +611,25 @@ async fn read_text_head(conn: &Connection, obj: &ObjRef, quirks: Quirks) -> Opti
 const TERMINAL_TAIL: i32 = 8192;
 
 /// A terminal's screen (see [`axsight_core::terminal::screen`]): the last
-/// [`TERMINAL_TAIL`] characters of its text, rows cut at their blanks.
+/// [`TERMINAL_TAIL`] characters of its text, rows cut at their blanks, the
+/// cursor marked where it is.
 async fn read_terminal(conn: &Connection, obj: &ObjRef) -> Option<String> {
-    let count: i32 = dbus::property(conn, obj, dbus::TEXT, "CharacterCount")
-        .await
-        .ok()?;
+    let (count, caret) = futures_util::join!(
+        dbus::property::<i32>(conn, obj, dbus::TEXT, "CharacterCount"),
+        dbus::property::<i32>(conn, obj, dbus::TEXT, "CaretOffset"),
+    );
+    let count = count.ok()?;
     let start = (count - TERMINAL_TAIL).max(0);
     let text: String = dbus::call(conn, obj, dbus::TEXT, "GetText", (start, count))
         .await
         .ok()?;
-    Some(axsight_core::terminal::screen(&text, start > 0))
+    let caret = caret
+        .ok()
+        .and_then(|caret| usize::try_from(caret - start).ok());
+    Some(axsight_core::terminal::screen(
+        &axsight_core::terminal::with_cursor(&text, caret),
+        start > 0,
+    ))
 }
 
 impl Abort {

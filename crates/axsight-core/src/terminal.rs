@@ -1,6 +1,7 @@
 //! A terminal's screen as text: the rows a terminal emulator shows through
 //! AT-SPI's Text interface (VTE's, in xfce4-terminal and GNOME Terminal), made
-//! into what a tree prints (its last rows, trailing blank ones dropped) and what
+//! into what a tree prints (its last rows, trailing blank ones dropped, the
+//! cursor marked `█`) and what
 //! a diff says of it (the rows that came since). Plain data only.
 //!
 //! ```text
@@ -8,7 +9,7 @@
 //!   | bash-5.2# seq 2
 //!   | 1
 //!   | 2
-//!   | bash-5.2#
+//!   | bash-5.2# █
 //! ```
 
 /// The rows of a terminal's text as read: each row's trailing blanks and the
@@ -30,6 +31,42 @@ pub fn screen(text: &str, partial: bool) -> String {
         rows.pop();
     }
     rows.join("\n")
+}
+
+/// Where a terminal's cursor is, in the rows a tree prints.
+pub const CURSOR: char = '█';
+
+/// `text` with [`CURSOR`] put before character `caret` (or after the last),
+/// or as it is when the caret is unknown or past its end.
+///
+/// ```
+/// use axsight_core::terminal::with_cursor;
+/// assert_eq!(with_cursor("$ ls\n$ ", Some(7)), "$ ls\n$ █");
+/// assert_eq!(with_cursor("$ vi x", Some(2)), "$ █vi x");
+/// assert_eq!(with_cursor("$ ", None), "$ ");
+/// ```
+pub fn with_cursor(text: &str, caret: Option<usize>) -> String {
+    let Some(caret) = caret else {
+        return text.to_string();
+    };
+    let mut out = String::with_capacity(text.len() + 3);
+    let mut placed = false;
+    for (i, c) in text.chars().enumerate() {
+        if i == caret {
+            out.push(CURSOR);
+            placed = true;
+        }
+        out.push(c);
+    }
+    if !placed && caret == text.chars().count() {
+        out.push(CURSOR);
+    }
+    out
+}
+
+/// `screen` without its cursor mark.
+pub fn without_cursor(screen: &str) -> String {
+    screen.replace(CURSOR, "")
 }
 
 /// The last rows of `screen` that fit in `max_rows` rows and `max_chars`

@@ -611,6 +611,7 @@ fn secret_length_check(holds: usize, expected: usize) -> Check {
 /// Whether a terminal's screen shows what was typed: on the cursor's row, or
 /// on rows it wrapped onto (a long line), the row named either way.
 fn terminal_shows(screen: &str, typed: &str) -> Check {
+    let screen = axsight_core::terminal::without_cursor(screen);
     let rows: Vec<&str> = screen.split('\n').collect();
     let joined: String = rows.concat();
     let shown = typed.is_empty() || joined.contains(typed);

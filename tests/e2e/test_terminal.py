@@ -54,9 +54,14 @@ def test_a_terminals_screen_is_read_typed_into_and_answered_with_its_new_rows(tm
             typed = await c.ok("type_into_element", {
                 **target, "text_to_type": "echo axsight-$((6*7)){Enter}"})
             assert "cleared nothing: a terminal has no field to empty" in typed, typed
-            assert 'check: the terminal shows it, on the row "$ echo axsight-$((6*7))"' \
-                in typed, typed
+            # Read before Return, which runs the line: said so.
+            assert 'check: before Return, the terminal showed it, on the row ' \
+                '"$ echo axsight-$((6*7))"' in typed, typed
             assert "MISMATCH" not in typed, typed
+            # The first command on a screen of one row: its output is below it,
+            # nothing was cleared.
+            assert "the cursor's row and 2 new rows" in typed, typed
+            assert "shows none of its rows" not in typed, typed
             # The cursor is marked where it is: after the new prompt.
             assert "    + axsight-42\n" in typed and "    + $ █\n" in typed, typed
             assert rows_of(await c.ok("get_window_tree", app))[-2:] == ["axsight-42", "$ █"]
@@ -64,16 +69,27 @@ def test_a_terminals_screen_is_read_typed_into_and_answered_with_its_new_rows(tm
             # A command whose output is several rows, typed after what is there.
             more = await c.ok("type_into_element", {
                 **target, "text_to_type": "seq 3{Enter}", "clear_before_typing": False})
-            assert "5 new rows" in more, more
+            assert "the cursor's row and 4 new rows" in more, more
             for row in ("+ $ seq 3", "+ 1", "+ 2", "+ 3"):
                 assert f"    {row}\n" in more, more
 
             # A cleared screen is said to be replaced, with what it shows now.
             cleared = await c.ok("type_into_element", {
                 **target, "text_to_type": "clear; echo fresh{Enter}"})
-            assert "its screen was replaced" in cleared, cleared
-            assert "    + fresh\n" in cleared and "axsight-42" not in cleared.split("replaced")[1]
+            assert "its screen shows none of its rows before" in cleared, cleared
+            assert "    + fresh\n" in cleared and "axsight-42" not in cleared.split("before (")[1]
             assert rows_of(await c.ok("get_window_tree", app)) == ["fresh", "$ █"]
+
+            # The screen scrolls: its top rows go, and what came is still told
+            # as new rows below what was there, not as a cleared screen.
+            await c.ok("type_into_element", {**target, "text_to_type": "seq 15{Enter}"})
+            scrolled = await c.ok("type_into_element", {
+                **target, "text_to_type": "seq 101 110{Enter}"})
+            assert "the cursor's row and 11 new rows" in scrolled, scrolled
+            assert "    + 110\n" in scrolled and "shows none" not in scrolled, scrolled
+            # Output longer than the screen scrolls past every row before: said so.
+            past = await c.ok("type_into_element", {**target, "text_to_type": "seq 60{Enter}"})
+            assert "shows none of its rows before (cleared, scrolled past them" in past, past
 
             # Quotes and backslashes are shown as typed, not escaped: a `\"`
             # would read as typed backslashes.

@@ -215,10 +215,19 @@ const DIFF_ROWS: usize = 40;
 fn show_rows(rows: &crate::terminal::NewRows) -> String {
     use crate::terminal::NewRows;
     let (what, rows) = match rows {
-        NewRows::Below(rows) if rows.is_empty() => return "its screen changed".into(),
-        NewRows::Below(rows) => (format!("{} new rows", rows.len()), rows),
+        NewRows::Below { rows, .. } if rows.is_empty() => return "its screen changed".into(),
+        NewRows::Below {
+            rows,
+            from_cursor_row: true,
+        } => (
+            format!("the cursor's row and {} new rows", rows.len() - 1),
+            rows,
+        ),
+        NewRows::Below { rows, .. } => (format!("{} new rows", rows.len()), rows),
         NewRows::Replaced(rows) => (
-            "its screen was replaced (cleared, or a full-screen program); it shows".into(),
+            "its screen shows none of its rows before (cleared, scrolled past them, or a \
+             full-screen program); it shows"
+                .into(),
             rows,
         ),
     };

@@ -92,64 +92,95 @@ pub fn last_rows(screen: &str, max_rows: usize, max_chars: usize) -> (usize, Vec
 /// What a terminal's screen shows that it did not before.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum NewRows {
-    /// Rows written below what was there (the cursor's row, which typing
-    /// changes, counts as new when it changed), the screen perhaps scrolled.
-    Below(Vec<String>),
-    /// A screen that holds nothing of the one before (cleared, or a full-screen
-    /// program): all of it.
+    /// Rows written below what was there, the screen perhaps scrolled; with
+    /// `from_cursor_row`, the first is the row the cursor was on, changed (a
+    /// command typed at the prompt).
+    Below {
+        rows: Vec<String>,
+        from_cursor_row: bool,
+    },
+    /// A screen that shows none of the rows before (cleared, or scrolled past
+    /// all of them): all of it.
     Replaced(Vec<String>),
 }
 
 /// The rows of `after` that are new since `before` (both as [`screen`] makes
-/// them).
+/// them; the cursor's mark is not compared).
 ///
 /// ```
 /// use axsight_core::terminal::{new_rows, NewRows};
 /// let rows = |r: &[&str]| r.iter().map(|s| s.to_string()).collect::<Vec<_>>();
 /// // A command typed on the prompt's row and its output below.
-/// assert_eq!(new_rows("$ ls\na\n$", "$ ls\na\n$ seq 2\n1\n2\n$"),
-///            NewRows::Below(rows(&["$ seq 2", "1", "2", "$"])));
+/// assert_eq!(new_rows("$ ls\na\n$ █", "$ ls\na\n$ seq 2\n1\n2\n$ █"),
+///            NewRows::Below { rows: rows(&["$ seq 2", "1", "2", "$ █"]), from_cursor_row: true });
 /// // The screen scrolled: its top rows went.
 /// assert_eq!(new_rows("a\nb\n$", "b\n$ x\ny\n$"),
-///            NewRows::Below(rows(&["$ x", "y", "$"])));
+///            NewRows::Below { rows: rows(&["$ x", "y", "$"]), from_cursor_row: true });
 /// // Cleared.
 /// assert_eq!(new_rows("a\nb\n$", "$"), NewRows::Replaced(rows(&["$"])));
 /// ```
 pub fn new_rows(before: &str, after: &str) -> NewRows {
-    let old: Vec<&str> = if before.is_empty() {
-        Vec::new()
-    } else {
-        before.split('\n').collect()
+    let split = |text: &str| -> Vec<String> {
+        match text.is_empty() {
+            true => Vec::new(),
+            false => text.split('\n').map(str::to_string).collect(),
+        }
     };
-    let new: Vec<&str> = if after.is_empty() {
-        Vec::new()
-    } else {
-        after.split('\n').collect()
+    let (old, new) = (split(before), split(after));
+    let bare = |row: &String| row.replace(CURSOR, "").trim_end().to_string();
+    let old_bare: Vec<String> = old.iter().map(bare).collect();
+    let new_bare: Vec<String> = new.iter().map(bare).collect();
+    let below = |from: usize| {
+        let mut rows = new[from..].to_vec();
+        // The cursor's row as it was is not new.
+        let unchanged = new_bare.get(from).is_some() && new_bare.get(from) == old_bare.last();
+        if unchanged && from + 1 < new.len() {
+            rows.remove(0);
+            return NewRows::Below {
+                rows,
+                from_cursor_row: false,
+            };
+        }
+        if unchanged {
+            return NewRows::Below {
+                rows: Vec::new(),
+                from_cursor_row: false,
+            };
+        }
+        let from_cursor_row = old_bare.last().is_some_and(|cursor| {
+            new_bare
+                .get(from)
+                .is_some_and(|row| row.starts_with(cursor.as_str()))
+        });
+        NewRows::Below {
+            rows,
+            from_cursor_row,
+        }
     };
-    let owned = |rows: &[&str]| rows.iter().map(|row| row.to_string()).collect();
     // All rows but the cursor's, which the next command is typed on.
-    let settled = &old[..old.len().saturating_sub(1)];
+    let settled = &old_bare[..old_bare.len().saturating_sub(1)];
     // The longest tail of the settled rows that the new screen starts with: the
     // rows it scrolled away are the ones before that tail.
     for start in 0..settled.len() {
         let tail = &settled[start..];
-        if new.starts_with(tail) {
-            let mut rest = &new[tail.len()..];
-            // The cursor's row as it was is not new.
-            if rest.first() == old.last() {
-                rest = &rest[1..];
-            }
-            return NewRows::Below(owned(rest));
+        if new_bare.starts_with(tail) {
+            return below(tail.len());
         }
     }
-    // Nothing settled was kept: the screen is new, unless it only grew from
-    // the one row there was.
-    match old.as_slice() {
-        [] => NewRows::Below(owned(&new)),
-        [only] if new.first() == Some(only) || new.first().is_some_and(|r| r.starts_with(only)) => {
-            NewRows::Below(owned(&new))
+    // None kept: the cursor's row, the command typed on it, may still be there
+    // (everything above it scrolled away).
+    if let Some(cursor) = old_bare.last() {
+        let typed_on = |row: &String| row.len() > cursor.len() && row.starts_with(cursor.as_str());
+        if let Some(at) = new_bare.iter().position(typed_on) {
+            return below(at);
         }
-        _ => NewRows::Replaced(owned(&new)),
+    }
+    match old.is_empty() {
+        true => NewRows::Below {
+            rows: new,
+            from_cursor_row: false,
+        },
+        false => NewRows::Replaced(new),
     }
 }
 
@@ -172,12 +203,37 @@ mod tests {
         assert_eq!(last_rows("", 10, 10), (0, Vec::<&str>::new()));
     }
 
+    fn below(r: &[&str], from_cursor_row: bool) -> NewRows {
+        NewRows::Below {
+            rows: rows(r),
+            from_cursor_row,
+        }
+    }
+
     #[test]
     fn a_first_screen_and_an_unchanged_one() {
-        assert_eq!(new_rows("", "$"), NewRows::Below(rows(&["$"])));
-        assert_eq!(new_rows("a\n$", "a\n$"), NewRows::Below(Vec::new()));
-        // Typing on the only row there was.
-        assert_eq!(new_rows("$", "$ ls"), NewRows::Below(rows(&["$ ls"])));
+        assert_eq!(new_rows("", "$"), below(&["$"], false));
+        assert_eq!(new_rows("a\n$ █", "a\n$ █"), below(&[], false));
+        // Typing on the only row there was, the cursor marked on it.
+        assert_eq!(new_rows("$ █", "$ ls█"), below(&["$ ls█"], true));
+        assert_eq!(
+            new_rows("$ █", "$ ls\na b\n$ █"),
+            below(&["$ ls", "a b", "$ █"], true)
+        );
+    }
+
+    #[test]
+    fn output_that_scrolled_past_every_row_before_is_below_the_command() {
+        // Three rows of screen: the command's row is still the first.
+        assert_eq!(
+            new_rows("x\ny\n$ █", "$ seq 3\n1\n2\n3\n$ █"),
+            below(&["$ seq 3", "1", "2", "3", "$ █"], true)
+        );
+        // Its output pushed even the command off the screen: all of it is new.
+        assert_eq!(
+            new_rows("x\ny\n$ █", "8\n9\n$ █"),
+            NewRows::Replaced(rows(&["8", "9", "$ █"]))
+        );
     }
 
     #[test]

@@ -355,7 +355,7 @@ fn a_terminals_change_is_its_new_rows_on_lines_of_their_own() {
     );
     assert_eq!(
         text,
-        "changed:\n  #u1 [Terminal] Terminal: focused no -> yes; 3 new rows\n    + $ echo \"hi\"\n    + hi\n    + $\n"
+        "changed:\n  #u1 [Terminal] Terminal: focused no -> yes; the cursor's row and 2 new rows\n    + $ echo \"hi\"\n    + hi\n    + $\n"
     );
     let cleared = render_diff(
         &[WindowChange::between(&now, &screen("fresh\n$"))],
@@ -363,7 +363,7 @@ fn a_terminals_change_is_its_new_rows_on_lines_of_their_own() {
         4000,
     );
     assert!(
-        cleared.contains("its screen was replaced (cleared, or a full-screen program); it shows\n    + fresh\n    + $\n"),
+        cleared.contains("its screen shows none of its rows before (cleared, scrolled past them, or a full-screen program); it shows\n    + fresh\n    + $\n"),
         "{cleared}"
     );
 }

@@ -672,9 +672,14 @@ impl Check {
     /// The check of a field read before `keys` were pressed: they may have
     /// ended its dialog, so it holds the text no more.
     fn before_pressed(self, keys: &[KeyChord]) -> Check {
-        let line = match self.line.strip_prefix("check: the field holds") {
-            Some(rest) => format!("check: before {}, the field held{rest}", chords_text(keys)),
-            None => self.line,
+        let keys = chords_text(keys);
+        let line = if let Some(rest) = self.line.strip_prefix("check: the field holds") {
+            format!("check: before {keys}, the field held{rest}")
+        } else if let Some(rest) = self.line.strip_prefix("check: the terminal shows it") {
+            // Return runs the line: the screen may show it no more.
+            format!("check: before {keys}, the terminal showed it{rest}")
+        } else {
+            self.line
         };
         Check { line, ..self }
     }

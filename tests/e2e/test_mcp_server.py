@@ -638,3 +638,26 @@ def test_a_file_choosers_buttons_outlast_a_folder_of_500_files(desktop, tmp_path
     finally:
         chooser.kill()
         chooser.wait()
+
+
+def test_a_click_on_a_disabled_control_says_it_is_disabled(desktop):
+    """gtk3-widget-factory's insensitive check button: the click is sent, and the
+    answer says the control is disabled rather than leave a quiet diff unexplained."""
+    async def body(c):
+        opened = text_of(await c.call("open_application", {
+            "app": "gtk3-widget-factory", "timeout_ms": 30_000}, timeout=60))
+        pid = int(re.search(r", pid (\d+)\)", opened.splitlines()[0])[1])
+        try:
+            clicked = await c.ok("click_element", {
+                "app": "gtk3-widget-factory",
+                "selector": "role:CheckBox && name:checkbutton && enabled:false"})
+            assert "check: it is disabled, so the app may have ignored the click" in clicked, \
+                clicked
+            enabled = await c.ok("click_element", {
+                "app": "gtk3-widget-factory",
+                "selector": "role:CheckBox && name:checkbutton && enabled:true"})
+            assert "it is disabled" not in enabled, enabled
+        finally:
+            os.kill(pid, signal.SIGTERM)
+
+    run_session(body)

@@ -169,6 +169,12 @@ impl Element {
         }
     }
 
+    /// Whether the element is printed `disabled`: a control (by its actions,
+    /// its focus or its role) that is neither enabled nor sensitive.
+    pub fn is_disabled(&self) -> bool {
+        crate::compact::is_disabled(self)
+    }
+
     /// Whether the element holds a secret whose value must never be shown.
     pub fn is_secret(&self) -> bool {
         self.secret || self.raw_role == "password text"

@@ -116,10 +116,21 @@ impl<E: Engine> Session<E> {
             Ok(aimed) => aimed,
             Err(error) => return self.click_blind(&engine, target, click, error).await,
         };
+        // A disabled control may ignore the click: the answer says so, so that
+        // a quiet diff is not read as a click that did nothing for no reason.
+        let disabled = aimed.element().is_some_and(|e| e.is_disabled());
         let (what, before) = self
             .click_noted(&engine, &mut aimed, click, options)
             .await?;
-        Ok(self.answer(&engine, what, before, options).await?.text())
+        let mut answered = self.answer(&engine, what, before, options).await?;
+        if disabled {
+            answered.checks.push(
+                "check: it is disabled, so the app may have ignored the click (the diff says \
+                 what changed)"
+                    .into(),
+            );
+        }
+        Ok(answered.text())
     }
 
     /// Notes what is there, clicks the aimed element the way that fits, and

@@ -24,20 +24,18 @@ pub fn keep_one_focus(tree: &mut Tree) {
         return;
     }
     for &id in &all {
-        let Some(above) = tree
+        let focused_above: Vec<NodeId> = tree
             .ancestors(id)
-            .find(|&a| tree.element(a).states.contains(State::Focused))
-        else {
+            .filter(|&a| tree.element(a).states.contains(State::Focused))
+            .collect();
+        if focused_above.is_empty() {
             continue;
-        };
-        let loser = if is_mere_part(tree, id) { id } else { above };
-        // Every focused ancestor of a control loses it, not only the nearest.
-        let losers: Vec<NodeId> = match loser == id {
+        }
+        // A part gives the focus up; a control takes it from every focused
+        // ancestor, not only the nearest.
+        let losers = match is_mere_part(tree, id) {
             true => vec![id],
-            false => tree
-                .ancestors(id)
-                .filter(|&a| tree.element(a).states.contains(State::Focused))
-                .collect(),
+            false => focused_above,
         };
         for loser in losers {
             tree.element_mut(loser).states.remove(State::Focused);

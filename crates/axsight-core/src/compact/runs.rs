@@ -42,14 +42,17 @@ pub(super) fn shorten_runs(
     if total <= max_chars {
         return;
     }
-    // Each line's subtree ends where a line of its depth or less begins.
-    let ends: Vec<usize> = (0..lines.len())
-        .map(|i| {
-            (i + 1..lines.len())
-                .find(|&j| lines[j].depth <= lines[i].depth)
-                .unwrap_or(lines.len())
-        })
-        .collect();
+    // Each line's subtree ends where a line of its depth or less begins: one
+    // pass, closing the open lines a shallower or equal one ends.
+    let mut ends = vec![lines.len(); lines.len()];
+    let mut open: Vec<usize> = Vec::new();
+    for (j, line) in lines.iter().enumerate() {
+        while let Some(&i) = open.last().filter(|&&i| lines[i].depth >= line.depth) {
+            ends[i] = j;
+            open.pop();
+        }
+        open.push(j);
+    }
     let weight = |i: usize| sizes[i..ends[i]].iter().sum::<usize>();
     let marked = |i: usize| {
         lines[i..ends[i]].iter().any(|line| {
@@ -93,20 +96,23 @@ pub(super) fn shorten_runs(
             gone.extend(child..ends[child]);
         }
         // One note per gap, where the gap begins.
+        let role = run_role(tree, lines, &dropped);
         let mut gap_start: Option<usize> = None;
         let mut count = 0;
+        let mut gaps = 0;
         for (n, &child) in dropped.iter().enumerate() {
             gap_start.get_or_insert(child);
             count += 1;
             let next_dropped = dropped.get(n + 1).copied();
             if next_dropped != Some(ends[child]) {
                 let at = gap_start.take().unwrap_or(child);
-                let role = run_role(tree, lines, &dropped);
                 notes.push((at, lines[parent].depth + 1, count, role, lines[parent].node));
                 count = 0;
+                gaps += 1;
             }
         }
-        total = total - saved + notes.len() * 60;
+        // About what a note line costs.
+        total = total - saved + gaps * 60;
     }
     if gone.is_empty() {
         return;

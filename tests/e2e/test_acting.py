@@ -11,6 +11,7 @@ import os
 import re
 import shlex
 import signal
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -325,3 +326,51 @@ def test_capture_screenshot_is_image_content_with_its_mapping(fixture_app, app_a
         assert "zoom" in bad
 
     run_session(body)
+
+
+def test_a_window_another_app_opens_is_told_with_its_app(desktop):
+    # As a desktop portal's file chooser or a polkit prompt: the click changes
+    # nothing in its own app, and another process shows a window a second or
+    # so later. It is told in the click's answer when it came in time, else in
+    # the next action's, with its app named either way.
+    title = f"launcher {os.getpid()}"
+    main = f"main {os.getpid()}"
+    app = launch(["/usr/bin/python3", str(FIXTURE_APP), "--title", main,
+                  "--launcher-window", title], title)
+    pyatspi = pytest.importorskip("pyatspi")
+    ask = {"selector": 'role:Button && name:"Ask another app"', "window": title}
+    count = {"selector": "role:Button && text:Count", "window": main}
+    meanwhile = re.compile(r"meanwhile, before this action, another app opened a window: "
+                           r"\"Authentication required\" \(axsight-prompt, pid \d+\)")
+
+    def prompt_shown():
+        return poll(lambda: any(a is not None and a.name == "axsight-prompt" and a.childCount > 0
+                                for a in pyatspi.Registry.getDesktop(0)), timeout=15)
+
+    try:
+        async def body(c):
+            # Opened while no answer watched: told by the next action.
+            await c.ok("click_element", count)
+            await c.ok("click_element", {**ask, "ui_diff_before_after": False})
+            assert prompt_shown()
+            told = await c.ok("click_element", count)
+            assert meanwhile.search(told), told
+            again = await c.ok("click_element", count)
+            assert "Authentication required" not in again, "told twice: " + again
+            subprocess.run(["pkill", "-f", "fixture_app.py --prompt"], check=False)
+            # Opened during the click's answer: in its diff, under its app.
+            clicked = await c.ok("click_element", ask)
+            if "Authentication required" in clicked:
+                assert re.search(r"a window of another app, axsight-prompt, pid \d+, opened "
+                                 r"meanwhile:\n +#u\d+ \[Window\] Authentication required \(",
+                                 clicked), clicked
+                assert "[Edit] Password (password" in clicked, clicked
+            else:  # it came later than the answer waited
+                assert prompt_shown()
+                told = await c.ok("click_element", count)
+                assert meanwhile.search(told), told
+
+        run_session(body)
+    finally:
+        subprocess.run(["pkill", "-f", "fixture_app.py --prompt"], check=False)
+        stop(app)

@@ -281,6 +281,9 @@ pub struct WindowChange<'a> {
     pub before: Option<&'a Tree>,
     pub after: Option<&'a Tree>,
     pub diff: TreeDiff,
+    /// The app a window opened by another app belongs to, as the diff names it
+    /// (`xdg-desktop-portal-gtk, pid 4242`); `None` for the acting app's own.
+    pub elsewhere: Option<String>,
 }
 
 impl<'a> WindowChange<'a> {
@@ -290,6 +293,7 @@ impl<'a> WindowChange<'a> {
             before: Some(before),
             after: Some(after),
             diff: diff(before, after),
+            elsewhere: None,
         }
     }
 
@@ -307,6 +311,17 @@ impl<'a> WindowChange<'a> {
                 added,
                 ..TreeDiff::default()
             },
+            elsewhere: None,
+        }
+    }
+
+    /// A window that another app opened during the action (a desktop portal's
+    /// file chooser, a password prompt): printed as opened, under a line naming
+    /// `app`.
+    pub fn opened_elsewhere(after: &'a Tree, app: String) -> WindowChange<'a> {
+        WindowChange {
+            elsewhere: Some(app),
+            ..WindowChange::opened(after)
         }
     }
 
@@ -324,6 +339,7 @@ impl<'a> WindowChange<'a> {
                 removed,
                 ..TreeDiff::default()
             },
+            elsewhere: None,
         }
     }
 }
@@ -345,14 +361,17 @@ pub fn render_diff(
     let mut out = String::new();
     let mut left_out = 0usize;
     let room = |out: &String, extra: usize| out.chars().count() + extra <= max_chars;
-    let added: Vec<(&Tree, NodeId)> = changes
+    let added: Vec<(&Tree, NodeId, Option<&str>)> = changes
         .iter()
-        .filter_map(|c| Some(c.after?).map(|tree| (tree, &c.diff)))
-        .flat_map(|(tree, diff)| {
-            diff.added
+        .filter_map(|c| Some(c.after?).map(|tree| (tree, c)))
+        .flat_map(|(tree, change)| {
+            let elsewhere = change.elsewhere.as_deref();
+            change
+                .diff
+                .added
                 .iter()
-                .filter(|&&root| !is_a_renamed_parents_label(tree, root, &diff.changed))
-                .map(move |&root| (tree, root))
+                .filter(|&&root| !is_a_renamed_parents_label(tree, root, &change.diff.changed))
+                .map(move |&root| (tree, root, elsewhere))
         })
         .collect();
     if !added.is_empty() {
@@ -360,7 +379,10 @@ pub fn render_diff(
         // What was printed already: a toolkit may list one popup twice (GTK 3's
         // combo box: its menu under the combo box and in a window of its own).
         let mut shown: HashSet<ElementId> = HashSet::new();
-        for (after, root) in added {
+        for (after, root, elsewhere) in added {
+            if let Some(app) = elsewhere {
+                let _ = writeln!(out, "  a window of another app, {app}, opened meanwhile:");
+            }
             let below: Vec<NodeId> = after
                 .descendants(root)
                 .into_iter()

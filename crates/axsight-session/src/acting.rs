@@ -84,6 +84,7 @@
 //! the same way, at least every 250 ms.
 
 mod clipboard;
+mod elsewhere;
 mod pointer;
 mod sequence;
 mod text;
@@ -92,7 +93,7 @@ mod wait;
 mod windows;
 mod witness;
 
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use axsight_core::{
     element_head, render_diff, visible_box, Bounds, Capture, Element, ElementId, Engine,
@@ -101,6 +102,7 @@ use axsight_core::{
 };
 
 pub use clipboard::ClipboardRequest;
+pub(crate) use elsewhere::Desktop;
 pub use pointer::{AgainstReference, ClickOptions};
 pub use sequence::SequenceStart;
 pub use values::NewValue;
@@ -165,6 +167,12 @@ pub(crate) struct Before {
     /// The pid of the app acted on, and its windows then.
     pid: Option<u32>,
     windows: Vec<Window>,
+    /// The desktop's windows then, to tell the ones other apps open (none
+    /// when it could not be listed, or no diff is given).
+    desktop: Option<elsewhere::Desktop>,
+    /// Windows other apps opened after the last answer and before this
+    /// action, one line each.
+    meanwhile: Vec<String>,
     /// Where settling starts counting: just before the last input.
     pub mark: EventMark,
     /// What the action is expected to change: settling ends sooner once it has.
@@ -215,9 +223,22 @@ impl<E: Engine> Session<E> {
     ) -> Before {
         let pid = window.as_ref().and_then(|w| w.pid);
         let mut trees: Vec<WindowSnapshot> = window.into_iter().collect();
-        let windows = match options.diff {
-            true => self.app_windows(engine, pid).await,
-            false => Vec::new(),
+        let apps = match options.diff {
+            true => engine.applications().await.ok(),
+            false => None,
+        };
+        let windows = own_windows(apps.as_deref().unwrap_or_default(), pid);
+        let desktop = apps.as_deref().map(elsewhere::Desktop::noted);
+        let meanwhile = match (
+            &apps,
+            &*self.desktop_told.lock().unwrap_or_else(|e| e.into_inner()),
+        ) {
+            (Some(apps), Some(told)) => told
+                .new_elsewhere(apps, pid)
+                .into_iter()
+                .map(|(window, app)| elsewhere::meanwhile_line(window, &app))
+                .collect(),
+            _ => Vec::new(),
         };
         for other in &windows {
             if trees.iter().any(|t| t.window_id() == other.id) {
@@ -239,6 +260,8 @@ impl<E: Engine> Session<E> {
             trees,
             pid,
             windows,
+            desktop,
+            meanwhile,
             mark: engine.mark().await,
             expecting: Expecting::Unknown,
             pixels,
@@ -246,6 +269,19 @@ impl<E: Engine> Session<E> {
             page_control: None,
             pointer: None,
             pointer_before: *self.pointer.lock().unwrap_or_else(|e| e.into_inner()),
+        }
+    }
+
+    /// Notes the desktop's windows as told: after a tool that opened windows on
+    /// purpose (an app started, a browser), they are not news in the next
+    /// action's answer.
+    pub(crate) async fn note_desktop(&self) {
+        let Ok(engine) = self.engine().await else {
+            return;
+        };
+        if let Ok(apps) = engine.applications().await {
+            *self.desktop_told.lock().unwrap_or_else(|e| e.into_inner()) =
+                Some(elsewhere::Desktop::noted(&apps));
         }
     }
 
@@ -265,19 +301,6 @@ impl<E: Engine> Session<E> {
                 format!("Its windows on screen, top first: {}. ", listed.join(", "))
             }
             _ => String::new(),
-        }
-    }
-
-    /// The windows of the app with `pid` (none when unknown or unreadable).
-    async fn app_windows(&self, engine: &E, pid: Option<u32>) -> Vec<Window> {
-        let Some(pid) = pid else { return Vec::new() };
-        match engine.applications().await {
-            Ok(apps) => apps
-                .into_iter()
-                .filter(|app| app.pid == Some(pid))
-                .flat_map(|app| app.windows)
-                .collect(),
-            Err(_) => Vec::new(),
         }
     }
 
@@ -344,7 +367,31 @@ impl<E: Engine> Session<E> {
                 }
             }
         }
-        let windows_now = self.app_windows(engine, before.pid).await;
+        // The desktop listed again, waiting a little where the focus went to a
+        // window no listing has yet (another app's, still starting).
+        let deadline = Instant::now() + options.timeout.saturating_sub(settled.waited);
+        let apps_now = match &before.desktop {
+            Some(desktop) => elsewhere::listed_after(engine, desktop, before.pid, deadline).await,
+            None => engine.applications().await.ok(),
+        }
+        .unwrap_or_default();
+        if !apps_now.is_empty() {
+            *self.desktop_told.lock().unwrap_or_else(|e| e.into_inner()) =
+                Some(elsewhere::Desktop::noted(&apps_now));
+        }
+        let windows_now = own_windows(&apps_now, before.pid);
+        // Windows another app opened: a portal's file chooser, a prompt.
+        let mut opened_elsewhere = Vec::new();
+        for (window, app) in before
+            .desktop
+            .as_ref()
+            .map(|desktop| desktop.new_elsewhere(&apps_now, before.pid))
+            .unwrap_or_default()
+        {
+            if let Ok(Some(snapshot)) = self.reread(engine, &window.id).await {
+                opened_elsewhere.push((snapshot, app));
+            }
+        }
         let was_read = |id: &ElementId| before.trees.iter().any(|t| &t.window_id() == id);
         // Windows of the app that appeared: dialogs, menus, new documents.
         let mut opened = Vec::new();
@@ -372,6 +419,11 @@ impl<E: Engine> Session<E> {
         }
         changes.extend(opened.iter().map(|s| WindowChange::opened(&s.tree)));
         changes.extend(closed.iter().map(WindowChange::closed));
+        changes.extend(
+            opened_elsewhere
+                .iter()
+                .map(|(s, app)| WindowChange::opened_elsewhere(&s.tree, app.clone())),
+        );
         let tree_quiet = changes.iter().all(|c| c.diff.is_empty());
         // No event said more than the focus moved, yet reading again found
         // more (an app that misses events): the head must not say otherwise.
@@ -440,7 +492,7 @@ impl<E: Engine> Session<E> {
         }
         Ok(Answered {
             head,
-            checks: Vec::new(),
+            checks: before.meanwhile,
             diff,
             after: afters.into_iter().next().flatten(),
         })
@@ -507,6 +559,15 @@ impl<E: Engine> Session<E> {
             Err(error) => Err(ToolError::engine(error)),
         }
     }
+}
+
+/// The windows of the app with `pid` among `apps` (none when unknown).
+fn own_windows(apps: &[axsight_core::Application], pid: Option<u32>) -> Vec<Window> {
+    let Some(pid) = pid else { return Vec::new() };
+    apps.iter()
+        .filter(|app| app.pid == Some(pid))
+        .flat_map(|app| app.windows.iter().cloned())
+        .collect()
 }
 
 /// A one-element tree standing for a window that closed before it was read.

@@ -114,7 +114,12 @@ impl<E: Engine> Session<E> {
     /// Opens a page (or moves through history) and answers with the window's
     /// tree once the page shows in it.
     pub async fn navigate(&self, request: &NavigateRequest) -> Result<String, ToolError> {
-        self.recover(self.do_navigate(request).await).await
+        let navigated = self.do_navigate(request).await;
+        if navigated.is_ok() {
+            // A browser it started is the agent's doing, not news for later.
+            self.note_desktop().await;
+        }
+        self.recover(navigated).await
     }
 
     async fn do_navigate(&self, request: &NavigateRequest) -> Result<String, ToolError> {

@@ -227,6 +227,9 @@ pub struct Session<E: Engine> {
     /// Where this session last clicked: the control there may still show the
     /// pointer over it.
     pub(crate) pointer: Mutex<Option<axsight_core::Point>>,
+    /// The desktop's windows as the last action's answer listed them: a window
+    /// another app opened after that answer is told in the next one.
+    pub(crate) desktop_told: Mutex<Option<crate::acting::Desktop>>,
 }
 
 impl<E: Engine> Default for Session<E> {
@@ -249,6 +252,7 @@ impl<E: Engine> Default for Session<E> {
             fall_through: FallThrough::default(),
             surfaces: Mutex::default(),
             pointer: Mutex::default(),
+            desktop_told: Mutex::default(),
         }
     }
 }

@@ -202,7 +202,11 @@ impl<E: Engine> Session<E> {
         app: &str,
         timeout: Duration,
     ) -> Result<String, ToolError> {
-        self.recover(self.do_open(app, timeout).await).await
+        let opened = self.do_open(app, timeout).await;
+        if opened.is_ok() {
+            self.note_desktop().await;
+        }
+        self.recover(opened).await
     }
 
     async fn do_open(&self, app: &str, timeout: Duration) -> Result<String, ToolError> {

@@ -60,9 +60,10 @@ def start_office(tmp_path, document):
     shutil.copy(PROFILE_SETTINGS, profile / "user" / "registrymodifications.xcu")
     argv = ["soffice", f"-env:UserInstallation=file://{profile}", "--norestore",
             "--nologo", "--nolockcheck", str(document)]
+    # DOCUMENT may be a module's switch instead (`--impress`: a new document).
     # LibreOffice logs GLib warnings by the hundred (e.g. one per action each
     # time a client asks a localised action name): a pipe would fill and block it.
-    app = launch(argv, document.name, add_env={"SAL_USE_VCLPLUGIN": "gtk3"},
+    app = launch(argv, getattr(document, "name", document), add_env={"SAL_USE_VCLPLUGIN": "gtk3"},
                  log=tmp_path / "soffice.log")
     app.office = office_pid(app.pid)
     assert app.office, "no soffice.bin below the launcher"
@@ -242,3 +243,37 @@ def test_open_application_starts_writer_on_a_new_profile(desktop, tmp_path):
         if opened:
             os.kill(opened["pid"], signal.SIGTERM)
             poll(lambda: not alive(opened["pid"]), timeout=20)
+
+
+
+def test_impress_placeholders_are_hints_not_values(desktop, tmp_path):
+    # A new presentation's title slide: Impress shows each empty shape's "Click
+    # to add Title" / "Click to add Text" as its paragraph's text, and nothing
+    # else marks it. It must not read as a filled title.
+    app = start_office(tmp_path, "--impress")
+    try:
+        async def body(c):
+            office = app_of(app)
+            template = await c.ok("wait_for_element", {"selector": "role:Paragraph || name:\"Select a Template\"",
+                                                       **office, "timeout_ms": 30000})
+            if "Select a Template" in template:
+                await c.ok("click_element", {"selector": "role:Button && name:Close",
+                                             "window": "Select a Template", **office})
+                await c.ok("wait_for_element", {"selector": "role:Paragraph", **office,
+                                                "timeout_ms": 20000})
+            tree = await c.ok("get_window_tree", office)
+            paragraphs = [line for line in tree.splitlines() if "[Paragraph]" in line]
+            title = [line for line in paragraphs if 'hint: "Click to add Title"' in line]
+            assert title, tree
+            assert not any('value: "Click to add' in line for line in paragraphs), tree
+            # Typed into, the title holds its text and no hint.
+            typed = await c.ok("type_into_element", {"index": title[0].split()[0], **office,
+                                                     "text": "Quarterly figures"})
+            assert 'the field holds "Quarterly figures"' in typed, typed
+            after = await c.ok("get_window_tree", office)
+            titled = [line for line in after.splitlines() if "Quarterly figures" in line]
+            assert titled and "hint" not in titled[0], after
+
+        run_session(body)
+    finally:
+        stop_office(app)

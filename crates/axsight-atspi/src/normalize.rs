@@ -168,7 +168,10 @@ pub fn build_tree(raw: &RawNode, quirks: Quirks, mapping: ScreenMapping) -> Tree
             };
         let mut element = element_of(node, quirks, mapping);
         let mapping = match quirks.libreoffice {
-            true => placed_like_parent(&mut element, tree.element(parent), mapping),
+            true => {
+                presentation_placeholder(&mut element, tree.element(parent));
+                placed_like_parent(&mut element, tree.element(parent), mapping)
+            }
             false => mapping,
         };
         // Below the window, a frame is a framed group (Qt's QFrame), not a window,
@@ -190,6 +193,23 @@ pub fn build_tree(raw: &RawNode, quirks: Quirks, mapping: ScreenMapping) -> Tree
     }
     crate::one_focus::keep_one_focus(&mut tree);
     tree
+}
+
+/// LibreOffice Impress shows an empty presentation shape's placeholder (`Click to
+/// add Title`, `Click to add Text`) as its paragraph's text, and nothing marks it
+/// apart from typed text (no attribute, state or name changes once it is
+/// replaced). A paragraph of a shape named `Presentation…` (`PresentationTitle`,
+/// `PresentationOutliner`) whose text is such a phrase is empty, with that hint.
+/// Measured on LibreOffice 7.4 in English; a translated UI's phrases stay values.
+fn presentation_placeholder(element: &mut Element, shape: &Element) {
+    const PLACEHOLDER: &str = "Click to add ";
+    if element.role != Role::Paragraph || !shape.name.starts_with("Presentation") {
+        return;
+    }
+    if let Some(text) = element.value.take_if(|text| text.starts_with(PLACEHOLDER)) {
+        element.hint = Some(text);
+        element.value = Some(String::new());
+    }
 }
 
 /// LibreOffice's own widgets hang below a `root pane` that fills its GTK parent
@@ -332,6 +352,11 @@ fn element_of(raw: &RawNode, quirks: Quirks, mapping: ScreenMapping) -> Element 
         },
         accessible_id: raw.accessible_id.clone(),
         value: if secret { None } else { raw.value.clone() },
+        // A placeholder is only what the field shows while it is empty.
+        hint: raw
+            .hint
+            .clone()
+            .filter(|_| !secret && raw.value.as_deref().is_none_or(str::is_empty)),
         states,
         bounds,
         secret,
@@ -603,5 +628,69 @@ mod tests {
             node(spin, "", (120, 10, 50, 20)),
         ];
         assert!(label_on_row(&blocked, &blocked[2]).is_none());
+    }
+
+    #[test]
+    fn placeholders_are_hints_not_values() {
+        let (frame, panel, paragraph, text) = (23, 39, 73, 61);
+        assert_eq!(
+            [frame, panel, paragraph, text].map(role_name),
+            ["frame", "panel", "paragraph", "text"]
+        );
+        let node = |role: u32, name: &str, value: Option<&str>, children| RawNode {
+            role,
+            name: name.into(),
+            value: value.map(Into::into),
+            children,
+            ..RawNode::default()
+        };
+        // Impress: the placeholder is the paragraph's text, in a presentation shape.
+        let slide = node(
+            frame,
+            "Untitled 1 - LibreOffice Impress",
+            None,
+            vec![
+                node(
+                    panel,
+                    "PresentationTitle ",
+                    None,
+                    vec![node(paragraph, "", Some("Click to add Title"), vec![])],
+                ),
+                node(
+                    panel,
+                    "PresentationOutliner ",
+                    None,
+                    vec![node(paragraph, "", Some("Real text"), vec![])],
+                ),
+            ],
+        );
+        let impress = Quirks::of_application("soffice", "gtk", "3.24.38");
+        let tree = build_tree(&slide, impress, ScreenMapping::IDENTITY);
+        let paragraphs: Vec<_> = tree
+            .descendants(tree.root())
+            .into_iter()
+            .map(|n| tree.element(n))
+            .filter(|e| e.role == Role::Paragraph)
+            .map(|e| (e.value.as_deref(), e.hint.as_deref()))
+            .collect();
+        assert_eq!(
+            paragraphs,
+            [
+                (Some(""), Some("Click to add Title")),
+                (Some("Real text"), None)
+            ]
+        );
+        // GTK: the placeholder attribute counts only while the field is empty.
+        let field = |value: &str| RawNode {
+            hint: Some("Search here".into()),
+            ..node(text, "", Some(value), vec![])
+        };
+        let gtk = Quirks::of_toolkit("gtk", "3.24.38");
+        let hint_of = |value| {
+            let tree = build_tree(&field(value), gtk, ScreenMapping::IDENTITY);
+            tree.element(tree.root()).hint.clone()
+        };
+        assert_eq!(hint_of("").as_deref(), Some("Search here"));
+        assert_eq!(hint_of("typed"), None);
     }
 }

@@ -230,6 +230,12 @@ pub struct Quirks {
     /// e2e suite, and passed with it off; other toolkits are not measured and
     /// keep the general quiet.
     pub settles_in_one_burst: bool,
+    /// A field's placeholder is its `placeholder-text` object attribute (GTK 3
+    /// and 4; kept whether the field is empty or not), worth a call per field.
+    /// Qt gives it as the description, where no tooltip or description is set:
+    /// nothing tells the two apart. LibreOffice's are the text itself (see
+    /// `normalize::presentation_placeholders`).
+    pub placeholder_attribute: bool,
 }
 
 impl Quirks {
@@ -270,6 +276,7 @@ impl Quirks {
             document_in_device_pixels: chromium,
             libreoffice: false,
             settles_in_one_burst: gtk,
+            placeholder_attribute: gtk,
         }
     }
 
@@ -287,6 +294,7 @@ impl Quirks {
             bounded_text: toolkits.bounded_text || libreoffice,
             actions_by_index: toolkits.actions_by_index || libreoffice,
             settles_in_one_burst: toolkits.settles_in_one_burst && !libreoffice,
+            placeholder_attribute: toolkits.placeholder_attribute && !libreoffice,
             ..toolkits
         }
     }

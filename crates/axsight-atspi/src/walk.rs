@@ -54,6 +54,8 @@ pub struct RawNode {
     pub secret_length: Option<usize>,
     pub actions: Vec<String>,
     pub value: Option<String>,
+    /// A field's placeholder, where the toolkit says it apart from the text.
+    pub hint: Option<String>,
     pub children: Vec<RawNode>,
     /// The identity to give out instead of the object's, where that is not
     /// stable: a big table's cell is known by its place (see [`ObjRef::cell_id`]).
@@ -425,7 +427,20 @@ impl<'c> Walker<'c> {
                     false => Some(format!("={formula}")),
                 }
             };
-            let (extents, actions, accessible_id, value, label, own_text, formula, children) = futures_util::join!(
+            // GTK keeps a field's placeholder in an object attribute, there
+            // whether the field is empty or not.
+            let hint = async {
+                if !(wanted && editable_text && self.quirks.placeholder_attribute) {
+                    return None;
+                }
+                let attributes: HashMap<String, String> =
+                    dbus::call(conn, &obj, dbus::ACCESSIBLE, "GetAttributes", ())
+                        .await
+                        .ok()?;
+                Some(attributes.get("placeholder-text")?.trim().to_string())
+                    .filter(|hint| !hint.is_empty())
+            };
+            let (extents, actions, accessible_id, value, label, own_text, formula, hint, children) = futures_util::join!(
                 extents,
                 actions,
                 accessible_id,
@@ -433,6 +448,7 @@ impl<'c> Walker<'c> {
                 label,
                 own_text,
                 formula,
+                hint,
                 children
             );
             let (name, value) = match (text_combo, label) {
@@ -474,6 +490,7 @@ impl<'c> Walker<'c> {
                 actionable,
                 actions,
                 value,
+                hint,
                 secret,
                 secret_length,
                 children: children?,

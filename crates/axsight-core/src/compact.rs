@@ -618,6 +618,13 @@ pub(crate) fn printed_below(tree: &Tree, node: NodeId) -> usize {
 /// // A control neither enabled nor sensitive is disabled, actions or not.
 /// save.states.remove(State::Enabled);
 /// assert_eq!(format_element("#u14", &save, false), "#u14 [Button] Save (focused, disabled, [840,32,68,28])");
+/// // A field's placeholder is a hint, not its value.
+/// let mut search = Element::new("f", Role::Edit, "text");
+/// search.name = "Search".into();
+/// search.states.insert(State::Enabled);
+/// search.value = Some(String::new());
+/// search.hint = Some("Search here".into());
+/// assert_eq!(format_element("#u15", &search, false), r#"#u15 [Edit] Search (value: "", hint: "Search here")"#);
 /// ```
 pub fn format_element(handle: &str, element: &Element, mark_hidden: bool) -> String {
     format_line(handle, element, mark_hidden, None)
@@ -688,6 +695,9 @@ fn attributes(element: &Element, mark_hidden: bool) -> Vec<String> {
         if value != &element.name {
             out.push(format!("value: {}", quote(value)));
         }
+    }
+    if let Some(hint) = element.hint.as_ref().filter(|_| !element.is_secret()) {
+        out.push(format!("hint: {}", quote(hint)));
     }
     if !element.description.is_empty()
         && element.description != element.name

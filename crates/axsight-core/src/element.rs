@@ -134,6 +134,10 @@ pub struct Element {
     /// Text or numeric value, for editable and value-bearing elements. Never set for
     /// secret fields: engines must not read them, and formatting redacts them anyway.
     pub value: Option<String>,
+    /// A field's placeholder (hint text shown while it is empty: `Search…`),
+    /// kept apart from its value so that an empty field never reads as filled.
+    /// Set only while the field is empty.
+    pub hint: Option<String>,
     pub states: StateSet,
     pub bounds: Option<Bounds>,
     /// Whether the element holds a secret (a password field): its value is never
@@ -160,6 +164,7 @@ impl Element {
             description: String::new(),
             accessible_id: String::new(),
             value: None,
+            hint: None,
             states: StateSet::EMPTY,
             bounds: None,
             secret: false,

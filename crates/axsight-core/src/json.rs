@@ -18,6 +18,9 @@ pub struct JsonElement {
     pub description: String,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub value: Option<String>,
+    /// A field's placeholder, while it is empty.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub hint: Option<String>,
     pub states: StateSet,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub bounds: Option<Bounds>,
@@ -92,6 +95,7 @@ fn build(
         } else {
             element.value.clone()
         },
+        hint: element.hint.clone(),
         states: element.states,
         bounds: element.bounds,
         actions: element.actions.clone(),

@@ -314,7 +314,11 @@ impl<'c> Walker<'c> {
                 if !wanted || basics.role == PASSWORD_TEXT {
                     return None;
                 }
-                if role == Role::Terminal && has(dbus::TEXT) {
+                // Konsole (Qt 5) counts its Text in cells of its grid and, once
+                // it has scrolled, answers the top of its history rather than
+                // its screen: its text is left unread, and its screen is a
+                // silent surface that OCR reads.
+                if role == Role::Terminal && has(dbus::TEXT) && !self.quirks.qt {
                     return read_terminal(conn, &obj).await;
                 }
                 if numeric {

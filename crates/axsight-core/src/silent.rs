@@ -59,11 +59,14 @@ pub fn silent_surfaces(tree: &Tree, top: NodeId) -> Vec<NodeId> {
 pub fn is_silent_surface(tree: &Tree, node: NodeId) -> bool {
     let element = tree.element(node);
     let (min_width, min_height) = MIN_SURFACE;
+    // A terminal whose screen the toolkit does not give (Konsole) is silent
+    // whatever it holds: its children are its own (a scroll bar, a size
+    // overlay), never its screen.
+    let terminal = element.role == Role::Terminal;
     surface_role(element)
         && says_nothing(element)
         && visible_box(tree, node).is_some_and(|b| b.width >= min_width && b.height >= min_height)
-        && only_quiet_below(tree, node)
-        && !covered_by_a_sibling(tree, node)
+        && (terminal || (only_quiet_below(tree, node) && !covered_by_a_sibling(tree, node)))
 }
 
 /// Whether a shown sibling that says something (it has a name, a value or
@@ -101,7 +104,10 @@ fn covered_by_a_sibling(tree: &Tree, node: NodeId) -> bool {
 fn only_quiet_below(tree: &Tree, node: NodeId) -> bool {
     tree.node(node).children.iter().all(|&child| {
         let element = tree.element(child);
+        // A scroll bar moves what the surface shows, it shows none of it
+        // (QTerminal's screen holds nothing else).
         !element.is_shown()
+            || element.role == Role::ScrollBar
             || (surface_role(element)
                 && element.name.is_empty()
                 && says_nothing(element)
@@ -125,6 +131,7 @@ fn surface_role(element: &Element) -> bool {
             | Role::Table
             | Role::List
             | Role::Tree
+            | Role::Terminal
             | Role::Unknown
     )
 }
@@ -151,6 +158,20 @@ mod tests {
             height: b.3,
         });
         e
+    }
+
+    #[test]
+    fn a_terminal_without_its_screen_is_silent_whatever_it_holds() {
+        let mut tree = Tree::new(shown("w", Role::Window, (0, 0, 900, 500)));
+        let terminal = tree.push(tree.root(), shown("t", Role::Terminal, (0, 50, 900, 450)));
+        tree.push(terminal, shown("s", Role::ScrollBar, (886, 50, 14, 450)));
+        let mut overlay = shown("o", Role::Text, (380, 250, 120, 30));
+        overlay.name = "Size: 110 x 28".into();
+        tree.push(terminal, overlay);
+        assert_eq!(silent_surfaces(&tree, tree.root()), vec![terminal]);
+        // A terminal that gives its screen (VTE) says what it shows.
+        tree.element_mut(terminal).value = Some("$ ls".into());
+        assert!(silent_surfaces(&tree, tree.root()).is_empty());
     }
 
     #[test]

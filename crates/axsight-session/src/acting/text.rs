@@ -399,10 +399,15 @@ impl<E: Engine> Session<E> {
             };
         }
         if field.role == Role::Terminal {
-            return (
-                terminal_shows(field.value.as_deref().unwrap_or_default(), typed),
-                false,
-            );
+            let check = match field.value.as_deref() {
+                Some(screen) => terminal_shows(screen, typed),
+                None => Check::unread(
+                    "check: not read back: this terminal does not give its screen on the bus \
+                     (Konsole's text is the top of its history): its screen is read by OCR \
+                     in get_window_tree",
+                ),
+            };
+            return (check, false);
         }
         let holds = field.value.clone().unwrap_or_default();
         let ok = if cleared {

@@ -231,6 +231,16 @@ impl Accessibility {
         operate::perform(&self.conn, id, operation, quirks).await
     }
 
+    /// Element `id`'s text with its caret, selection and formatting (see
+    /// [`crate::text_reading`]).
+    pub async fn text_detail(
+        &self,
+        id: &ElementId,
+        runs: bool,
+    ) -> Result<Option<axsight_core::TextDetail>> {
+        crate::text_reading::text_detail(&self.conn, id, runs).await
+    }
+
     /// The quirks of the app that owns element `id`, from the app listing; the
     /// careful defaults when no listed app owns it.
     pub async fn quirks_of<P: WindowPlaces>(&self, places: &P, id: &ElementId) -> Quirks {

@@ -132,6 +132,7 @@ pub mod refresh;
 pub mod roles;
 pub mod states;
 pub mod sync;
+pub mod text_reading;
 pub mod walk;
 pub mod web_content;
 

@@ -41,7 +41,7 @@ impl ObjRef {
 
 /// The live object the element `id` names: the object itself, or the cell now
 /// at a big table's place (see [`ObjRef::cell_id`]).
-async fn live_object(conn: &Connection, id: &ElementId) -> Result<ObjRef> {
+pub(crate) async fn live_object(conn: &Connection, id: &ElementId) -> Result<ObjRef> {
     let Some((table, row, column)) = dbus::cell_place(id) else {
         return ObjRef::from_element_id(id);
     };
@@ -260,7 +260,7 @@ async fn set_value(conn: &Connection, obj: &ObjRef, change: Change) -> Result<Pe
 }
 
 /// One call with the per-call deadline, its failure worded for the agent.
-async fn call<B, R>(
+pub(crate) async fn call<B, R>(
     conn: &Connection,
     obj: &ObjRef,
     iface: &'static str,

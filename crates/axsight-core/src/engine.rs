@@ -255,6 +255,19 @@ pub trait Engine: Send + Sync + Sized + 'static {
     /// every toolkit accepts.
     fn launch(&self, app: &str) -> impl Future<Output = Result<Launched, Self::Error>> + Send;
 
+    /// What element `element`'s text is, with its caret and selection; with
+    /// `runs`, its formatting run by run, else only the formatting at the
+    /// caret. `None` for an element without text, and always for a secret
+    /// one (its text is never read).
+    fn text_detail(
+        &self,
+        element: &ElementId,
+        runs: bool,
+    ) -> impl Future<Output = Result<Option<crate::TextDetail>, Self::Error>> + Send {
+        let _ = (element, runs);
+        async { Ok(None) }
+    }
+
     /// The monitors the screen spans, where the engine knows them: for telling
     /// an agent where each lies and at what scale.
     fn outputs(&self) -> impl Future<Output = Result<Vec<crate::Output>, Self::Error>> + Send {

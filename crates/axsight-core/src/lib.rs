@@ -54,6 +54,7 @@ mod silent;
 mod spotted;
 mod state;
 pub mod terminal;
+mod text_detail;
 mod tree;
 
 pub use aim::{click_action, clickable_point, element_at, visible_box};
@@ -93,4 +94,5 @@ pub use selector::{
 pub use silent::{is_silent_surface, silent_surfaces, MIN_SURFACE};
 pub use spotted::{Spotted, SpottedError, SpottedRegistry};
 pub use state::{State, StateSet};
+pub use text_detail::{Attributes, TextDetail, TextRun};
 pub use tree::{Node, NodeId, Tree};

@@ -56,6 +56,19 @@ impl LinuxEngine {
         Ok(self.a11y.perform(self, id, operation).await?)
     }
 
+    /// Element `id`'s text with its caret, selection and formatting; `None`
+    /// for an element of a window without accessibility.
+    pub async fn text_detail(
+        &self,
+        id: &ElementId,
+        runs: bool,
+    ) -> Result<Option<axsight_core::TextDetail>> {
+        if crate::silent_windows::window_of(id).is_some() {
+            return Ok(None);
+        }
+        Ok(self.a11y.text_detail(id, runs).await?)
+    }
+
     /// Sends pointer or keyboard input through the screen.
     ///
     /// The first input through devices the screen made itself waits until

@@ -506,6 +506,14 @@ impl Engine for LinuxEngine {
         LinuxEngine::send_input(self, input).await
     }
 
+    async fn text_detail(
+        &self,
+        element: &ElementId,
+        runs: bool,
+    ) -> Result<Option<axsight_core::TextDetail>> {
+        LinuxEngine::text_detail(self, element, runs).await
+    }
+
     async fn input_reaches(&self, window: &ElementId, point: Point) -> Result<bool> {
         LinuxEngine::input_reaches(self, window, point).await
     }

@@ -418,7 +418,7 @@ async fn validate<E: Engine>(
                 .find(selector, args.app.as_deref(), args.window.as_deref(), 1)
                 .await?;
             Ok(match findings.found.first() {
-                Some(item) => format!("exists: {} in '{}' ({})", item.line, item.window, item.app),
+                Some(item) => exists(session, item).await,
                 None => format!(
                     "not found: no element matches `{}`{}",
                     selector.trim(),
@@ -431,7 +431,7 @@ async fn validate<E: Engine>(
                 .handle_text(args.vision_type.as_deref())
                 .map_err(ToolError::BadArguments)?;
             Ok(match session.validate_handle(&handle).await? {
-                Some(item) => format!("exists: {} in '{}' ({})", item.line, item.window, item.app),
+                Some(item) => exists(session, &item).await,
                 None => {
                     format!("not found: {handle} is gone (its element or window no longer exists)")
                 }
@@ -441,6 +441,19 @@ async fn validate<E: Engine>(
             "give exactly one of `selector` or `index`".into(),
         )),
     }
+}
+
+/// `validate_element`'s answer for an element found: its line, and a text's
+/// length, formatting runs, caret and selection below it.
+async fn exists<E: Engine>(session: &Session<E>, item: &axsight_session::Found) -> String {
+    let mut out = format!("exists: {} in '{}' ({})", item.line, item.window, item.app);
+    if let Some(element) = &item.element {
+        for line in session.text_lines(element).await {
+            out.push('\n');
+            out.push_str(&line);
+        }
+    }
+    out
 }
 
 #[tool_handler(router = self.tool_router)]

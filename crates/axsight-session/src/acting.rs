@@ -139,6 +139,9 @@ pub(crate) struct Answered {
     pub head: String,
     /// Lines checking the result (typed text read back, a toggle's state).
     pub checks: Vec<String>,
+    /// Lines after the checks: where the caret is now, windows other apps
+    /// opened before the action.
+    pub notes: Vec<String>,
     pub diff: String,
     /// The acted-in window as read after settling; `None` when it closed or no
     /// diff was asked for.
@@ -149,8 +152,8 @@ impl Answered {
     /// The answer as the agent reads it.
     pub fn text(&self) -> String {
         let mut out = format!("{}\n", self.head);
-        for check in &self.checks {
-            out.push_str(check);
+        for line in self.checks.iter().chain(&self.notes) {
+            out.push_str(line);
             out.push('\n');
         }
         out.push_str(&self.diff);
@@ -334,6 +337,7 @@ impl<E: Engine> Session<E> {
             return Ok(Answered {
                 head,
                 checks: Vec::new(),
+                notes: Vec::new(),
                 diff: String::new(),
                 after: None,
             });
@@ -352,6 +356,7 @@ impl<E: Engine> Session<E> {
                              Close it with close_window and its exact title, or click_element with x and y on one of its \
                              buttons; do not press keys into it (a key press while the app is stuck can deadlock it for good)"
                         )],
+                        notes: Vec::new(),
                         diff: String::new(),
                         after: None,
                     });
@@ -361,6 +366,7 @@ impl<E: Engine> Session<E> {
                     return Ok(Answered {
                         head,
                         checks: vec![format!("the window could not be read again: {error}")],
+                        notes: Vec::new(),
                         diff: String::new(),
                         after: None,
                     })
@@ -490,12 +496,45 @@ impl<E: Engine> Session<E> {
                 }
             }
         }
+        let mut notes = before.meanwhile;
+        if let Some(Some(now)) = afters.first() {
+            notes.extend(self.caret_line(engine, now).await);
+        }
         Ok(Answered {
             head,
-            checks: before.meanwhile,
+            checks: Vec::new(),
+            notes,
             diff,
             after: afters.into_iter().next().flatten(),
         })
+    }
+
+    /// Where the caret is in the window's focused text, and what is selected
+    /// there, with the formatting at the caret: `text: #u19 [Paragraph]: caret
+    /// at 8 of 27, where the text is bold`. `None` when the focus is in no
+    /// text, or its caret and selection cannot be read.
+    async fn caret_line(&self, engine: &E, now: &WindowSnapshot) -> Option<String> {
+        let tree = &now.tree;
+        let node = tree.descendants(tree.root()).into_iter().find(|&n| {
+            let element = tree.element(n);
+            element.states.contains(State::Focused) && crate::session::holds_text(element)
+        })?;
+        let element = tree.element(node);
+        let detail = engine.text_detail(&element.id, false).await.ok()??;
+        let place = detail.place()?;
+        let head = {
+            let mut registry = self.registry.lock().unwrap_or_else(|e| e.into_inner());
+            let handle = registry.assign(&element.id, element.role, &element.name);
+            element_head(&handle.to_string(), element)
+        };
+        // LibreOffice updates its toolbars' states a quarter to two thirds of a
+        // second after the caret moves (measured on 7.4): the diff may not
+        // show them yet, the document's own formatting is read here.
+        let late = match now.app == "soffice" {
+            true => " (LibreOffice's toolbars follow the caret up to a second later: a diff may not show their Bold yet)",
+            false => "",
+        };
+        Some(format!("text: {head}: {place}{late}"))
     }
 
     /// Reads a window again after acting; `None` when it is gone.

@@ -179,6 +179,9 @@ pub struct Found {
     pub line: String,
     pub app: String,
     pub window: String,
+    /// The element as read, when it is one of the tree's (not a screenshot
+    /// source's sighting).
+    pub element: Option<axsight_core::Element>,
 }
 
 /// What `find` found: the first matches, how many there are in all, and, when
@@ -706,6 +709,7 @@ impl<E: Engine> Session<E> {
                     line: line_of(&snapshot.tree, id, &mut registry),
                     app: snapshot.app.clone(),
                     window: snapshot.title.clone(),
+                    element: Some(snapshot.tree.element(id).clone()),
                 });
             }
         }
@@ -764,7 +768,25 @@ impl<E: Engine> Session<E> {
             line: line_of(&snapshot.tree, node, &mut registry),
             app: snapshot.app.clone(),
             window: snapshot.title.clone(),
+            element: Some(element.clone()),
         }))
+    }
+
+    /// What `element`'s text is, line by line: its length and formatting, run
+    /// by run, its caret and selection (see [`axsight_core::TextDetail::lines`]).
+    /// Empty for an element that holds no text of its own worth it (a button's
+    /// is its name), a secret, or one whose text cannot be read.
+    pub async fn text_lines(&self, element: &axsight_core::Element) -> Vec<String> {
+        if !holds_text(element) {
+            return Vec::new();
+        }
+        let Ok(engine) = self.engine().await else {
+            return Vec::new();
+        };
+        match engine.text_detail(&element.id, true).await {
+            Ok(Some(detail)) => detail.lines(),
+            _ => Vec::new(),
+        }
     }
 
     /// Checks a screenshot source's handle: alive (not retired by a newer capture),
@@ -783,6 +805,7 @@ impl<E: Engine> Session<E> {
                     line: format!("{}{at}", self.describe(&aimed)),
                     app: aimed.snapshot.app.clone(),
                     window: aimed.snapshot.title.clone(),
+                    element: None,
                 }))
             }
             Err(
@@ -958,4 +981,16 @@ fn header(snapshot: &WindowSnapshot) -> String {
         Some(pid) => format!("app: {} (pid {pid})\n", snapshot.app),
         None => format!("app: {}\n", snapshot.app),
     }
+}
+
+/// Whether `element` holds text of its own that its line does not say whole:
+/// a field, a paragraph, a heading, a label, a cell; never a secret or a
+/// terminal (its screen is printed below it).
+pub(crate) fn holds_text(element: &axsight_core::Element) -> bool {
+    use axsight_core::Role;
+    !element.is_secret()
+        && matches!(
+            element.role,
+            Role::Edit | Role::Paragraph | Role::Heading | Role::Text | Role::Cell
+        )
 }

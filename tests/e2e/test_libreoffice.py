@@ -314,7 +314,7 @@ def test_writer_says_which_words_are_bold_and_where_the_caret_is(desktop, tmp_pa
             assert '  7–27 " grew by ten percent"' in lines, shown
             # The caret and the formatting there, in an action's answer.
             start = await c.ok("press_key", {**paragraph, "key": "ctrl+Home"})
-            assert re.search(r"text: #u\d+ \[Paragraph\]: caret at 0 of 27, where the text is bold",
+            assert re.search(r"caret in #u\d+ \[Paragraph\] at 0 of 27, where the text is bold",
                              start), start
             end = await c.ok("press_key", {**paragraph, "key": "End"})
             assert "caret at 27 of 27, where the text has no formatting of its own" in end, end

@@ -344,6 +344,19 @@ impl<'a> WindowChange<'a> {
     }
 }
 
+/// For a nameless container, the first named element a tree prints below it
+/// (`None` for anything else, or a container holding nothing named).
+fn named_inside(tree: &Tree, node: NodeId) -> Option<NodeId> {
+    let element = tree.element(node);
+    if !element.name.is_empty() || !element.role.is_container() || node == tree.root() {
+        return None;
+    }
+    tree.descendants(node).into_iter().skip(1).find(|&n| {
+        let inner = tree.element(n);
+        !inner.name.is_empty() && inner.is_shown() && !crate::compact::never_printed(inner)
+    })
+}
+
 /// Prints the changes of one or more windows, giving every element they name a
 /// handle (new elements get theirs now, so the agent can act on them at once).
 ///
@@ -493,6 +506,13 @@ pub fn render_diff(
                 let element = after.element(item.after);
                 let handle = registry.assign(&element.id, element.role, &element.name);
                 let mut line = element_head(&handle.to_string(), element);
+                // A nameless container is told by what it holds: trees may never
+                // print its line, and its handle alone says nothing.
+                if let Some(inner) = named_inside(after, item.after) {
+                    let first = after.element(inner);
+                    let held = registry.assign(&first.id, first.role, &first.name);
+                    let _ = write!(line, " around {}", element_head(&held.to_string(), first));
+                }
                 // A terminal's rows, on lines of their own, come last.
                 let (rows, others): (Vec<&FieldChange>, Vec<&FieldChange>) = item
                     .fields

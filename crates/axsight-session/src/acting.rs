@@ -510,8 +510,8 @@ impl<E: Engine> Session<E> {
     }
 
     /// Where the caret is in the window's focused text, and what is selected
-    /// there, with the formatting at the caret: `text: #u19 [Paragraph]: caret
-    /// at 8 of 27, where the text is bold`. `None` when the focus is in no
+    /// there, with the formatting at the caret: `caret in #u19 [Paragraph] at 8
+    /// of 27, where the text is bold`. `None` when the focus is in no
     /// text, or its caret and selection cannot be read.
     async fn caret_line(&self, engine: &E, now: &WindowSnapshot) -> Option<String> {
         let tree = &now.tree;
@@ -534,7 +534,11 @@ impl<E: Engine> Session<E> {
             true => " (LibreOffice's toolbars follow the caret up to a second later: a diff may not show their Bold yet)",
             false => "",
         };
-        Some(format!("text: {head}: {place}{late}"))
+        // Said as a sentence, not as a diff's `head: change` line.
+        Some(match place.strip_prefix("caret at ") {
+            Some(rest) => format!("caret in {head} at {rest}{late}"),
+            None => format!("in {head}, {place}{late}"),
+        })
     }
 
     /// Reads a window again after acting; `None` when it is gone.

@@ -472,3 +472,22 @@ fn the_tree_and_the_diff_agree_on_a_disabled_button_without_actions() {
     );
     assert!(!printed.text.contains("disabled"), "{}", printed.text);
 }
+
+#[test]
+fn a_nameless_container_is_told_by_what_it_holds() {
+    let mut then = Tree::new(shown("w", Role::Window, "App"));
+    let group = then.push(then.root(), shown("g", Role::Group, ""));
+    let pane = then.push(group, shown("p", Role::Pane, ""));
+    then.push(pane, shown("s", Role::Button, "Save"));
+    let mut now = then.clone();
+    now.element_mut(group).states.insert(State::Focused);
+    let text = render_diff(
+        &[WindowChange::between(&then, &now)],
+        &mut HandleRegistry::new(),
+        4000,
+    );
+    assert_eq!(
+        text,
+        "changed:\n  #u1 [Group] around #u2 [Button] Save: focused no -> yes\n"
+    );
+}

@@ -463,10 +463,16 @@ pub fn render_diff(
     };
     let mut removed = Vec::new();
     let mut changed = Vec::new();
+    // An element listed in two windows (a popup's items, under their combo box
+    // and in the popup's own window) is told once.
+    let mut told: HashSet<(bool, ElementId)> = HashSet::new();
     for change in changes {
         if let Some(before) = change.before {
             for &n in &change.diff.removed {
                 let element = before.element(n);
+                if !told.insert((false, element.id.clone())) {
+                    continue;
+                }
                 let renamed_parent = before.node(n).parent.is_some_and(|parent| {
                     let id = &before.element(parent).id;
                     change.after.is_some_and(|after| {
@@ -504,6 +510,9 @@ pub fn render_diff(
                     continue;
                 }
                 let element = after.element(item.after);
+                if !told.insert((true, element.id.clone())) {
+                    continue;
+                }
                 let handle = registry.assign(&element.id, element.role, &element.name);
                 let mut line = element_head(&handle.to_string(), element);
                 // A nameless container is told by what it holds: trees may never

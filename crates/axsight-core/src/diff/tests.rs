@@ -491,3 +491,37 @@ fn a_nameless_container_is_told_by_what_it_holds() {
         "changed:\n  #u1 [Group] around #u2 [Button] Save: focused no -> yes\n"
     );
 }
+
+#[test]
+fn an_element_changed_in_two_windows_is_told_once() {
+    // A popup's items listed under their combo box and in the popup's own
+    // window: a scroll moves them in both.
+    let with_menu = |y: i32| {
+        let mut main = Tree::new(shown("w", Role::Window, "App"));
+        let mut popup = Tree::new(shown("p", Role::Window, ""));
+        for tree in [&mut main, &mut popup] {
+            let root = tree.root();
+            let menu = tree.push(root, shown("m", Role::Menu, "Colours"));
+            let mut red = shown("r", Role::MenuItem, "Red");
+            red.bounds = Some(Bounds {
+                x: 0,
+                y,
+                width: 10,
+                height: 10,
+            });
+            tree.push(menu, red);
+        }
+        (main, popup)
+    };
+    let (main_then, popup_then) = with_menu(0);
+    let (main_now, popup_now) = with_menu(40);
+    let text = render_diff(
+        &[
+            WindowChange::between(&main_then, &main_now),
+            WindowChange::between(&popup_then, &popup_now),
+        ],
+        &mut HandleRegistry::new(),
+        4000,
+    );
+    assert_eq!(text.matches("[MenuItem] Red").count(), 1, "{text}");
+}

@@ -317,7 +317,7 @@ def test_writer_says_which_words_are_bold_and_where_the_caret_is(desktop, tmp_pa
             assert re.search(r"caret in #u\d+ \[Paragraph\] at 0 of 27, where the text is bold",
                              start), start
             end = await c.ok("press_key", {**paragraph, "key": "End"})
-            assert "caret at 27 of 27, where the text has no formatting of its own" in end, end
+            assert "[Paragraph] at 27 of 27, where the text has no formatting of its own" in end, end
             selected = await c.ok("press_key", {**paragraph, "key": "shift+Home"})
             assert 'selected 0–27 "Revenue grew by ten percent"' in selected, selected
 

@@ -197,6 +197,9 @@ pub(crate) struct Before {
     /// Where this session's pointer was before: the control it left changes
     /// its look too.
     pointer_before: Option<axsight_core::Point>,
+    /// Whether the action may move a caret (keys, typing, a click into a
+    /// text): its answer then says where the focused text's caret is.
+    pub tells_caret: bool,
 }
 
 impl Before {
@@ -272,6 +275,7 @@ impl<E: Engine> Session<E> {
             page_control: None,
             pointer: None,
             pointer_before: *self.pointer.lock().unwrap_or_else(|e| e.into_inner()),
+            tells_caret: false,
         }
     }
 
@@ -497,7 +501,7 @@ impl<E: Engine> Session<E> {
             }
         }
         let mut notes = before.meanwhile;
-        if let Some(Some(now)) = afters.first() {
+        if let (true, Some(Some(now))) = (before.tells_caret, afters.first()) {
             notes.extend(self.caret_line(engine, now).await);
         }
         Ok(Answered {
@@ -520,7 +524,11 @@ impl<E: Engine> Session<E> {
             element.states.contains(State::Focused) && crate::session::holds_text(element)
         })?;
         let element = tree.element(node);
-        let detail = engine.text_detail(&element.id, false).await.ok()??;
+        let mut detail = engine.text_detail(&element.id, false).await.ok()??;
+        // A one-line field has no formatting worth telling.
+        if matches!(element.role, Role::Edit | Role::Text) {
+            detail.at_caret = None;
+        }
         let place = detail.place()?;
         let head = {
             let mut registry = self.registry.lock().unwrap_or_else(|e| e.into_inner());

@@ -148,6 +148,7 @@ impl<E: Engine> Session<E> {
             .await;
         before.expecting = expected_of(aimed, click);
         before.aiming_at(aimed);
+        before.tells_caret = aimed.element().is_some_and(crate::session::holds_text);
         before.pointer = way.as_ref().ok().copied();
         let what = self.click_aimed(engine, aimed, way, click).await?;
         Ok((what, before))

@@ -72,6 +72,7 @@ impl<E: Engine> Session<E> {
         let mut before = self
             .before(&engine, Some(aimed.snapshot.clone()), options)
             .await;
+        before.tells_caret = true;
         // Read back from here: the events of typing come after this mark.
         let typing = engine.mark().await;
         // A field that has the focus keeps its selection: focusing a GTK entry
@@ -281,6 +282,7 @@ impl<E: Engine> Session<E> {
             .before(engine, Some(aimed.snapshot.clone()), options)
             .await;
         before.aiming_at(&aimed);
+        before.tells_caret = true;
         self.bring_forward(engine, &aimed).await?;
         let focused = match &element {
             Some(e) if e.states.contains(State::Focused) => true,
@@ -551,6 +553,7 @@ impl<E: Engine> Session<E> {
         };
         let mut before = self.before(&engine, window, options).await;
         before.expecting = axsight_core::Expecting::of_keys(&chords);
+        before.tells_caret = true;
         let clipboard_before = self.clipboard_before_copy(&engine, &chords).await;
         if let Some(text) = text {
             self.send(&engine, Input::Text(text.to_string())).await?;

@@ -455,7 +455,19 @@ impl<'c> Walker<'c> {
                 hint,
                 children
             );
+            // An editable combo box's text is its field's (a child), and its own
+            // name may be what the app called it (KeePassXC's `Username field`),
+            // not its text: printed as a value, an empty field read as filled.
+            let editable_combo = text_combo
+                && children.as_ref().is_ok_and(|children| {
+                    children
+                        .iter()
+                        .any(|c| states::has_bit(c.state_mask, states::EDITABLE))
+                });
             let (name, value) = match (text_combo, label) {
+                (true, label) if editable_combo => {
+                    (label.unwrap_or_else(|| basics.name.clone()), None)
+                }
                 // The current text is the combo's value; its name is its label's.
                 (true, label) => (
                     label.unwrap_or_default(),

@@ -319,7 +319,18 @@ def test_writer_says_which_words_are_bold_and_where_the_caret_is(desktop, tmp_pa
             end = await c.ok("press_key", {**paragraph, "key": "End"})
             assert "[Paragraph] at 27 of 27, where the text has no formatting of its own" in end, end
             selected = await c.ok("press_key", {**paragraph, "key": "shift+Home"})
-            assert 'selected 0–27 "Revenue grew by ten percent"' in selected, selected
+            assert 'selected 0–27 "Revenue grew by ten percent", its formatting mixed' \
+                in selected, selected
+            # A word made bold: the answer says the selection is bold now (its
+            # caret's character after it is not).
+            await c.ok("press_key", {**paragraph, "key": "ctrl+Home"})
+            await c.ok("press_key", {**paragraph, "key": "ctrl+Right"})
+            word = await c.ok("press_key", {**paragraph, "key": "shift+ctrl+Right"})
+            assert 'selected 8–13 "grew ", with no formatting of its own' in word, word
+            bold = await c.ok("press_key", {**paragraph, "key": "ctrl+b"})
+            assert 'selected 8–13 "grew ", bold' in bold, bold
+            runs = (await c.ok("validate_element", paragraph)).splitlines()
+            assert '  8–13 "grew ": bold' in runs, runs
 
         run_session(body)
     finally:

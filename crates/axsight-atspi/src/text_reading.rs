@@ -61,9 +61,24 @@ pub async fn text_detail(
     };
     if runs {
         detail.runs = attribute_runs(conn, &obj, read).await?;
-    } else if let Some(caret) = caret {
-        let at = i32::try_from(caret).unwrap_or(i32::MAX);
-        detail.at_caret = run_at(conn, &obj, at).await.ok().map(|(a, _, _)| a);
+    } else {
+        // Typing continues the character before the caret (as LibreOffice's
+        // toolbar shows it), or at the start the one after.
+        let at_caret = async {
+            let caret = caret?;
+            let at = i32::try_from(caret.saturating_sub(1)).unwrap_or(i32::MAX);
+            run_at(conn, &obj, at).await.ok().map(|(a, _, _)| a)
+        };
+        let in_selection = async {
+            let &(start, end) = detail.selections.iter().find(|(s, e)| e > s)?;
+            let at = i32::try_from(start).unwrap_or(i32::MAX);
+            let (attributes, _, run_end) = run_at(conn, &obj, at).await.ok()?;
+            let whole = usize::try_from(run_end).is_ok_and(|run_end| run_end >= end);
+            Some((attributes, whole))
+        };
+        let (at_caret, in_selection) = futures_util::join!(at_caret, in_selection);
+        detail.at_caret = at_caret;
+        detail.in_selection = in_selection;
     }
     Ok(Some(detail))
 }

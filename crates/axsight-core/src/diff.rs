@@ -489,6 +489,11 @@ pub fn render_diff(
                 let handle = registry.assign(&element.id, element.role, &element.name);
                 let inside = printed_below(before, n);
                 let mut line = element_head(&handle.to_string(), element);
+                if let Some(inner) = named_inside(before, n) {
+                    let first = before.element(inner);
+                    let held = registry.assign(&first.id, first.role, &first.name);
+                    let _ = write!(line, " around {}", element_head(&held.to_string(), first));
+                }
                 if inside > 0 {
                     let _ = write!(line, " (+{inside} inside)");
                 }

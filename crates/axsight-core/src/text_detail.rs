@@ -39,8 +39,12 @@ pub struct TextDetail {
     pub runs: Vec<TextRun>,
     /// Where the caret is, when it is in this element.
     pub caret: Option<usize>,
-    /// The attributes at the caret beyond the defaults, when asked for.
+    /// The attributes beyond the defaults of what typing at the caret
+    /// continues (the character before it, else the one after), when asked for.
     pub at_caret: Option<Attributes>,
+    /// The attributes at the first selection's start, and whether they hold
+    /// to its end, when asked for.
+    pub in_selection: Option<(Attributes, bool)>,
     /// The selected stretches, start and end.
     pub selections: Vec<(usize, usize)>,
 }
@@ -125,7 +129,8 @@ impl TextDetail {
     /// detail.at_caret = Some([("weight".to_string(), "700".to_string())].into());
     /// assert_eq!(detail.place().unwrap(), "caret at 7 of 12, where the text is bold");
     /// detail.selections = vec![(0, 7)];
-    /// assert_eq!(detail.place().unwrap(), r#"caret at 7 of 12, where the text is bold; selected 0–7 "Revenue""#);
+    /// detail.in_selection = Some(([("weight".to_string(), "700".to_string())].into(), true));
+    /// assert_eq!(detail.place().unwrap(), r#"caret at 7 of 12, where the text is bold; selected 0–7 "Revenue", bold"#);
     /// ```
     pub fn place(&self) -> Option<String> {
         let mut parts = Vec::new();
@@ -140,11 +145,22 @@ impl TextDetail {
             }
             parts.push(part);
         }
-        for &(start, end) in self.selections.iter().filter(|(s, e)| e > s) {
-            parts.push(format!(
+        for (i, &(start, end)) in self.selections.iter().filter(|(s, e)| e > s).enumerate() {
+            let mut part = format!(
                 "selected {start}–{end} {}",
                 quote_at_most(&self.slice(start, end), 60)
-            ));
+            );
+            if let (0, Some((attributes, whole))) = (i, &self.in_selection) {
+                let words = describe(attributes, false);
+                match (words.is_empty(), whole) {
+                    (true, true) => part.push_str(", with no formatting of its own"),
+                    (false, true) => {
+                        let _ = write!(part, ", {}", words.join(", "));
+                    }
+                    (_, false) => part.push_str(", its formatting mixed"),
+                }
+            }
+            parts.push(part);
         }
         (!parts.is_empty()).then(|| parts.join("; "))
     }

@@ -528,6 +528,7 @@ impl<E: Engine> Session<E> {
         // A one-line field has no formatting worth telling.
         if matches!(element.role, Role::Edit | Role::Text) {
             detail.at_caret = None;
+            detail.in_selection = None;
         }
         let place = detail.place()?;
         let head = {

@@ -525,3 +525,21 @@ fn an_element_changed_in_two_windows_is_told_once() {
     );
     assert_eq!(text.matches("[MenuItem] Red").count(), 1, "{text}");
 }
+
+#[test]
+fn a_removed_nameless_page_is_told_by_what_it_held() {
+    let mut then = Tree::new(shown("w", Role::Window, "Wizard"));
+    let page = then.push(then.root(), shown("g", Role::Group, ""));
+    then.push(page, shown("t", Role::Text, "Encryption settings"));
+    then.push(page, shown("s", Role::Slider, "Decryption time"));
+    let now = Tree::new(shown("w", Role::Window, "Wizard"));
+    let text = render_diff(
+        &[WindowChange::between(&then, &now)],
+        &mut HandleRegistry::new(),
+        4000,
+    );
+    assert_eq!(
+        text,
+        "removed:\n  #u1 [Group] around #u2 [Text] Encryption settings (+2 inside)\n"
+    );
+}

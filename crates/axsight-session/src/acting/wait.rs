@@ -58,7 +58,10 @@ impl Condition {
     /// Whether the element (or its absence) meets the condition.
     fn met_by(&self, element: Option<&Element>) -> bool {
         match (self, element) {
-            (Condition::Gone, found) => found.is_none(),
+            // Hidden counts as gone: a toolkit may keep a closed page's
+            // elements alive (Qt's unlock view of KeePassXC), which no tree
+            // prints any longer.
+            (Condition::Gone, found) => found.is_none_or(|e| !e.is_shown()),
             (_, None) => false,
             (Condition::Exists, Some(_)) => true,
             (Condition::Visible, Some(e)) => e.is_shown() && e.bounds.is_some(),
@@ -217,6 +220,13 @@ mod tests {
         assert!(Condition::HasValue("84".into()).met_by(Some(&e)));
         assert!(Condition::Gone.met_by(None));
         assert!(!Condition::Exists.met_by(None));
+        e.states.insert(State::Showing);
+        assert!(
+            !Condition::Gone.met_by(Some(&e)),
+            "a shown element is not gone"
+        );
+        e.states.remove(State::Showing);
+        assert!(Condition::Gone.met_by(Some(&e)), "a hidden element is gone");
         e.raw_role = "password text".into();
         assert!(
             !Condition::HasValue("84".into()).met_by(Some(&e)),

@@ -374,3 +374,34 @@ def test_a_window_another_app_opens_is_told_with_its_app(desktop):
     finally:
         subprocess.run(["pkill", "-f", "fixture_app.py --prompt"], check=False)
         stop(app)
+
+
+def test_a_control_the_app_disabled_since_the_last_answer_says_so(desktop):
+    # KeePassXC saved by itself between two calls and disabled its Save: the
+    # click on it said "disabled" where the last answer had shown it enabled.
+    title = f"launcher {os.getpid()}"
+    app = launch(["/usr/bin/python3", str(FIXTURE_APP), "--title", f"main {os.getpid()}",
+                  "--launcher-window", title], title)
+    pyatspi = pytest.importorskip("pyatspi")
+    try:
+        async def body(c):
+            tree = parse_tree(await c.ok("get_window_tree", {"window": title}))
+            later = handle_of(tree, "Button", "Save by itself")
+            armed = await c.ok("click_element", {"selector": 'role:Button && name:"Arm it"',
+                                                 "window": title})
+            # It turns disabled after this answer, unseen.
+            assert "Save by itself" not in armed, armed
+
+            def insensitive():
+                for a in pyatspi.Registry.getDesktop(0):
+                    for node in pyatspi.findAllDescendants(a, lambda x: x.name == "Save by itself"):
+                        return not node.getState().contains(pyatspi.STATE_SENSITIVE)
+                return False
+            assert poll(insensitive, timeout=10)
+            clicked = await c.ok("click_element", {"index": later})
+            assert "check: it is disabled (the app disabled it after the last answer, which " \
+                   "showed it enabled)" in clicked, clicked
+
+        run_session(body)
+    finally:
+        stop(app)

@@ -43,11 +43,29 @@ pub fn keep_one_focus(tree: &mut Tree) {
     }
     let left = focused(tree);
     if left.len() > 1 {
-        for id in left {
+        for &id in &left {
             let element = tree.element_mut(id);
             if element.role == Role::TabItem {
                 element.states.remove(State::Focused);
                 element.states.insert(State::Selected);
+            }
+        }
+    }
+    // Qt 5 flags the current item of every item view focused, whichever
+    // widget has the focus (KeePassXC: its entry list's row, its group
+    // tree's row and its search field at once): where something other than
+    // an item has it, the items give it up.
+    let left = focused(tree);
+    let is_item = |tree: &Tree, id: NodeId| {
+        matches!(
+            tree.element(id).role,
+            Role::ListItem | Role::TreeItem | Role::Row | Role::Cell
+        )
+    };
+    if left.len() > 1 && left.iter().any(|&id| !is_item(tree, id)) {
+        for id in left {
+            if is_item(tree, id) {
+                tree.element_mut(id).states.remove(State::Focused);
             }
         }
     }
@@ -109,5 +127,20 @@ mod tests {
         let tab = one.push(one.root(), focused("u", Role::TabItem, "General"));
         keep_one_focus(&mut one);
         assert!(is_focused(&one, tab));
+    }
+
+    #[test]
+    fn the_current_items_of_views_give_the_focus_to_the_field_that_has_it() {
+        // KeePassXC (Qt 5.15), as read: its search field, its entry list's
+        // row and its group tree's row all focused.
+        let mut tree = Tree::new(Element::new("w", Role::Window, "frame"));
+        let search = tree.push(tree.root(), focused("s", Role::Edit, "Search"));
+        let entries = tree.push(tree.root(), Element::new("t", Role::Table, "table"));
+        let entry = tree.push(entries, focused("c", Role::Cell, "Mail"));
+        let groups = tree.push(tree.root(), Element::new("g", Role::Tree, "tree"));
+        let root = tree.push(groups, focused("r", Role::TreeItem, "Root"));
+        keep_one_focus(&mut tree);
+        assert!(is_focused(&tree, search));
+        assert!(!is_focused(&tree, entry) && !is_focused(&tree, root));
     }
 }

@@ -23,6 +23,9 @@ pub struct Fingerprint {
     before: u64,
     after: u64,
     pub bounds: Option<Bounds>,
+    /// Whether it was disabled when read: a control an app disables between
+    /// two calls is told as such (KeePassXC's Save, once it saved by itself).
+    pub disabled: bool,
 }
 
 /// How sure a re-found element is, from its clues.
@@ -71,6 +74,7 @@ pub fn fingerprints(tree: &Tree) -> Vec<(ElementId, Fingerprint)> {
                 before,
                 after,
                 bounds: element.bounds,
+                disabled: element.is_disabled(),
             },
         ));
     }

@@ -112,6 +112,22 @@ impl<E: Engine> Session<E> {
         options: &ActOptions,
     ) -> Result<String, ToolError> {
         let engine = self.engine().await?;
+        // Whether the element was enabled when last read, before this aim
+        // reads it again.
+        let was_enabled = |id: &axsight_core::ElementId| {
+            self.fingerprints
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .get(id)
+                .map(|f| !f.disabled)
+        };
+        let enabled_before = match target {
+            Target::Handle(handle) => self
+                .tree_handle(handle)
+                .ok()
+                .and_then(|(_, id, _)| was_enabled(&id)),
+            _ => None,
+        };
         let mut aimed = match self.aim(&engine, target).await {
             Ok(aimed) => aimed,
             Err(error) => return self.click_blind(&engine, target, click, error).await,
@@ -119,16 +135,22 @@ impl<E: Engine> Session<E> {
         // A disabled control may ignore the click: the answer says so, so that
         // a quiet diff is not read as a click that did nothing for no reason.
         let disabled = aimed.element().is_some_and(|e| e.is_disabled());
+        // One the app disabled since the agent last saw it (KeePassXC's Save,
+        // after it saved by itself) says so: the last answer showed it enabled.
+        let disabled_since = disabled && enabled_before == Some(true);
         let (what, before) = self
             .click_noted(&engine, &mut aimed, click, options)
             .await?;
         let mut answered = self.answer(&engine, what, before, options).await?;
         if disabled {
-            answered.checks.push(
-                "check: it is disabled, so the app may have ignored the click (the diff says \
-                 what changed)"
-                    .into(),
-            );
+            let since = match disabled_since {
+                true => " (the app disabled it after the last answer, which showed it enabled)",
+                false => "",
+            };
+            answered.checks.push(format!(
+                "check: it is disabled{since}, so the app may have ignored the click (the diff \
+                 says what changed)"
+            ));
         }
         Ok(answered.text())
     }

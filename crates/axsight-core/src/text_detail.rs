@@ -71,6 +71,7 @@ impl TextDetail {
     ///     ],
     ///     caret: Some(7),
     ///     at_caret: None,
+    ///     in_selection: None,
     ///     selections: vec![(0, 7)],
     /// };
     /// assert_eq!(detail.lines(), [

@@ -344,6 +344,41 @@ impl<'a> WindowChange<'a> {
     }
 }
 
+/// How many elements moving alike make one line of a diff.
+const MOVED_TOGETHER: usize = 4;
+
+/// How far an element moved and resized, when that is all that changed.
+fn shift_of(fields: &[FieldChange]) -> Option<(i32, i32, i32, i32)> {
+    match fields {
+        [FieldChange::Bounds {
+            from: Some(a),
+            to: Some(b),
+        }] => Some((b.x - a.x, b.y - a.y, b.width - a.width, b.height - a.height)),
+        _ => None,
+    }
+}
+
+/// `moved 25 px up`, `moved by (10, -25) and resized by (0, 4)`.
+fn describe_shift((dx, dy, dw, dh): (i32, i32, i32, i32)) -> String {
+    let moved = match (dx, dy) {
+        (0, 0) => String::new(),
+        (0, dy) if dy < 0 => format!("moved {} px up", -dy),
+        (0, dy) => format!("moved {dy} px down"),
+        (dx, 0) if dx < 0 => format!("moved {} px left", -dx),
+        (dx, 0) => format!("moved {dx} px right"),
+        (dx, dy) => format!("moved by ({dx}, {dy})"),
+    };
+    let resized = match (dw, dh) {
+        (0, 0) => String::new(),
+        (dw, dh) => format!("resized by ({dw}, {dh})"),
+    };
+    match (moved.is_empty(), resized.is_empty()) {
+        (false, false) => format!("{moved} and {resized}"),
+        (true, _) => resized,
+        (false, true) => moved,
+    }
+}
+
 /// For a nameless container, the first named element a tree prints below it
 /// (`None` for anything else, or a container holding nothing named).
 fn named_inside(tree: &Tree, node: NodeId) -> Option<NodeId> {
@@ -463,6 +498,8 @@ pub fn render_diff(
     };
     let mut removed = Vec::new();
     let mut changed = Vec::new();
+    // Changes that are only a move, by how far: (dx, dy, dw, dh).
+    let mut moves: Vec<((i32, i32, i32, i32), Vec<(String, String)>)> = Vec::new();
     // An element listed in two windows (a popup's items, under their combo box
     // and in the popup's own window) is told once.
     let mut told: HashSet<(bool, ElementId)> = HashSet::new();
@@ -537,10 +574,37 @@ pub fn render_diff(
                     .chain(rows)
                     .map(FieldChange::describe)
                     .collect();
+                let head = line.clone();
                 let _ = write!(line, ": {}", fields.join("; "));
-                changed.push(line);
+                match shift_of(&item.fields) {
+                    Some(shift) => match moves.iter_mut().find(|(s, _)| *s == shift) {
+                        Some((_, group)) => group.push((head, line)),
+                        None => moves.push((shift, vec![(head, line)])),
+                    },
+                    None => changed.push(line),
+                }
             }
         }
+    }
+    // Many elements that moved alike (a sidebar shifted up under a new
+    // toolbar row) are one line, not one each.
+    for (shift, group) in moves {
+        if group.len() < MOVED_TOGETHER {
+            changed.extend(group.into_iter().map(|(_, line)| line));
+            continue;
+        }
+        let named: Vec<&str> = group
+            .iter()
+            .take(3)
+            .map(|(head, _)| head.as_str())
+            .collect();
+        changed.push(format!(
+            "{} elements {}: {}, and {} more",
+            group.len(),
+            describe_shift(shift),
+            named.join(", "),
+            group.len() - named.len()
+        ));
     }
     section(&mut out, "removed:\n", removed, &mut left_out);
     section(&mut out, "changed:\n", changed, &mut left_out);

@@ -543,3 +543,50 @@ fn a_removed_nameless_page_is_told_by_what_it_held() {
         "removed:\n  #u1 [Group] around #u2 [Text] Encryption settings (+2 inside)\n"
     );
 }
+
+#[test]
+fn many_elements_moved_alike_are_one_line() {
+    let moved = |tree: &Tree, dy: i32| {
+        let mut tree = tree.clone();
+        for id in 1..=5 {
+            let b = tree.element(NodeId(id)).bounds.unwrap();
+            tree.element_mut(NodeId(id)).bounds = Some(Bounds { y: b.y + dy, ..b });
+        }
+        tree
+    };
+    let mut then = Tree::new(shown("w", Role::Window, "Writer"));
+    for (i, name) in ["Bold", "Italic", "Underline", "Styles", "Font"]
+        .iter()
+        .enumerate()
+    {
+        then.push(then.root(), shown(&format!("b{i}"), Role::Button, name));
+    }
+    let text = render_diff(
+        &[WindowChange::between(&then, &moved(&then, -25))],
+        &mut HandleRegistry::new(),
+        4000,
+    );
+    assert_eq!(
+        text,
+        "changed:\n  5 elements moved 25 px up: #u1 [Button] Bold, #u2 [Button] Italic, #u3 [Button] Underline, and 2 more\n"
+    );
+    // Fewer than four are told one by one.
+    let mut few = Tree::new(shown("w", Role::Window, "Writer"));
+    few.push(few.root(), shown("b", Role::Button, "Bold"));
+    let mut after = few.clone();
+    after.element_mut(NodeId(1)).bounds = Some(Bounds {
+        x: 0,
+        y: -25,
+        width: 10,
+        height: 10,
+    });
+    let text = render_diff(
+        &[WindowChange::between(&few, &after)],
+        &mut HandleRegistry::new(),
+        4000,
+    );
+    assert_eq!(
+        text,
+        "changed:\n  #u1 [Button] Bold: bounds [0,0,10,10] -> [0,-25,10,10]\n"
+    );
+}

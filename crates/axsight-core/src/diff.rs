@@ -347,8 +347,11 @@ impl<'a> WindowChange<'a> {
 /// How many elements moving alike make one line of a diff.
 const MOVED_TOGETHER: usize = 4;
 
+/// How far an element moved and resized: (dx, dy, dw, dh).
+type Shift = (i32, i32, i32, i32);
+
 /// How far an element moved and resized, when that is all that changed.
-fn shift_of(fields: &[FieldChange]) -> Option<(i32, i32, i32, i32)> {
+fn shift_of(fields: &[FieldChange]) -> Option<Shift> {
     match fields {
         [FieldChange::Bounds {
             from: Some(a),
@@ -359,7 +362,7 @@ fn shift_of(fields: &[FieldChange]) -> Option<(i32, i32, i32, i32)> {
 }
 
 /// `moved 25 px up`, `moved by (10, -25) and resized by (0, 4)`.
-fn describe_shift((dx, dy, dw, dh): (i32, i32, i32, i32)) -> String {
+fn describe_shift((dx, dy, dw, dh): Shift) -> String {
     let moved = match (dx, dy) {
         (0, 0) => String::new(),
         (0, dy) if dy < 0 => format!("moved {} px up", -dy),
@@ -498,8 +501,8 @@ pub fn render_diff(
     };
     let mut removed = Vec::new();
     let mut changed = Vec::new();
-    // Changes that are only a move, by how far: (dx, dy, dw, dh).
-    let mut moves: Vec<((i32, i32, i32, i32), Vec<(String, String)>)> = Vec::new();
+    // Changes that are only a move, by how far, each as its head and its line.
+    let mut moves: Vec<(Shift, Vec<(String, String)>)> = Vec::new();
     // An element listed in two windows (a popup's items, under their combo box
     // and in the popup's own window) is told once.
     let mut told: HashSet<(bool, ElementId)> = HashSet::new();

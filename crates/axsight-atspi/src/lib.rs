@@ -130,6 +130,7 @@ pub mod operate;
 pub mod quirks;
 pub mod refresh;
 pub mod roles;
+pub mod spot_checks;
 pub mod states;
 pub mod sync;
 pub mod text_reading;

@@ -236,6 +236,10 @@ pub struct Quirks {
     /// nothing tells the two apart. LibreOffice's are the text itself (see
     /// `normalize::presentation_placeholders`).
     pub placeholder_attribute: bool,
+    /// The spot checks that vouch for a kept read of a toolkit that misses
+    /// events (see `spot_checks`): Java, Gecko and LibreOffice. Without them
+    /// (Chromium without its DevTools witness) its windows are read whole.
+    pub spot_check: Option<crate::spot_checks::SpotCheck>,
 }
 
 impl Quirks {
@@ -277,6 +281,11 @@ impl Quirks {
             libreoffice: false,
             settles_in_one_burst: gtk,
             placeholder_attribute: gtk,
+            spot_check: match () {
+                _ if java => Some(crate::spot_checks::SpotCheck::Java),
+                _ if gecko => Some(crate::spot_checks::SpotCheck::Gecko),
+                _ => None,
+            },
         }
     }
 
@@ -295,6 +304,10 @@ impl Quirks {
             actions_by_index: toolkits.actions_by_index || libreoffice,
             settles_in_one_burst: toolkits.settles_in_one_burst && !libreoffice,
             placeholder_attribute: toolkits.placeholder_attribute && !libreoffice,
+            spot_check: match libreoffice {
+                true => Some(crate::spot_checks::SpotCheck::LibreOffice),
+                false => toolkits.spot_check,
+            },
             ..toolkits
         }
     }

@@ -10,8 +10,9 @@ use crate::dbus::{self, ObjRef};
 use crate::events::{Change, Event};
 use crate::walk::{Abort, RawNode, Walker};
 
-/// Past this many changed objects a full walk is cheaper than patching.
-const MAX_PATCHES: usize = 64;
+/// Past this many changed objects of a kept read (after [`widen`]) a full
+/// walk is cheaper than patching.
+pub const MAX_PATCHES: usize = 64;
 
 /// AT-SPI role number of `scroll bar`.
 const SCROLL_BAR: u32 = 48;
@@ -25,7 +26,9 @@ pub enum Reread {
 }
 
 /// The objects to read again and how deeply; `None` when the events call for a full
-/// read (window events, or too many changes).
+/// read (window events). How many is too many is judged after [`widen`] drops
+/// the objects the kept read does not hold: reading a Swing list makes its
+/// transient cell renderers send dozens of events, about objects no tree holds.
 pub fn plan(events: &[Event]) -> Option<HashMap<String, Reread>> {
     let mut plan: HashMap<String, Reread> = HashMap::new();
     for event in events {
@@ -38,7 +41,7 @@ pub fn plan(events: &[Event]) -> Option<HashMap<String, Reread>> {
         let entry = plan.entry(event.path.clone()).or_insert(reread);
         *entry = (*entry).max(reread);
     }
-    (plan.len() <= MAX_PATCHES).then_some(plan)
+    Some(plan)
 }
 
 /// Widens a plan by what the cached tree knows, and drops objects not in it (a
@@ -295,12 +298,23 @@ mod tests {
     }
 
     #[test]
-    fn window_events_and_floods_ask_for_a_full_read() {
+    fn window_events_ask_for_a_full_read_and_objects_not_kept_are_dropped() {
         assert!(plan(&[event("/a", Change::Windows)]).is_none());
-        let flood: Vec<_> = (0..=MAX_PATCHES)
-            .map(|i| event(&format!("/{i}"), Change::Node))
-            .collect();
-        assert!(plan(&flood).is_none());
         assert_eq!(plan(&[]).map(|p| p.len()), Some(0));
+        // A flood about objects the kept read does not hold (a Swing list's
+        // transient renderers, made by reading it) leaves nothing to patch.
+        let flood: Vec<_> = (0..=MAX_PATCHES)
+            .map(|i| event(&format!("/renderer{i}"), Change::Node))
+            .collect();
+        let planned = plan(&flood).unwrap();
+        assert_eq!(planned.len(), MAX_PATCHES + 1);
+        let kept = RawNode {
+            obj: Some(ObjRef {
+                bus: ":1.1".into(),
+                path: zbus::zvariant::OwnedObjectPath::try_from("/frame").unwrap(),
+            }),
+            ..RawNode::default()
+        };
+        assert!(widen(&kept, planned).is_empty());
     }
 }

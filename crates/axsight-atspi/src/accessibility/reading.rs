@@ -94,6 +94,7 @@ impl Accessibility {
                 options.include_invisible,
             );
             let vouched = !entry.quirks.misses_events
+                || entry.quirks.spot_check.is_some()
                 || entry
                     .info
                     .pid
@@ -302,7 +303,13 @@ impl Accessibility {
         let kept = lock(&self.windows)
             .get(&(window.id.clone(), options.include_invisible))
             .cloned()?;
-        if entry.quirks.misses_events && (mark.is_none() || kept.mark.as_deref() != mark) {
+        // An app that misses events is vouched for by its witness's mark where
+        // it has one, else by spot checks of the kept read, else not at all.
+        let spot_check = entry.quirks.spot_check.filter(|_| mark.is_none());
+        if entry.quirks.misses_events
+            && spot_check.is_none()
+            && (mark.is_none() || kept.mark.as_deref() != mark)
+        {
             return None;
         }
         // A partial read is read again whole: its gaps may have filled.
@@ -355,6 +362,9 @@ impl Accessibility {
         watch.settle().await;
         let plan = refresh::plan(&watch.since(kept.bookmark, Some(&obj.bus))?)?;
         let plan = refresh::widen(&kept.raw, plan);
+        if plan.len() > refresh::MAX_PATCHES {
+            return None;
+        }
         let (raw, read) = if plan.is_empty() {
             (kept.raw.clone(), kept.read)
         } else {
@@ -368,6 +378,11 @@ impl Accessibility {
             }
             (Arc::new(raw), next_read())
         };
+        if let Some(check) = spot_check {
+            if !crate::spot_checks::hold(&self.conn, check, &raw, coords).await {
+                return None;
+            }
+        }
         Some(Arc::new(KeptWindow {
             bookmark,
             options: kept.options,

@@ -338,3 +338,35 @@ def test_open_application_starts_firefox_with_its_page_in_the_tree(shop, tmp_pat
         for pid in started:
             os.kill(pid, 15)
         assert poll(lambda: not any(alive(p) for p in started), timeout=10)
+
+
+def test_a_gecko_page_that_moves_without_events_is_never_read_stale(firefox, shop):
+    # Gecko sends no bounds event for a CSS move, a scroll or a zoom: a read
+    # kept from events alone would show the mover where it first was. Spot
+    # checks of the page's boxes vouch for a kept read, or it is read whole.
+    base, _ = shop
+    app = {"app": "Firefox"}
+
+    async def body(c):
+        await c.ok("navigate_browser", {"url": f"{base}/clock.html", **app})
+        reads = []
+        until = time.time() + 5
+        while time.time() < until:
+            began = time.time()
+            tree = await c.ok("get_window_tree", {**app, "window": "Clock"})
+            reads.append((tree, began, time.time()))
+        seen = set()
+        for tree, began, ended in reads:
+            tick = int(re.search(r"Tick (\d+)", tree)[1])
+            assert int((began - 0.4) * 1000) // 700 <= tick <= int(ended * 1000) // 700, \
+                (tick, began, ended, tree)
+            # A read that no tick fell into shows the mover where that tick put it.
+            if int((began - 0.15) * 1000) // 700 == int(ended * 1000) // 700:
+                anchor = re.search(r"\[Button\] Anchor \(.*?\[(-?\d+),", tree)
+                mover = re.search(r"\[Button\] Mover \(.*?\[(-?\d+),", tree)
+                assert int(mover[1]) - int(anchor[1]) == (tick % 10) * 20, (tick, tree)
+                seen.add(tick)
+        assert len(seen) >= 4, seen
+        await c.ok("navigate_browser", {"url": f"{base}/index.html", **app})
+
+    run_session(body)

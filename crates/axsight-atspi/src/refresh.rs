@@ -8,7 +8,7 @@ use futures_util::future::join_all;
 
 use crate::dbus::{self, ObjRef};
 use crate::events::{Change, Event};
-use crate::walk::{Abort, RawNode, Walker};
+use crate::walk::{Abort, Cut, RawNode, Walker};
 
 /// Past this many changed objects of a kept read (after [`widen`]) a full
 /// walk is cheaper than patching.
@@ -89,6 +89,20 @@ fn is_below(tree: &RawNode, top: &str, path: &str) -> bool {
             .iter()
             .any(|child| locate(child, path, None).is_some())
     })
+}
+
+/// The cuts of a kept read that still hold after `plan` is patched in: those
+/// of elements no re-read subtree covers (a re-read subtree says its own).
+pub fn cuts_kept(cached: &RawNode, plan: &HashMap<String, Reread>, cuts: &[Cut]) -> Vec<Cut> {
+    cuts.iter()
+        .filter(|cut| {
+            !plan.iter().any(|(path, reread)| {
+                *reread == Reread::Subtree
+                    && (*path == cut.path || is_below(cached, path, &cut.path))
+            })
+        })
+        .cloned()
+        .collect()
 }
 
 fn path_of(node: &RawNode) -> String {

@@ -49,6 +49,8 @@ enum Probe<'a> {
     Extents(&'a ObjRef, Option<(i32, i32, i32, i32)>),
     /// Its first child, as the kept read has it (a document replaced).
     FirstChild(&'a ObjRef, &'a ObjRef),
+    /// Its text, as the kept read has it (its value).
+    Text(&'a ObjRef, &'a str),
 }
 
 /// Whether the kept read `raw` of a window still holds, as far as `check`'s
@@ -88,6 +90,16 @@ async fn holds(conn: &Connection, probe: &Probe<'_>, coords: u32) -> bool {
             dbus::call::<_, ObjRef>(conn, obj, dbus::ACCESSIBLE, "GetChildAtIndex", (0i32,))
                 .await
                 .is_ok_and(|child| &child == kept)
+        }
+        Probe::Text(obj, kept) => {
+            let quirks = crate::quirks::Quirks {
+                bounded_text: true,
+                ..Default::default()
+            };
+            crate::walk::read_text_head(conn, obj, quirks)
+                .await
+                .unwrap_or_default()
+                == kept
         }
     }
 }
@@ -143,6 +155,10 @@ fn collect<'a>(
                 if let Some(first) = node.children.first().and_then(|c| c.obj.as_ref()) {
                     out.push(Probe::Extents(first, node.children[0].extents));
                 }
+            }
+            // Calc's formula bar changes its text without an event.
+            if role == "paragraph" && parent.is_some_and(|p| p.name.trim() == "Input line") {
+                out.push(Probe::Text(obj, node.value.as_deref().unwrap_or_default()));
             }
         }
     }
@@ -237,6 +253,7 @@ mod tests {
                 Probe::FirstChild(o, c) => {
                     format!("first {} {}", o.path.as_str(), c.path.as_str())
                 }
+                Probe::Text(o, t) => format!("text {} {t}", o.path.as_str()),
             })
             .collect()
     }

@@ -82,6 +82,19 @@ pub struct Walker<'c> {
     /// must not send the walk round in circles.
     seen: Mutex<HashSet<ObjRef>>,
     gaps: Mutex<Vec<String>>,
+    cuts: Mutex<Vec<Cut>>,
+}
+
+/// A part left out by design, not by a failure: a table's cells off screen, a
+/// container's children past what a read takes. It stays true while the
+/// element it is about is unchanged, so a kept read with cuts may be refreshed
+/// (one with gaps is read whole: they may have filled).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Cut {
+    /// The object path of the element whose part was left out.
+    pub path: String,
+    /// What was left out, for the answer.
+    pub said: String,
 }
 
 /// AT-SPI role number of `password text`, whose text is never read.
@@ -121,15 +134,38 @@ impl<'c> Walker<'c> {
             reserved: AtomicUsize::new(0),
             seen: Mutex::default(),
             gaps: Mutex::new(Vec::new()),
+            cuts: Mutex::new(Vec::new()),
         }
     }
 
-    /// The gaps noted so far.
+    /// The gaps noted so far: what failed, and what was cut.
     pub fn into_gaps(self) -> Vec<String> {
-        let mut gaps = self.gaps.into_inner().unwrap_or_else(|e| e.into_inner());
+        let (mut gaps, cuts) = self.into_parts();
+        gaps.extend(cuts.into_iter().map(|cut| cut.said));
         gaps.sort();
         gaps.dedup();
         gaps
+    }
+
+    /// What failed (objects that vanished), and what was cut by design.
+    pub fn into_parts(self) -> (Vec<String>, Vec<Cut>) {
+        let mut gaps = self.gaps.into_inner().unwrap_or_else(|e| e.into_inner());
+        gaps.sort();
+        gaps.dedup();
+        let mut cuts = self.cuts.into_inner().unwrap_or_else(|e| e.into_inner());
+        cuts.dedup();
+        (gaps, cuts)
+    }
+
+    /// Notes that part of `obj` was left out by design (see [`Cut`]).
+    fn note_cut(&self, obj: &ObjRef, said: String) {
+        self.cuts
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .push(Cut {
+                path: obj.path.to_string(),
+                said,
+            });
     }
 
     fn note_gap(&self, gap: String) {
@@ -381,9 +417,12 @@ impl<'c> Walker<'c> {
                     return Ok(Vec::new());
                 }
                 if depth >= MAX_DEPTH {
-                    self.note_gap(format!(
-                        "the tree is deeper than {MAX_DEPTH} levels; deeper elements were not read"
-                    ));
+                    self.note_cut(
+                        &obj,
+                        format!(
+                            "the tree is deeper than {MAX_DEPTH} levels; deeper elements were not read"
+                        ),
+                    );
                     return Ok(Vec::new());
                 }
                 if let Some(refs) = self.cache.complete_children(&obj) {
@@ -625,7 +664,7 @@ const TEXT_HEAD: i32 = 4096;
 
 /// What a text field holds, up to [`TEXT_HEAD`] characters. Qt and Gecko answer
 /// an end offset past the text with an empty string, so its length is asked first.
-async fn read_text_head(conn: &Connection, obj: &ObjRef, quirks: Quirks) -> Option<String> {
+pub(crate) async fn read_text_head(conn: &Connection, obj: &ObjRef, quirks: Quirks) -> Option<String> {
     let end = if quirks.bounded_text {
         let count: i32 = dbus::property(conn, obj, dbus::TEXT, "CharacterCount")
             .await

@@ -19,7 +19,7 @@ use crate::dbus::{self, ObjRef};
 use crate::normalize::build_tree;
 use crate::refresh;
 use crate::sync::lock;
-use crate::walk::{RawNode, Walker};
+use crate::walk::{Cut, RawNode, Walker};
 use crate::{Error, Result};
 
 /// The longest one whole window read may take, whatever its calls do.
@@ -42,7 +42,12 @@ pub(super) struct KeptWindow {
     /// How its reported boxes become the screen's; `None` when its extents
     /// are window-relative and the screen cannot say where it is.
     mapping: Option<ScreenMapping>,
+    /// What failed in the read: a read with gaps is not refreshed but read
+    /// whole, since they may have filled.
     gaps: Vec<String>,
+    /// What the read left out by design (a table's cells off screen): true
+    /// while their elements are unchanged.
+    cuts: Vec<Cut>,
     /// The app's witness's mark taken before the read, for an app that misses
     /// events (see [`Accessibility::add_witness`]).
     mark: Option<String>,
@@ -223,7 +228,12 @@ impl Accessibility {
             pid: entry.info.pid,
             title,
             tree,
-            gaps: read.gaps.clone(),
+            gaps: read
+                .gaps
+                .iter()
+                .cloned()
+                .chain(read.cuts.iter().map(|cut| cut.said.clone()))
+                .collect(),
             read: Some(read.read),
             accessible: true,
             unplaced: read.mapping.is_none(),
@@ -365,18 +375,21 @@ impl Accessibility {
         if plan.len() > refresh::MAX_PATCHES {
             return None;
         }
-        let (raw, read) = if plan.is_empty() {
-            (kept.raw.clone(), kept.read)
+        let (raw, read, cuts) = if plan.is_empty() {
+            (kept.raw.clone(), kept.read, kept.cuts.clone())
         } else {
+            let mut cuts = refresh::cuts_kept(&kept.raw, &plan, &kept.cuts);
             let walker = Walker::new(&self.conn, entry.quirks, kept.options, AppCache::default());
             let raw = refresh::patch(&walker, &self.conn, &kept.raw, &obj.bus, plan, coords)
                 .await
                 .ok()?;
             // A patch that met vanishing objects gives way to a whole read.
-            if !walker.into_gaps().is_empty() {
+            let (gaps, new_cuts) = walker.into_parts();
+            if !gaps.is_empty() {
                 return None;
             }
-            (Arc::new(raw), next_read())
+            cuts.extend(new_cuts);
+            (Arc::new(raw), next_read(), cuts)
         };
         if let Some(check) = spot_check {
             if !crate::spot_checks::hold(&self.conn, check, &raw, coords).await {
@@ -389,6 +402,7 @@ impl Accessibility {
             raw,
             mapping: kept.mapping,
             gaps: Vec::new(),
+            cuts,
             mark: mark.map(str::to_string),
             read,
         }))
@@ -421,12 +435,14 @@ impl Accessibility {
         })?;
         let mapping = mapping_of(places, entry, index, &raw).await;
         tracing::debug!(app = %entry.info.name, "window walked");
+        let (gaps, cuts) = walker.into_parts();
         Ok(KeptWindow {
             bookmark,
             options,
             raw: Arc::new(raw),
             mapping,
-            gaps: walker.into_gaps(),
+            gaps,
+            cuts,
             mark,
             read: next_read(),
         })

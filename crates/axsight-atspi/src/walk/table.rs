@@ -51,7 +51,7 @@ impl Walker<'_> {
             name => format!("table {name:?}"),
         };
         if rows == 0 || columns == 0 {
-            self.note_gap(format!(
+            self.note_cut(table, format!(
                 "{what} has too many children to read and says it has no rows or columns; none were read"
             ));
             return Ok(Vec::new());
@@ -144,9 +144,12 @@ impl Walker<'_> {
             true => format!("only {take} of the {drawn} cells on screen were read"),
             false => format!("only the {read} cells on screen were read"),
         };
-        self.note_gap(format!(
-            "{what} has {rows} rows and {columns} columns; {on_screen} ({span}){empty}; scroll it to read others"
-        ));
+        self.note_cut(
+            table,
+            format!(
+                "{what} has {rows} rows and {columns} columns; {on_screen} ({span}){empty}; scroll it to read others"
+            ),
+        );
         let mut kept = self.column_headers(table, left..=right, depth).await?;
         kept.extend(shown);
         Ok(kept)
@@ -206,7 +209,7 @@ impl Walker<'_> {
             }
         }
         let total = count.map_or_else(|| "too many".to_string(), |n| n.to_string());
-        self.note_gap(format!(
+        self.note_cut(parent, format!(
             "an element has {total} children; only the first {} were read",
             refs.len()
         ));

@@ -335,3 +335,39 @@ def test_writer_says_which_words_are_bold_and_where_the_caret_is(desktop, tmp_pa
         run_session(body)
     finally:
         stop_office(app)
+
+
+def test_kept_reads_of_writer_and_calc_are_never_stale(writer, calc):
+    # LibreOffice announces no new paragraph (Return sends only the old one's
+    # focus loss) and no recomputed formula cell: a read kept from events alone
+    # would show neither. Keys go in without a diff (nothing read after them);
+    # the next read must show what they did.
+    quiet = {"ui_diff_before_after": False}
+
+    async def body(c):
+        app = app_of(writer)
+        before = await c.ok("get_window_tree", app)
+        paragraphs = [l for l in before.splitlines() if "[Paragraph]" in l]
+        await c.ok("get_window_tree", app)  # kept from here on
+        last = {"selector": "role:Paragraph", **app}
+        await c.ok("press_key", {**last, "key": "ctrl+End", **quiet})
+        await c.ok("press_key", {**last, "key": "Return", **quiet})
+        await c.ok("press_key", {"selector": "role:Paragraph && focused:true", **app,
+                                 "text": "Second line", **quiet})
+        after = await c.ok("get_window_tree", app)
+        now = [l for l in after.splitlines() if "[Paragraph]" in l]
+        assert len(now) == len(paragraphs) + 1, after
+        assert any('value: "Second line"' in l for l in now), after
+
+        app = app_of(calc)
+        await sheet_ready(c, calc)
+        await c.ok("get_window_tree", app)
+        await c.ok("get_window_tree", app)  # kept from here on
+        a1 = {"selector": "role:Cell && name:A1", **app}
+        await c.ok("press_key", {**a1, "key": "ctrl+Home", **quiet})
+        await c.ok("press_key", {**a1, "text": "7", "key": "Return", **quiet})
+        tree = await c.ok("get_window_tree", app)
+        # A3 is =A1*A2: recomputed with no event of its own.
+        assert [cell_value(tree, n) for n in ("A1", "A2", "A3")] == ["7", "3", "21"], tree
+
+    run_session(body, deadline=DEADLINE_S)

@@ -664,7 +664,11 @@ const TEXT_HEAD: i32 = 4096;
 
 /// What a text field holds, up to [`TEXT_HEAD`] characters. Qt and Gecko answer
 /// an end offset past the text with an empty string, so its length is asked first.
-pub(crate) async fn read_text_head(conn: &Connection, obj: &ObjRef, quirks: Quirks) -> Option<String> {
+pub(crate) async fn read_text_head(
+    conn: &Connection,
+    obj: &ObjRef,
+    quirks: Quirks,
+) -> Option<String> {
     let end = if quirks.bounded_text {
         let count: i32 = dbus::property(conn, obj, dbus::TEXT, "CharacterCount")
             .await

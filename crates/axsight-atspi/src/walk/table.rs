@@ -209,10 +209,13 @@ impl Walker<'_> {
             }
         }
         let total = count.map_or_else(|| "too many".to_string(), |n| n.to_string());
-        self.note_cut(parent, format!(
-            "an element has {total} children; only the first {} were read",
-            refs.len()
-        ));
+        self.note_cut(
+            parent,
+            format!(
+                "an element has {total} children; only the first {} were read",
+                refs.len()
+            ),
+        );
         self.read_all(self.not_seen(refs), depth).await
     }
 

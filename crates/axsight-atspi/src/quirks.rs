@@ -51,8 +51,8 @@
 //!   (`Role::carries_value`). Combo boxes are named by their selected item
 //!   (`combo_named_by_text`, as Qt); labels relate to fields only from their own side
 //!   (`label-for`), so a nameless field is named by place (`labels_by_place`). A
-//!   label's new text is announced by no event: Java windows are read whole
-//!   (`misses_events`). Under a window manager the wrapper places an open menu's
+//!   label's new text is announced by no event (`misses_events`): a kept read
+//!   of a Java window is vouched for by spot checks of its names (`spot_check`). Under a window manager the wrapper places an open menu's
 //!   items from the menu in the menu bar instead of from the popup that holds them;
 //!   `menu_popups::place_menu_items` moves each open menu's items by the offset
 //!   between the menu and the popup they then fit in (plain data, unit-tested). An
@@ -109,8 +109,9 @@
 //! - **Untitled windows.** gtk3-widget-factory's window has no title; its X window is
 //!   found by size and pid.
 //! - **Gecko** (Firefox; see `docs/toolkits.md` for what was measured). Asked in bulk
-//!   (`GetAll` on `Accessible` is safe everywhere), and read whole every time: a page
-//!   zoom moves every box without a bounds event. Text is read up to `CharacterCount`
+//!   (`GetAll` on `Accessible` is safe everywhere); a page zoom moves every box
+//!   without a bounds event, so a kept read is vouched for by spot checks of the
+//!   page's boxes (`spot_check`). Text is read up to `CharacterCount`
 //!   (`bounded_text`, shared with Qt). `EditableText` answers and does nothing, so the
 //!   engine refuses `SetText` and `InsertText` (`ignores_editable_text`,
 //!   `Accessibility::perform`, which finds an element's quirks by its bus name) and
@@ -127,8 +128,8 @@
 //!   `Quirks::of_application` knows it by the application's name (`soffice`), read
 //!   after the toolkit. Then: no `Cache.GetItems` (`Quirks::items_cache`; reported to
 //!   crash it after a dialog closed, and its cache keeps the defunct objects of closed
-//!   dialogs); its windows are read whole each time (`misses_events`: Writer announces
-//!   no new paragraph); `Value` is read only for roles that show a number (toolbar
+//!   dialogs); a kept read is vouched for by spot checks (`misses_events`,
+//!   `spot_check`: Writer announces no new paragraph); `Value` is read only for roles that show a number (toolbar
 //!   buttons carry their checked state as one); an editable object's content is its
 //!   text (a cell's `Value` is a number even for text) and text is read up to
 //!   `CharacterCount`; a nameless status bar label is named by its text; a cell's
@@ -253,7 +254,7 @@ impl Quirks {
     /// Gecko 153 was measured with `gdbus` and a Python probe: `GetAll` on
     /// `Accessible` is answered (about 0.4 ms) on every kind of object, chrome and
     /// page alike, and the app lives on; a page zoom moves every box without a
-    /// bounds event, so its windows are read whole.
+    /// bounds event, so its kept reads are spot-checked.
     pub fn of_toolkit(name: &str, version: &str) -> Quirks {
         let is = |toolkit: &str| name.eq_ignore_ascii_case(toolkit);
         let gtk = is("gtk");

@@ -21,6 +21,7 @@ use futures_util::future::join_all;
 use zbus::Connection;
 
 use crate::dbus::{self, ObjRef};
+use crate::quirks::Quirks;
 use crate::roles::role_name;
 use crate::states;
 use crate::walk::RawNode;
@@ -53,21 +54,25 @@ enum Probe<'a> {
     Text(&'a ObjRef, &'a str),
 }
 
-/// Whether the kept read `raw` of a window still holds, as far as `check`'s
-/// spot checks can tell; extents are compared in `coords`.
-pub async fn hold(conn: &Connection, check: SpotCheck, raw: &RawNode, coords: u32) -> bool {
+/// Whether the kept read `raw` of a window of an app with `quirks` still
+/// holds, as far as its spot checks can tell (none: it does not).
+pub async fn hold(conn: &Connection, quirks: Quirks, raw: &RawNode) -> bool {
+    let Some(check) = quirks.spot_check else {
+        return false;
+    };
     let mut probes = Vec::new();
     collect(check, raw, None, &mut probes);
     if probes.len() > MOST_PROBES {
         return false;
     }
-    let checks = probes.iter().map(|probe| holds(conn, probe, coords));
+    let checks = probes.iter().map(|probe| holds(conn, probe, quirks));
     join_all(checks).await.into_iter().all(|held| held)
 }
 
-/// Whether one value read again is as kept; a value that cannot be read is
-/// not (the object went).
-async fn holds(conn: &Connection, probe: &Probe<'_>, coords: u32) -> bool {
+/// Whether one value read again is as kept, read as the walk read it; a value
+/// that cannot be read is not (the object went).
+async fn holds(conn: &Connection, probe: &Probe<'_>, quirks: Quirks) -> bool {
+    let coords = quirks.extent_coords();
     match *probe {
         Probe::Name(obj, kept) => dbus::property::<String>(conn, obj, dbus::ACCESSIBLE, "Name")
             .await
@@ -92,10 +97,6 @@ async fn holds(conn: &Connection, probe: &Probe<'_>, coords: u32) -> bool {
                 .is_ok_and(|child| &child == kept)
         }
         Probe::Text(obj, kept) => {
-            let quirks = crate::quirks::Quirks {
-                bounded_text: true,
-                ..Default::default()
-            };
             crate::walk::read_text_head(conn, obj, quirks)
                 .await
                 .unwrap_or_default()

@@ -391,10 +391,8 @@ impl Accessibility {
             cuts.extend(new_cuts);
             (Arc::new(raw), next_read(), cuts)
         };
-        if let Some(check) = spot_check {
-            if !crate::spot_checks::hold(&self.conn, check, &raw, coords).await {
-                return None;
-            }
+        if spot_check.is_some() && !crate::spot_checks::hold(&self.conn, entry.quirks, &raw).await {
+            return None;
         }
         Some(Arc::new(KeptWindow {
             bookmark,

@@ -381,7 +381,7 @@ impl<E: Engine> Session<E> {
         // window no listing has yet (another app's, still starting).
         let deadline = Instant::now() + options.timeout.saturating_sub(settled.waited);
         let apps_now = match &before.desktop {
-            Some(desktop) => elsewhere::listed_after(engine, desktop, before.pid, deadline).await,
+            Some(desktop) => elsewhere::listed_after(engine, desktop, deadline).await,
             None => engine.applications().await.ok(),
         }
         .unwrap_or_default();

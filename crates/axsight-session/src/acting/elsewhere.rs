@@ -54,14 +54,15 @@ impl Desktop {
             .collect()
     }
 
-    /// Whether the focus left every listed window during the action: the
-    /// window that took it is not listed yet.
+    /// Whether the focus left every listed window during the action and no
+    /// window came that may hold it: the window that took it is not listed yet.
+    /// A new window of any app (a menu's popup of the acting app's own, which
+    /// need not say it is active) is where the focus went.
     fn focus_went_unlisted(&self, apps: &[Application]) -> bool {
+        let windows = || apps.iter().flat_map(|app| &app.windows);
         self.focus_listed
-            && !apps
-                .iter()
-                .flat_map(|app| &app.windows)
-                .any(Window::is_active)
+            && !windows().any(Window::is_active)
+            && windows().all(|w| self.seen.contains(&w.id))
     }
 }
 
@@ -90,17 +91,16 @@ fn app_label(app: &Application) -> String {
 
 /// The apps as listed after an action, waiting (on events, up to
 /// [`FOCUS_GRACE`] and `deadline`) while the focus is in a window no listing
-/// has yet and no other app opened one. `None` when the bus cannot be listed.
+/// has yet and no window came. `None` when the bus cannot be listed.
 pub(crate) async fn listed_after<E: Engine>(
     engine: &E,
     desktop: &Desktop,
-    pid: Option<u32>,
     deadline: Instant,
 ) -> Option<Vec<Application>> {
     let mut apps = engine.applications().await.ok()?;
     let grace_ends = (Instant::now() + FOCUS_GRACE).min(deadline);
     let mut mark: EventMark = engine.mark().await;
-    while desktop.focus_went_unlisted(&apps) && desktop.new_elsewhere(&apps, pid).is_empty() {
+    while desktop.focus_went_unlisted(&apps) {
         let left = grace_ends.saturating_duration_since(Instant::now());
         if left.is_zero() {
             break;
@@ -166,6 +166,13 @@ mod tests {
         assert_eq!(found[0].0.title, "p1");
         assert_eq!(found[0].1, "xdg-desktop-portal-gtk, pid 20");
         assert!(!desktop.focus_went_unlisted(&after));
+        // A popup of the acting app's own, not active: the focus is there.
+        let popup = vec![app(
+            "firefox",
+            10,
+            vec![window("w1", false), window("menu", false)],
+        )];
+        assert!(!desktop.focus_went_unlisted(&popup));
     }
 
     #[test]

@@ -134,10 +134,14 @@ impl Change {
         match (interface, member) {
             (_, "BoundsChanged") => Change::Bounds,
             // Selection and active-descendant changes announce states that live on
-            // the children, which rarely send events of their own.
-            (_, "ChildrenChanged" | "SelectionChanged" | "ActiveDescendantChanged") => {
-                Change::Subtree
-            }
+            // the children, which rarely send events of their own. A text change
+            // may be one of children: Gecko holds them as embedded-object
+            // characters of their parent's text, and closing a panel of its
+            // window sends only the deletion of one (measured on Firefox 153).
+            (
+                _,
+                "ChildrenChanged" | "SelectionChanged" | "ActiveDescendantChanged" | "TextChanged",
+            ) => Change::Subtree,
             ("org.a11y.atspi.Event.Window", _) | ("org.freedesktop.DBus", _) => Change::Windows,
             _ => Change::Node,
         }

@@ -31,6 +31,11 @@ use crate::walk::RawNode;
 /// whole in 35 ms).
 const MOST_PROBES: usize = 300;
 
+/// The longest the checks may take: an app slow to answer them (a page still
+/// loading) is read whole, under the walk's own deadlines, rather than waited
+/// for here.
+const CHECKS_DEADLINE: std::time::Duration = std::time::Duration::from_millis(300);
+
 /// Which toolkit's silent changes a window is checked for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum SpotCheck {
@@ -66,7 +71,9 @@ pub async fn hold(conn: &Connection, quirks: Quirks, raw: &RawNode) -> bool {
         return false;
     }
     let checks = probes.iter().map(|probe| holds(conn, probe, quirks));
-    join_all(checks).await.into_iter().all(|held| held)
+    tokio::time::timeout(CHECKS_DEADLINE, join_all(checks))
+        .await
+        .is_ok_and(|held| held.into_iter().all(|held| held))
 }
 
 /// Whether one value read again is as kept, read as the walk read it; a value

@@ -362,7 +362,7 @@ impl<E: Engine> AxsightServer<E> {
     }
 
     #[tool(
-        description = "Whether an element (selector or handle) exists; not found is an answer, not an error.",
+        description = "Whether an element (selector or handle) exists: its states; a text's formatting runs, caret, selection. Not found is no error.",
         annotations(read_only_hint = true, open_world_hint = false)
     )]
     async fn validate_element(

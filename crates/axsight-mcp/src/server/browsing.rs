@@ -18,7 +18,7 @@ const DEFAULT_LOAD: Duration = Duration::from_secs(20);
 #[tool_router(router = browsing_router, vis = "pub(crate)")]
 impl<E: Engine> AxsightServer<E> {
     #[tool(
-        description = "Open a URL in the current or a new tab, or go back/forward/reload; answers with the window's tree once the page shows. Drives the browser axsight started or attached to, else a Firefox or Chromium window on screen (by its address bar), else starts `browser`.",
+        description = "Open a URL (current or new tab) or go back/forward/reload; answers with the window's tree once the page shows. Drives axsight's browser, else a Firefox or Chromium on screen (by its address bar), else starts `browser`.",
         annotations(open_world_hint = true)
     )]
     async fn navigate_browser(

@@ -105,6 +105,53 @@ pub fn cuts_kept(cached: &RawNode, plan: &HashMap<String, Reread>, cuts: &[Cut])
         .collect()
 }
 
+/// The most subtrees a flood is folded into before the window is read whole.
+const MOST_SUBTREES: usize = 8;
+
+/// A plan too big to patch object by object, folded into the subtrees that
+/// hold its objects: each object's ancestor at the deepest level below the
+/// window that leaves at most [`MOST_SUBTREES`] of them, read again whole.
+/// LibreOffice rebuilds its sidebar on every action, hundreds of objects in
+/// one panel; reading that panel beats reading the window. `None` when only
+/// the window itself would hold them.
+pub fn coalesce(
+    cached: &RawNode,
+    plan: &HashMap<String, Reread>,
+) -> Option<HashMap<String, Reread>> {
+    // Each planned object's ancestors, the window first, itself last.
+    let mut chains: Vec<Vec<String>> = Vec::with_capacity(plan.len());
+    let mut stack = vec![(cached, vec![path_of(cached)])];
+    while let Some((node, chain)) = stack.pop() {
+        if plan.contains_key(chain.last().map_or("", String::as_str)) {
+            chains.push(chain.clone());
+        }
+        for child in &node.children {
+            let mut below = chain.clone();
+            below.push(path_of(child));
+            stack.push((child, below));
+        }
+    }
+    if chains.iter().any(|chain| chain.len() == 1) {
+        return None;
+    }
+    let deepest = chains.iter().map(Vec::len).max()?;
+    for level in (1..deepest).rev() {
+        let folded: std::collections::HashSet<&String> = chains
+            .iter()
+            .map(|chain| &chain[level.min(chain.len() - 1)])
+            .collect();
+        if folded.len() <= MOST_SUBTREES {
+            return Some(
+                folded
+                    .into_iter()
+                    .map(|path| (path.clone(), Reread::Subtree))
+                    .collect(),
+            );
+        }
+    }
+    None
+}
+
 fn path_of(node: &RawNode) -> String {
     node.obj
         .as_ref()
@@ -330,5 +377,32 @@ mod tests {
             ..RawNode::default()
         };
         assert!(widen(&kept, planned).is_empty());
+    }
+
+    #[test]
+    fn a_flood_is_folded_into_the_subtrees_that_hold_it() {
+        // A sidebar of 100 rebuilt panels and one cell of a sheet.
+        let owned = |p: String| -> &'static str { Box::leak(p.into_boxed_str()) };
+        let panels: Vec<RawNode> = (0..100)
+            .map(|i| node(owned(format!("/panel{i}")), 39, vec![]))
+            .collect();
+        let sidebar = node("/sidebar", 39, panels);
+        let sheet = node("/sheet", 85, vec![node("/cell", 29, vec![])]);
+        let window = node("/window", 23, vec![sidebar, sheet]);
+        let mut plan: HashMap<String, Reread> = (0..100)
+            .map(|i| (format!("/panel{i}"), Reread::Node))
+            .collect();
+        plan.insert("/cell".into(), Reread::Node);
+        let folded = coalesce(&window, &plan).unwrap();
+        assert_eq!(
+            folded,
+            HashMap::from([
+                ("/sidebar".to_string(), Reread::Subtree),
+                ("/sheet".to_string(), Reread::Subtree),
+            ])
+        );
+        // The window itself changed: nothing smaller holds it.
+        plan.insert("/window".into(), Reread::Node);
+        assert!(coalesce(&window, &plan).is_none());
     }
 }

@@ -371,9 +371,11 @@ impl Accessibility {
         }
         watch.settle().await;
         let plan = refresh::plan(&watch.since(kept.bookmark, Some(&obj.bus))?)?;
-        let plan = refresh::widen(&kept.raw, plan);
+        let mut plan = refresh::widen(&kept.raw, plan);
         if plan.len() > refresh::MAX_PATCHES {
-            return None;
+            let changed = plan.len();
+            plan = refresh::coalesce(&kept.raw, &plan)?;
+            tracing::debug!(changed, subtrees = plan.len(), "a flood folded into subtrees");
         }
         let (raw, read, cuts) = if plan.is_empty() {
             (kept.raw.clone(), kept.read, kept.cuts.clone())

@@ -375,7 +375,11 @@ impl Accessibility {
         if plan.len() > refresh::MAX_PATCHES {
             let changed = plan.len();
             plan = refresh::coalesce(&kept.raw, &plan)?;
-            tracing::debug!(changed, subtrees = plan.len(), "a flood folded into subtrees");
+            tracing::debug!(
+                changed,
+                subtrees = plan.len(),
+                "a flood folded into subtrees"
+            );
         }
         let (raw, read, cuts) = if plan.is_empty() {
             (kept.raw.clone(), kept.read, kept.cuts.clone())

@@ -106,7 +106,7 @@ pub fn cuts_kept(cached: &RawNode, plan: &HashMap<String, Reread>, cuts: &[Cut])
 }
 
 /// The most subtrees a flood is folded into before the window is read whole.
-const MOST_SUBTREES: usize = 8;
+pub const MOST_SUBTREES: usize = 8;
 
 /// A plan too big to patch object by object, folded into the subtrees that
 /// hold its objects: each object's ancestor at the deepest level below the

@@ -382,6 +382,17 @@ fn describe_shift((dx, dy, dw, dh): Shift) -> String {
     }
 }
 
+/// ` around #u2 [Button] Save` for a nameless container, naming the first named
+/// element it holds (with a handle); empty for anything else.
+fn around(tree: &Tree, node: NodeId, registry: &mut HandleRegistry) -> String {
+    let Some(inner) = named_inside(tree, node) else {
+        return String::new();
+    };
+    let first = tree.element(inner);
+    let held = registry.assign(&first.id, first.role, &first.name);
+    format!(" around {}", element_head(&held.to_string(), first))
+}
+
 /// For a nameless container, the first named element a tree prints below it
 /// (`None` for anything else, or a container holding nothing named).
 fn named_inside(tree: &Tree, node: NodeId) -> Option<NodeId> {
@@ -529,11 +540,7 @@ pub fn render_diff(
                 let handle = registry.assign(&element.id, element.role, &element.name);
                 let inside = printed_below(before, n);
                 let mut line = element_head(&handle.to_string(), element);
-                if let Some(inner) = named_inside(before, n) {
-                    let first = before.element(inner);
-                    let held = registry.assign(&first.id, first.role, &first.name);
-                    let _ = write!(line, " around {}", element_head(&held.to_string(), first));
-                }
+                line.push_str(&around(before, n, registry));
                 if inside > 0 {
                     let _ = write!(line, " (+{inside} inside)");
                 }
@@ -562,11 +569,7 @@ pub fn render_diff(
                 let mut line = element_head(&handle.to_string(), element);
                 // A nameless container is told by what it holds: trees may never
                 // print its line, and its handle alone says nothing.
-                if let Some(inner) = named_inside(after, item.after) {
-                    let first = after.element(inner);
-                    let held = registry.assign(&first.id, first.role, &first.name);
-                    let _ = write!(line, " around {}", element_head(&held.to_string(), first));
-                }
+                line.push_str(&around(after, item.after, registry));
                 // A terminal's rows, on lines of their own, come last.
                 let (rows, others): (Vec<&FieldChange>, Vec<&FieldChange>) = item
                     .fields

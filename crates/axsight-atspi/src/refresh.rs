@@ -118,27 +118,40 @@ pub fn coalesce(
     cached: &RawNode,
     plan: &HashMap<String, Reread>,
 ) -> Option<HashMap<String, Reread>> {
-    // Each planned object's ancestors, the window first, itself last.
-    let mut chains: Vec<Vec<String>> = Vec::with_capacity(plan.len());
-    let mut stack = vec![(cached, vec![path_of(cached)])];
-    while let Some((node, chain)) = stack.pop() {
-        if plan.contains_key(chain.last().map_or("", String::as_str)) {
-            chains.push(chain.clone());
-        }
+    // Each planned object's ancestors, the window first, itself last, from
+    // one map of every object's parent.
+    let mut parents: HashMap<String, String> = HashMap::new();
+    let mut stack = vec![cached];
+    while let Some(node) = stack.pop() {
         for child in &node.children {
-            let mut below = chain.clone();
-            below.push(path_of(child));
-            stack.push((child, below));
+            parents.insert(path_of(child), path_of(node));
+            stack.push(child);
         }
     }
-    if chains.iter().any(|chain| chain.len() == 1) {
+    let root = path_of(cached);
+    if plan.contains_key(&root) {
         return None;
     }
+    // Objects the kept read does not hold are none of its subtrees.
+    let chains: Vec<Vec<&String>> = plan
+        .keys()
+        .map(|path| {
+            let mut chain = vec![path];
+            let mut at = path;
+            while let Some(parent) = parents.get(at) {
+                chain.push(parent);
+                at = parent;
+            }
+            chain.reverse();
+            chain
+        })
+        .filter(|chain| chain[0] == &root)
+        .collect();
     let deepest = chains.iter().map(Vec::len).max()?;
     for level in (1..deepest).rev() {
         let folded: std::collections::HashSet<&String> = chains
             .iter()
-            .map(|chain| &chain[level.min(chain.len() - 1)])
+            .map(|chain| chain[level.min(chain.len() - 1)])
             .collect();
         if folded.len() <= MOST_SUBTREES {
             return Some(

@@ -155,17 +155,9 @@ async fn insert_text(
 
 /// The first selected range of a text, in characters, when something is selected.
 async fn selected_range(conn: &Connection, obj: &ObjRef) -> Option<(i32, i32)> {
-    let count: i32 = dbus::call(conn, obj, dbus::TEXT, "GetNSelections", ())
-        .await
-        .ok()?;
-    if count <= 0 {
-        return None;
-    }
-    let (start, end): (i32, i32) = dbus::call(conn, obj, dbus::TEXT, "GetSelection", (0i32,))
-        .await
-        .ok()?;
-    let (start, end) = (start.min(end), start.max(end));
-    (start >= 0 && end > start).then_some((start, end))
+    let &(start, end) = crate::text_reading::selections(conn, obj).await.first()?;
+    let (start, end) = (i32::try_from(start).ok()?, i32::try_from(end).ok()?);
+    (end > start).then_some((start, end))
 }
 
 /// Runs the action called `name` (case-insensitively), without waiting long;

@@ -11,11 +11,11 @@ use zbus::Connection;
 
 use crate::dbus::{self, ObjRef};
 use crate::operate::{call, live_object};
+use crate::walk::PASSWORD_TEXT;
 use crate::Result;
 
-/// AT-SPI role numbers whose text is never read here: `password text` (a
-/// secret) and `terminal` (its scrollback: the tree prints its screen).
-const PASSWORD_TEXT: u32 = 40;
+/// AT-SPI role number of `terminal`, whose text is not read here (its
+/// scrollback: the tree prints its screen), as a secret's never is.
 const TERMINAL: u32 = 60;
 
 /// The text of element `id`: its content, caret, selection and, with `runs`,
@@ -113,7 +113,7 @@ async fn run_at(conn: &Connection, obj: &ObjRef, offset: i32) -> Result<(Attribu
 }
 
 /// The selected stretches of `obj`'s text, start before end.
-async fn selections(conn: &Connection, obj: &ObjRef) -> Vec<(usize, usize)> {
+pub(crate) async fn selections(conn: &Connection, obj: &ObjRef) -> Vec<(usize, usize)> {
     let Ok(count) = dbus::call::<_, i32>(conn, obj, dbus::TEXT, "GetNSelections", ()).await else {
         return Vec::new();
     };
@@ -137,7 +137,7 @@ mod tests {
 
     #[test]
     fn the_roles_never_read_are_the_ones_named() {
-        assert_eq!(role_name(super::PASSWORD_TEXT), "password text");
+        assert_eq!(role_name(crate::walk::PASSWORD_TEXT), "password text");
         assert_eq!(role_name(super::TERMINAL), "terminal");
     }
 }

@@ -98,7 +98,7 @@ pub struct Cut {
 }
 
 /// AT-SPI role number of `password text`, whose text is never read.
-const PASSWORD_TEXT: u32 = 40;
+pub(crate) const PASSWORD_TEXT: u32 = 40;
 
 /// AT-SPI role number of `document web`: a web page, whose value is its address.
 const DOCUMENT_WEB: u32 = 95;

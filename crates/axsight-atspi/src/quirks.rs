@@ -52,7 +52,8 @@
 //!   (`combo_named_by_text`, as Qt); labels relate to fields only from their own side
 //!   (`label-for`), so a nameless field is named by place (`labels_by_place`). A
 //!   label's new text is announced by no event (`misses_events`): a kept read
-//!   of a Java window is vouched for by spot checks of its names (`spot_check`). Under a window manager the wrapper places an open menu's
+//!   of a Java window is vouched for by spot checks of its names
+//!   (`spot_check`). Under a window manager the wrapper places an open menu's
 //!   items from the menu in the menu bar instead of from the popup that holds them;
 //!   `menu_popups::place_menu_items` moves each open menu's items by the offset
 //!   between the menu and the popup they then fit in (plain data, unit-tested). An
@@ -129,7 +130,8 @@
 //!   after the toolkit. Then: no `Cache.GetItems` (`Quirks::items_cache`; reported to
 //!   crash it after a dialog closed, and its cache keeps the defunct objects of closed
 //!   dialogs); a kept read is vouched for by spot checks (`misses_events`,
-//!   `spot_check`: Writer announces no new paragraph); `Value` is read only for roles that show a number (toolbar
+//!   `spot_check`: Writer announces no new paragraph); `Value` is read only for
+//!   roles that show a number (toolbar
 //!   buttons carry their checked state as one); an editable object's content is its
 //!   text (a cell's `Value` is a number even for text) and text is read up to
 //!   `CharacterCount`; a nameless status bar label is named by its text; a cell's
@@ -235,7 +237,7 @@ pub struct Quirks {
     /// and 4; kept whether the field is empty or not), worth a call per field.
     /// Qt gives it as the description, where no tooltip or description is set:
     /// nothing tells the two apart. LibreOffice's are the text itself (see
-    /// `normalize::presentation_placeholders`).
+    /// `normalize::presentation_placeholder`).
     pub placeholder_attribute: bool,
     /// The spot checks that vouch for a kept read of a toolkit that misses
     /// events (see `spot_checks`): Java, Gecko and LibreOffice. Without them
@@ -282,10 +284,12 @@ impl Quirks {
             libreoffice: false,
             settles_in_one_burst: gtk,
             placeholder_attribute: gtk,
-            spot_check: match () {
-                _ if java => Some(crate::spot_checks::SpotCheck::Java),
-                _ if gecko => Some(crate::spot_checks::SpotCheck::Gecko),
-                _ => None,
+            spot_check: if java {
+                Some(crate::spot_checks::SpotCheck::Java)
+            } else if gecko {
+                Some(crate::spot_checks::SpotCheck::Gecko)
+            } else {
+                None
             },
         }
     }

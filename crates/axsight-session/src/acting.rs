@@ -287,9 +287,14 @@ impl<E: Engine> Session<E> {
             return;
         };
         if let Ok(apps) = engine.applications().await {
-            *self.desktop_told.lock().unwrap_or_else(|e| e.into_inner()) =
-                Some(elsewhere::Desktop::noted(&apps));
+            self.tell_desktop(&apps);
         }
+    }
+
+    /// Keeps `apps`' windows as the ones the agent has been told of.
+    fn tell_desktop(&self, apps: &[axsight_core::Application]) {
+        *self.desktop_told.lock().unwrap_or_else(|e| e.into_inner()) =
+            Some(elsewhere::Desktop::noted(apps));
     }
 
     /// What the app with `pid` shows on the display, as a sentence for an agent
@@ -386,8 +391,7 @@ impl<E: Engine> Session<E> {
         }
         .unwrap_or_default();
         if !apps_now.is_empty() {
-            *self.desktop_told.lock().unwrap_or_else(|e| e.into_inner()) =
-                Some(elsewhere::Desktop::noted(&apps_now));
+            self.tell_desktop(&apps_now);
         }
         let windows_now = own_windows(&apps_now, before.pid);
         // Windows another app opened: a portal's file chooser, a prompt.

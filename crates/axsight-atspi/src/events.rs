@@ -453,7 +453,7 @@ async fn record_events(
             focus: member.as_str() == "StateChanged" && detail == "focused",
             at: Instant::now(),
         };
-        tracing::trace!(?event, %member, "event");
+        tracing::trace!(?event, %member, %detail, "event");
         let mut log = log.lock().unwrap_or_else(|e| e.into_inner());
         let sequence = log.next;
         log.next += 1;

@@ -85,6 +85,7 @@
 
 mod clipboard;
 mod elsewhere;
+mod menu_choice;
 mod pointer;
 mod sequence;
 mod text;
@@ -200,6 +201,9 @@ pub(crate) struct Before {
     /// Whether the action may move a caret (keys, typing, a click into a
     /// text): its answer then says where the focused text's caret is.
     pub tells_caret: bool,
+    /// A menu item the action chose: its menu closes once the app has taken
+    /// the choice, so the answer is not read while it still shows.
+    pub chosen_item: Option<ElementId>,
 }
 
 impl Before {
@@ -214,6 +218,10 @@ impl Before {
                 .find(|&n| tree.element(n).role == Role::Document)?;
             Some((tree.element(page).id.clone(), visible_box(tree, node)?))
         });
+        self.chosen_item = aimed
+            .node
+            .filter(|&node| menu_choice::chooses_from_a_menu(tree, node))
+            .map(|node| tree.element(node).id.clone());
     }
 }
 
@@ -276,6 +284,7 @@ impl<E: Engine> Session<E> {
             pointer: None,
             pointer_before: *self.pointer.lock().unwrap_or_else(|e| e.into_inner()),
             tells_caret: false,
+            chosen_item: None,
         }
     }
 
@@ -330,7 +339,12 @@ impl<E: Engine> Session<E> {
         let policy = SettlePolicy::default()
             .expecting(before.expecting)
             .within(options.timeout);
-        let settled = engine.settle(window_id.as_ref(), before.mark, policy).await;
+        let mut settled = engine.settle(window_id.as_ref(), before.mark, policy).await;
+        if let (Some(item), true) = (&before.chosen_item, options.diff) {
+            settled = self
+                .until_menu_closes(engine, &before, item, settled, options)
+                .await;
+        }
         // A window without events is watched by its pixels instead.
         let watched = match (&before.pixels, settled.end) {
             (Some(then), SettleEnd::Silent) => {

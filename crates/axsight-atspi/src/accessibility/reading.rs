@@ -381,6 +381,7 @@ impl Accessibility {
                 "a flood folded into subtrees"
             );
         }
+        tracing::debug!(patches = plan.len(), "a kept read brought up to date");
         let (raw, read, cuts) = if plan.is_empty() {
             (kept.raw.clone(), kept.read, kept.cuts.clone())
         } else {
@@ -398,6 +399,7 @@ impl Accessibility {
             (Arc::new(raw), next_read(), cuts)
         };
         if spot_check.is_some() && !crate::spot_checks::hold(&self.conn, entry.quirks, &raw).await {
+            tracing::debug!("spot checks failed: the window is read whole");
             return None;
         }
         Some(Arc::new(KeptWindow {

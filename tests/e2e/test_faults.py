@@ -29,6 +29,15 @@ def test_a_hung_app_is_reported_and_works_again_once_it_runs(fixture_app):
             assert f"[Window] {title}" in tree, tree
             frozen.proc.send_signal(signal.SIGSTOP)
 
+            # A wait keeps its timeout though the app does not answer its read.
+            t0 = time.monotonic()
+            waited = await c.error("wait_for_element", {"selector": "role:Button && name:Nope",
+                                                        **here, "timeout_ms": 200})
+            took = time.monotonic() - t0
+            print(f"wait of 200 ms on a stopped app: answered after {took:.2f} s: {waited}")
+            assert took < 1.2, waited
+            assert "the last read had not finished at the deadline" in waited, waited
+
             t0 = time.monotonic()
             read = await c.error("get_window_tree", here)
             print(f"read of a stopped app: refused after {time.monotonic() - t0:.2f} s: {read}")

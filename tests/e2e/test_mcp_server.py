@@ -45,7 +45,10 @@ LINE = re.compile(r"^(?P<indent> *)(?P<handle>#u\d+) \[(?P<role>\w+)\] ?(?P<rest
 
 
 def desktop_env():
-    return {name: os.environ[name] for name in DESKTOP_VARS if os.environ.get(name)}
+    """The desktop's variables, and AXSIGHT_LOG when set: a run with it keeps
+    the server's log, printed with a failing test's output."""
+    return {name: os.environ[name] for name in (*DESKTOP_VARS, "AXSIGHT_LOG")
+            if os.environ.get(name)}
 
 
 class Client:

@@ -25,6 +25,12 @@ use crate::{Error, Result};
 /// The longest one whole window read may take, whatever its calls do.
 pub const READ_DEADLINE: Duration = Duration::from_secs(8);
 
+/// The longest bringing a kept read up to date may take before the window is
+/// read whole instead: object by object, a busy app (a page still loading,
+/// each call waiting on its content process) is far slower than one bulk read
+/// of its cache, and a patch must not spend the read's whole deadline.
+const PATCH_DEADLINE: Duration = Duration::from_millis(400);
+
 /// A frame's children read for its content's corner: the header bar and the
 /// content come first.
 const MAX_INSET_CHILDREN: usize = 8;
@@ -387,9 +393,12 @@ impl Accessibility {
         } else {
             let mut cuts = refresh::cuts_kept(&kept.raw, &plan, &kept.cuts);
             let walker = Walker::new(&self.conn, entry.quirks, kept.options, AppCache::default());
-            let raw = refresh::patch(&walker, &self.conn, &kept.raw, &obj.bus, plan, coords)
-                .await
-                .ok()?;
+            let patch = refresh::patch(&walker, &self.conn, &kept.raw, &obj.bus, plan, coords);
+            let Ok(patched) = tokio::time::timeout(PATCH_DEADLINE, patch).await else {
+                tracing::debug!("patching outlasted its deadline: the window is read whole");
+                return None;
+            };
+            let raw = patched.ok()?;
             // A patch that met vanishing objects gives way to a whole read.
             let (gaps, new_cuts) = walker.into_parts();
             if !gaps.is_empty() {

@@ -1,6 +1,7 @@
 //! `wait_for_element`: waits until an element exists, goes, shows, is enabled, has
 //! the focus or holds a value. It re-checks whenever the desktop sends an event,
-//! and at least every half second (events can be missed), until the deadline.
+//! and at least every half second (events can be missed), until the deadline,
+//! which a slow read does not stretch by more than half a second.
 //! A silent surface (a window without accessibility, a canvas, a sheet without
 //! cells) holds what OCR reads in it: `has_value` waits for its pixels to show
 //! the text, read anew only when they changed.
@@ -95,6 +96,9 @@ impl std::fmt::Display for Condition {
 /// How often the condition is checked when no event comes.
 const POLL: Duration = Duration::from_millis(500);
 
+/// How long a read that began before the deadline may run past it.
+const LAST_READ_GRACE: Duration = Duration::from_millis(500);
+
 /// Characters of a silent surface's text quoted in a timed-out answer, at most.
 const MAX_READ: usize = 200;
 
@@ -142,7 +146,18 @@ impl<E: Engine> Session<E> {
             let mark = engine.mark().await;
             // What OCR read in a silent surface, for the answer.
             let mut read = None;
-            let (element, line) = match self.locate(&engine, target).await {
+            // A read still going at the deadline (an app answering slowly)
+            // ends the wait there: the caller's timeout is kept.
+            let left = deadline.saturating_duration_since(Instant::now()) + LAST_READ_GRACE;
+            let Ok(located) = tokio::time::timeout(left, self.locate(&engine, target)).await else {
+                return Err(ToolError::TimedOut(format!(
+                    "waited {} ms and the element never {condition}; the last read had not finished \
+                     at the deadline (the app is slow to answer: a page still loading, a long \
+                     job, or it is stopped)",
+                    start.elapsed().as_millis()
+                )));
+            };
+            let (element, line) = match located {
                 Ok(aimed) => {
                     let mut element = aimed.element().cloned();
                     if let (Condition::HasValue(_), Some(element)) = (condition, element.as_mut()) {

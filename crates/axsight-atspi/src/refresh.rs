@@ -22,7 +22,24 @@ const SCROLL_BAR: u32 = 48;
 pub enum Reread {
     Bounds,
     Node,
+    /// A container that says its box changed: read again, and its whole
+    /// subtree where the box did change (its children moved with it, often
+    /// without a word). LibreOffice announces unchanged boxes of the pane that
+    /// holds a whole window on every edit.
+    Moved,
     Subtree,
+}
+
+impl Reread {
+    /// What two changes of one object ask for together: the deeper, but a box
+    /// and a state both changed is a possible move ([`Reread::Moved`]), which a
+    /// plain re-read of the object would not follow into its children.
+    fn with(self, other: Reread) -> Reread {
+        match (self, other) {
+            (Reread::Bounds, Reread::Node) | (Reread::Node, Reread::Bounds) => Reread::Moved,
+            _ => self.max(other),
+        }
+    }
 }
 
 /// The objects to read again and how deeply; `None` when the events call for a full
@@ -39,15 +56,16 @@ pub fn plan(events: &[Event]) -> Option<HashMap<String, Reread>> {
             Change::Subtree => Reread::Subtree,
         };
         let entry = plan.entry(event.path.clone()).or_insert(reread);
-        *entry = (*entry).max(reread);
+        *entry = entry.with(reread);
     }
     Some(plan)
 }
 
 /// Widens a plan by what the cached tree knows, and drops objects not in it (a
-/// change there cannot show):
+/// change there cannot show) and the window's own bounds (checked apart):
 /// - a container that moved or resized moved its descendants too, and they may
-///   send nothing: its whole subtree is read again;
+///   send nothing: its whole subtree is read again once its box is seen to
+///   differ ([`Reread::Moved`]);
 /// - a scroll bar whose value changed scrolled its siblings' content, which sends
 ///   no event in GTK3 (rows come into view without a state event): the scroll
 ///   bar's parent is read again.
@@ -57,29 +75,90 @@ pub fn widen(cached: &RawNode, plan: HashMap<String, Reread>) -> HashMap<String,
         let Some((node, parent)) = locate(cached, &path, None) else {
             continue;
         };
+        // The window's own box is asked before any patch, and a window that
+        // moved is read whole: a bounds event on it (LibreOffice sends some on
+        // every edit) moves nothing.
+        let reread = match (parent, reread) {
+            (None, Reread::Bounds) => continue,
+            (None, Reread::Moved) => Reread::Node,
+            _ => reread,
+        };
         let (path, reread) = match (node.role, parent) {
             (SCROLL_BAR, Some(parent)) if reread >= Reread::Node => {
                 (path_of(parent), Reread::Subtree)
             }
-            _ if reread == Reread::Bounds && !node.children.is_empty() => (path, Reread::Subtree),
+            // A container's box moves its children's: seen in the patch.
+            _ if reread == Reread::Bounds && !node.children.is_empty() => (path, Reread::Moved),
+            // A leaf's box is read with the rest of it.
+            _ if reread == Reread::Moved && node.children.is_empty() => (path, Reread::Node),
             _ => (path, reread),
         };
         let entry = widened.entry(path).or_insert(reread);
-        *entry = (*entry).max(reread);
+        *entry = entry.with(reread);
     }
-    // A re-read subtree covers everything below it; reading parts of it as well
-    // would race with it (one walk's objects are met once) and waste calls.
-    let subtrees: Vec<String> = widened
+    without_covered(cached, widened)
+}
+
+/// `plan` without the objects a re-read subtree of it covers: reading parts
+/// of a subtree as well would race with it (one walk's objects are met once,
+/// so the subtree read could come back without them) and waste calls.
+fn without_covered(cached: &RawNode, mut plan: HashMap<String, Reread>) -> HashMap<String, Reread> {
+    let subtrees: Vec<String> = plan
         .iter()
         .filter(|(_, reread)| **reread == Reread::Subtree)
         .map(|(path, _)| path.clone())
         .collect();
-    widened.retain(|path, _| {
+    plan.retain(|path, _| {
         !subtrees
             .iter()
             .any(|top| top != path && is_below(cached, top, path))
     });
-    widened
+    plan
+}
+
+/// The plan with each [`Reread::Moved`] container decided: its subtree where
+/// its box differs from the kept read's (or the kept read has none), itself
+/// alone where not. Asks each such box once, concurrently.
+pub async fn decide_moves(
+    conn: &zbus::Connection,
+    cached: &RawNode,
+    bus: &str,
+    mut plan: HashMap<String, Reread>,
+    extent_coords: u32,
+) -> HashMap<String, Reread> {
+    let moved: Vec<String> = plan
+        .iter()
+        .filter(|(_, reread)| **reread == Reread::Moved)
+        .map(|(path, _)| path.clone())
+        .collect();
+    let checks = moved.into_iter().map(|path| async move {
+        let kept = locate(cached, &path, None).and_then(|(node, _)| node.extents);
+        let Ok(object) = zbus::zvariant::ObjectPath::try_from(path.as_str()) else {
+            return (path, true);
+        };
+        let obj = ObjRef {
+            bus: bus.to_string(),
+            path: object.into(),
+        };
+        let now = dbus::call::<_, (i32, i32, i32, i32)>(
+            conn,
+            &obj,
+            dbus::COMPONENT,
+            "GetExtents",
+            (extent_coords,),
+        )
+        .await
+        .ok();
+        (path.clone(), kept.is_none() || now != kept)
+    });
+    for (path, moved) in join_all(checks).await {
+        let reread = match moved {
+            true => Reread::Subtree,
+            false => Reread::Node,
+        };
+        plan.insert(path, reread);
+    }
+    without_covered(cached, plan)
 }
 
 /// Whether the object at `path` lies below the object at `top` in `tree`.
@@ -154,12 +233,13 @@ pub fn coalesce(
             .map(|chain| chain[level.min(chain.len() - 1)])
             .collect();
         if folded.len() <= MOST_SUBTREES {
-            return Some(
-                folded
-                    .into_iter()
-                    .map(|path| (path.clone(), Reread::Subtree))
-                    .collect(),
-            );
+            // A shorter chain folds to its own object, which may lie above
+            // another chain's fold.
+            let folded = folded
+                .into_iter()
+                .map(|path| (path.clone(), Reread::Subtree))
+                .collect();
+            return Some(without_covered(cached, folded));
         }
     }
     None
@@ -211,7 +291,8 @@ enum Fresh {
     Subtree(RawNode),
 }
 
-/// Applies `plan` (already [`widen`]ed against `cached`) to a copy of `cached`,
+/// Applies `plan` (already [`widen`]ed against `cached`, its moves decided)
+/// to a copy of `cached`,
 /// reading each changed object of app `bus` again. An error means the patch failed
 /// and the caller should walk the window afresh.
 pub async fn patch(
@@ -245,7 +326,8 @@ pub async fn patch(
                 .ok(),
             ),
             Reread::Node => Fresh::Node(walker.read_node(obj, is_root).await?),
-            Reread::Subtree => Fresh::Subtree(walker.read(obj, is_root).await?),
+            // Undecided moves are read whole ([`decide_moves`] decides them).
+            Reread::Moved | Reread::Subtree => Fresh::Subtree(walker.read(obj, is_root).await?),
         };
         Ok::<_, Abort>((path, fresh))
     });
@@ -302,8 +384,17 @@ mod tests {
             event("/b", Change::Bounds),
         ])
         .unwrap();
-        assert_eq!(plan["/a"], Reread::Node);
+        assert_eq!(plan["/a"], Reread::Moved, "a box and a state: maybe moved");
         assert_eq!(plan["/b"], Reread::Bounds);
+        let plan = super::plan(&[
+            event("/a", Change::Bounds),
+            event("/a", Change::Subtree),
+            event("/b", Change::Node),
+            event("/b", Change::Node),
+        ])
+        .unwrap();
+        assert_eq!(plan["/a"], Reread::Subtree);
+        assert_eq!(plan["/b"], Reread::Node);
     }
 
     fn node(path: &'static str, role: u32, children: Vec<RawNode>) -> RawNode {
@@ -350,14 +441,31 @@ mod tests {
             "a moved leaf is one call"
         );
         assert!(!widened.contains_key("/bar") && !widened.contains_key("/elsewhere"));
+        assert!(
+            widen(&tree, HashMap::from([("/w".to_string(), Reread::Bounds)])).is_empty(),
+            "the window's own box is checked apart"
+        );
+        assert_eq!(
+            widen(&tree, HashMap::from([("/w".to_string(), Reread::Moved)])),
+            HashMap::from([("/w".to_string(), Reread::Node)]),
+            "the window's own box is checked apart, its state is read"
+        );
         let widened = widen(
             &tree,
-            HashMap::from([("/list".to_string(), Reread::Bounds)]),
+            HashMap::from([
+                ("/list".to_string(), Reread::Bounds),
+                ("/leaf".to_string(), Reread::Moved),
+            ]),
         );
         assert_eq!(
             widened.get("/list"),
-            Some(&Reread::Subtree),
-            "a moved container moves its children"
+            Some(&Reread::Moved),
+            "a container that says it moved is checked, its children read if it did"
+        );
+        assert_eq!(
+            widened.get("/leaf"),
+            Some(&Reread::Node),
+            "a leaf's box is read with it"
         );
 
         // Below a re-read subtree nothing else is read.
@@ -417,5 +525,25 @@ mod tests {
         // The window itself changed: nothing smaller holds it.
         plan.insert("/window".into(), Reread::Node);
         assert!(coalesce(&window, &plan).is_none());
+    }
+
+    #[test]
+    fn a_fold_never_holds_a_subtree_inside_another() {
+        // window > (pane > (box > nine labels)); the pane changed and the labels.
+        let owned = |p: String| -> &'static str { Box::leak(p.into_boxed_str()) };
+        let labels: Vec<RawNode> = (0..9)
+            .map(|i| node(owned(format!("/label{i}")), 29, vec![]))
+            .collect();
+        let pane = node("/pane", 39, vec![node("/box", 39, labels)]);
+        let window = node("/window", 23, vec![pane]);
+        let mut plan: HashMap<String, Reread> = (0..9)
+            .map(|i| (format!("/label{i}"), Reread::Node))
+            .collect();
+        plan.insert("/pane".into(), Reread::Node);
+        // Folded at the box's level, the pane's chain ends in the pane itself.
+        assert_eq!(
+            coalesce(&window, &plan).unwrap(),
+            HashMap::from([("/pane".to_string(), Reread::Subtree)])
+        );
     }
 }

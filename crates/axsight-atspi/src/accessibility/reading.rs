@@ -377,7 +377,12 @@ impl Accessibility {
         }
         watch.settle().await;
         let plan = refresh::plan(&watch.since(kept.bookmark, Some(&obj.bus))?)?;
-        let mut plan = refresh::widen(&kept.raw, plan);
+        let plan = refresh::widen(&kept.raw, plan);
+        let decided = refresh::decide_moves(&self.conn, &kept.raw, &obj.bus, plan, coords);
+        let Ok(mut plan) = tokio::time::timeout(PATCH_DEADLINE, decided).await else {
+            tracing::debug!("boxes outlasted the patch's deadline: the window is read whole");
+            return None;
+        };
         if plan.len() > refresh::MAX_PATCHES {
             let changed = plan.len();
             plan = refresh::coalesce(&kept.raw, &plan)?;
@@ -387,7 +392,7 @@ impl Accessibility {
                 "a flood folded into subtrees"
             );
         }
-        tracing::debug!(patches = plan.len(), "a kept read brought up to date");
+        tracing::debug!(patches = plan.len(), plan = ?plan.iter().take(8).collect::<Vec<_>>(), "a kept read brought up to date");
         let (raw, read, cuts) = if plan.is_empty() {
             (kept.raw.clone(), kept.read, kept.cuts.clone())
         } else {
@@ -404,6 +409,8 @@ impl Accessibility {
             if !gaps.is_empty() {
                 return None;
             }
+            // A container read again because it moved says its cuts anew.
+            cuts.retain(|kept| !new_cuts.iter().any(|new| new.path == kept.path));
             cuts.extend(new_cuts);
             (Arc::new(raw), next_read(), cuts)
         };

@@ -94,13 +94,20 @@
 //!     before it, so once the reply is in, every event the app emitted before the call
 //!     is in the log.
 //!   - `refresh::plan` folds the events from that app since the cached bookmark into
-//!     one change per object path. Window events, more than 64 changed objects, or a
-//!     bookmark older than the log mean a full walk.
+//!     one change per object path. Window events or a bookmark older than the log
+//!     mean a full walk.
 //!   - `refresh::widen` adjusts the plan with what the cached tree knows: a container
-//!     that moved re-reads its subtree (its children moved too and may say nothing); a
-//!     scroll bar whose value changed re-reads its parent (GTK3 sends no event for the
-//!     rows a scroll brings into view); objects not in the tree are dropped; nothing
-//!     below a re-read subtree is read separately (one walk meets each object once).
+//!     that says its box changed is a possible move; a scroll bar whose value changed
+//!     re-reads its parent (GTK3 sends no event for the rows a scroll brings into
+//!     view); objects not in the tree are dropped, and so is a bounds event of the
+//!     window itself (its box is asked before any patch); nothing below a re-read
+//!     subtree is read separately (one walk meets each object once).
+//!   - `refresh::decide_moves` asks each possibly moved container's box: where it
+//!     differs, the subtree is read again (its children moved too and may say
+//!     nothing); where not, the container alone (LibreOffice announces unchanged
+//!     boxes on every edit). More than 64 objects left are folded into at most 8
+//!     subtrees (`refresh::coalesce`), else the window is walked whole; patching and
+//!     deciding give way to a whole walk after 400 ms.
 //!     Selection and active-descendant events count as subtree changes: the states
 //!     they announce live on the children.
 //!   - Otherwise `patch` re-reads only what changed: the extents for `Bounds`, the

@@ -70,6 +70,11 @@ pub struct TreeDiff {
     /// Roots of subtrees that went away, as nodes of the "before" tree.
     pub removed: Vec<NodeId>,
     pub changed: Vec<Changed>,
+    /// Subtrees the app made anew just as they were, in the same place
+    /// (LibreOffice rebuilds its sidebar's tab bar on every edit): each pair is
+    /// one element before and after, every element of the subtree listed. Not
+    /// printed; their handles carry over to the new objects.
+    pub rebuilt: Vec<(NodeId, NodeId)>,
 }
 
 impl TreeDiff {
@@ -134,11 +139,71 @@ pub fn diff(before: &Tree, after: &Tree) -> TreeDiff {
             (!fields.is_empty()).then_some(Changed { after: now, fields })
         })
         .collect();
+    let mut added = roots(after, &added_all);
+    let mut removed = roots(before, &removed_all);
+    let rebuilt = rebuilt_alike(before, &mut removed, after, &mut added);
     TreeDiff {
-        added: roots(after, &added_all),
-        removed: roots(before, &removed_all),
+        added,
+        removed,
         changed,
+        rebuilt,
     }
+}
+
+/// Takes out of `removed` and `added` the subtrees made anew just as they
+/// were, under the same parent, and returns them element by element.
+fn rebuilt_alike(
+    before: &Tree,
+    removed: &mut Vec<NodeId>,
+    after: &Tree,
+    added: &mut Vec<NodeId>,
+) -> Vec<(NodeId, NodeId)> {
+    fn parent_id(tree: &Tree, node: NodeId) -> Option<&ElementId> {
+        tree.node(node).parent.map(|p| &tree.element(p).id)
+    }
+    let mut pairs = Vec::new();
+    removed.retain(|&gone| {
+        let Some(twin) = added.iter().position(|&new| {
+            parent_id(before, gone) == parent_id(after, new)
+                && alike(before, gone, after, new, &mut Vec::new())
+        }) else {
+            return true;
+        };
+        let new = added.remove(twin);
+        alike(before, gone, after, new, &mut pairs);
+        false
+    });
+    pairs
+}
+
+/// Whether the subtrees at `then` and `now` print the same, element for
+/// element; the pairs are pushed onto `pairs` as they are compared.
+fn alike(
+    before: &Tree,
+    then: NodeId,
+    after: &Tree,
+    now: NodeId,
+    pairs: &mut Vec<(NodeId, NodeId)>,
+) -> bool {
+    let (a, b) = (before.element(then), after.element(now));
+    if a.role != b.role || !compare(a, b).is_empty() {
+        return false;
+    }
+    let shown = |tree: &Tree, node: NodeId| -> Vec<NodeId> {
+        tree.node(node)
+            .children
+            .iter()
+            .copied()
+            .filter(|&c| tree.element(c).is_shown())
+            .collect()
+    };
+    let (these, those) = (shown(before, then), shown(after, now));
+    pairs.push((then, now));
+    these.len() == those.len()
+        && these
+            .into_iter()
+            .zip(those)
+            .all(|(this, that)| alike(before, this, after, that, pairs))
 }
 
 /// The printed fields of one element that differ between two captures.
@@ -417,6 +482,13 @@ pub fn render_diff(
     registry: &mut HandleRegistry,
     max_chars: usize,
 ) -> String {
+    for change in changes {
+        if let (Some(before), Some(after)) = (change.before, change.after) {
+            for &(then, now) in &change.diff.rebuilt {
+                registry.carry(&before.element(then).id, &after.element(now).id);
+            }
+        }
+    }
     if changes.iter().all(|c| c.diff.is_empty()) {
         return "no change\n".into();
     }

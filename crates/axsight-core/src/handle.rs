@@ -174,6 +174,33 @@ impl HandleRegistry {
         }
     }
 
+    /// Gives the handle of `from` to `to`, an element the app made anew just as
+    /// `from` was: the agent's handle goes on naming it. Nothing happens where
+    /// `from` has no handle or `to` has one already.
+    ///
+    /// ```
+    /// use axsight_core::{ElementId, HandleRegistry, Role};
+    /// let mut handles = HandleRegistry::new();
+    /// let old = ElementId(":1.2/old".into());
+    /// let new = ElementId(":1.2/new".into());
+    /// let given = handles.assign(&old, Role::ToolBar, "Properties");
+    /// handles.carry(&old, &new);
+    /// assert_eq!(handles.handle_of(&new), Some(given));
+    /// assert_eq!(handles.handle_of(&old), None);
+    /// ```
+    pub fn carry(&mut self, from: &ElementId, to: &ElementId) {
+        if self.by_id.contains_key(to) {
+            return;
+        }
+        let Some(number) = self.by_id.remove(from) else {
+            return;
+        };
+        if let Some(entry) = self.entries[number as usize - 1].as_mut() {
+            entry.id = to.clone();
+        }
+        self.by_id.insert(to.clone(), number);
+    }
+
     /// The handle already given to `id`, if any.
     pub fn handle_of(&self, id: &ElementId) -> Option<Handle> {
         self.by_id.get(id).map(|&number| Handle {

@@ -590,3 +590,40 @@ fn many_elements_moved_alike_are_one_line() {
         "changed:\n  #u1 [Button] Bold: bounds [0,0,10,10] -> [0,-25,10,10]\n"
     );
 }
+
+/// Window > (Sheet cell "A1", Tab bar > Properties > its button).
+fn with_tab_bar(bar: &str, button: &str, name: &str) -> Tree {
+    let mut tree = Tree::new(shown("w", Role::Window, "Calc"));
+    tree.push(tree.root(), shown("cell", Role::Cell, "A1"));
+    let bar = tree.push(tree.root(), shown(bar, Role::ToolBar, name));
+    tree.push(bar, shown(button, Role::ToggleButton, ""));
+    tree
+}
+
+#[test]
+fn a_subtree_made_anew_just_as_it_was_is_no_change_and_keeps_its_handles() {
+    let then = with_tab_bar("bar-old", "button-old", "Properties");
+    let now = with_tab_bar("bar-new", "button-new", "Properties");
+    let d = diff(&then, &now);
+    assert!(d.is_empty(), "{d:?}");
+    assert_eq!(
+        d.rebuilt,
+        vec![(NodeId(2), NodeId(2)), (NodeId(3), NodeId(3))]
+    );
+    let mut handles = HandleRegistry::new();
+    let bar = handles.assign(&then.element(NodeId(2)).id, Role::ToolBar, "Properties");
+    let change = WindowChange {
+        before: Some(&then),
+        after: Some(&now),
+        diff: d,
+        elsewhere: None,
+    };
+    assert_eq!(render_diff(&[change], &mut handles, 4000), "no change\n");
+    assert_eq!(handles.handle_of(&now.element(NodeId(2)).id), Some(bar));
+
+    // Made anew with another name: removed and added, as before.
+    let renamed = with_tab_bar("bar-new", "button-new", "Styles");
+    let d = diff(&then, &renamed);
+    assert_eq!((d.removed.len(), d.added.len()), (1, 1), "{d:?}");
+    assert!(d.rebuilt.is_empty());
+}

@@ -234,13 +234,24 @@ def test_a_recreated_button_is_found_again_and_healed(desktop):
                                      "name, place, neighbours, box)"), healed
             assert "Rebuilt 2" in healed, healed
 
+            # Made anew just as it was: no change, and the handle goes on naming it.
+            tree = parse_tree(await c.ok("get_window_tree", {"window": title}))
+            alike = handle_of(tree, "Button", "Rebuild alike")
+            rebuilt = await c.ok("click_element", {"index": alike})
+            assert 'name "Rebuilt 2" -> "Rebuilt alike 1"' in rebuilt, rebuilt
+            assert "Rebuild alike" not in rebuilt.split("\n", 1)[1], rebuilt
+            again = await c.ok("click_element", {"index": alike})
+            assert 'name "Rebuilt alike 1" -> "Rebuilt alike 2"' in again, again
+            tree = parse_tree(await c.ok("get_window_tree", {"window": title}))
+            assert handle_of(tree, "Button", "Rebuild alike") == alike, tree
+
         run_session(body)
         pyatspi = pytest.importorskip("pyatspi")
         status = poll(lambda: next(
             (a for a in pyatspi.findAllDescendants(pyatspi.Registry.getDesktop(0),
                                                    lambda x: x.getRoleName() == "label"
                                                    and x.name.startswith("Rebuilt"))), None))
-        assert status is not None and status.name == "Rebuilt 2"
+        assert status is not None and status.name == "Rebuilt alike 2"
     finally:
         stop(app)
 

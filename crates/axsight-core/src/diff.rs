@@ -1,5 +1,6 @@
 //! What changed between two captures of one window, by object identity: a renamed
-//! button is a change, not a removal and an addition.
+//! button is a change, not a removal and an addition. A subtree the app made anew
+//! just as it was, in the same place, is no change at all (its handles carry over).
 //!
 //! ```text
 //! added:

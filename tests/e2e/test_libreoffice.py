@@ -366,8 +366,22 @@ def test_kept_reads_of_writer_and_calc_are_never_stale(writer, calc):
         a1 = {"selector": "role:Cell && name:A1", **app}
         await c.ok("press_key", {**a1, "key": "ctrl+Home", **quiet})
         await c.ok("press_key", {**a1, "text": "7", "key": "Return", **quiet})
+        # No answer was waited for: wait for the app, then read.
+        await c.ok("wait_for_element", {"selector": "role:Cell && name:A3", **app,
+                                        "value": "21", "timeout_ms": 5000})
         tree = await c.ok("get_window_tree", app)
         # A3 is =A1*A2: recomputed with no event of its own.
         assert [cell_value(tree, n) for n in ("A1", "A2", "A3")] == ["7", "3", "21"], tree
+        # An undo puts cells back with no event on the sheet at all.
+        await c.ok("press_key", {**a1, "key": "ctrl+Home shift+Down Delete", **quiet})
+        await c.ok("wait_for_element", {"selector": "role:Cell && name:A3", **app,
+                                        "value": "0", "timeout_ms": 5000})
+        await c.ok("press_key", {**a1, "key": "ctrl+z", **quiet})
+        # A3, recomputed from the cells put back, is read again though no
+        # event came since the last read (the wait reads kept reads).
+        await c.ok("wait_for_element", {"selector": "role:Cell && name:A3", **app,
+                                        "value": "21", "timeout_ms": 5000})
+        tree = await c.ok("get_window_tree", app)
+        assert cell_value(tree, "A3") == "21", tree
 
     run_session(body, deadline=DEADLINE_S)

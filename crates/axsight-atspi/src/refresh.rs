@@ -161,6 +161,28 @@ pub async fn decide_moves(
     without_covered(cached, plan)
 }
 
+/// `plan` with every part of a LibreOffice window read by its drawn part (a
+/// sheet: its `cuts`) read again when the app `changed` anything at all.
+/// Calc changes cells without a word about them: an undo sends nothing on the
+/// sheet, a paste only moves its selection (measured), so no event names the
+/// cells to read.
+pub fn with_drawn_parts(
+    cached: &RawNode,
+    mut plan: HashMap<String, Reread>,
+    cuts: &[Cut],
+    changed: bool,
+) -> HashMap<String, Reread> {
+    if !changed {
+        return plan;
+    }
+    for cut in cuts {
+        if locate(cached, &cut.path, None).is_some() {
+            plan.insert(cut.path.clone(), Reread::Subtree);
+        }
+    }
+    without_covered(cached, plan)
+}
+
 /// Whether the object at `path` lies below the object at `top` in `tree`.
 fn is_below(tree: &RawNode, top: &str, path: &str) -> bool {
     locate(tree, top, None).is_some_and(|(node, _)| {
@@ -525,6 +547,40 @@ mod tests {
         // The window itself changed: nothing smaller holds it.
         plan.insert("/window".into(), Reread::Node);
         assert!(coalesce(&window, &plan).is_none());
+    }
+
+    #[test]
+    fn any_change_reads_a_drawn_part_again() {
+        // window > (sheet > cell, label): the sheet was read by its drawn cells.
+        let window = node(
+            "/window",
+            23,
+            vec![
+                node("/sheet", 85, vec![node("/cell", 29, vec![])]),
+                node("/label", 29, vec![]),
+            ],
+        );
+        let cuts = vec![Cut {
+            path: "/sheet".into(),
+            said: "only the cells on screen were read".into(),
+        }];
+        assert!(with_drawn_parts(&window, HashMap::new(), &cuts, false).is_empty());
+        assert_eq!(
+            with_drawn_parts(&window, HashMap::new(), &cuts, true),
+            HashMap::from([("/sheet".to_string(), Reread::Subtree)]),
+            "read while the app was busy"
+        );
+        let plan = HashMap::from([
+            ("/label".to_string(), Reread::Node),
+            ("/cell".to_string(), Reread::Node),
+        ]);
+        assert_eq!(
+            with_drawn_parts(&window, plan, &cuts, true),
+            HashMap::from([
+                ("/label".to_string(), Reread::Node),
+                ("/sheet".to_string(), Reread::Subtree),
+            ])
+        );
     }
 
     #[test]

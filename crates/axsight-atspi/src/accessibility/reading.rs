@@ -60,7 +60,15 @@ pub(super) struct KeptWindow {
     /// This read's number ([`WindowSnapshot::read`]): kept while a refresh
     /// changes nothing.
     read: u64,
+    /// Whether an event had come just before the read: the app may still have
+    /// been changing, without a word after its last event (Calc recomputes
+    /// cells after it), so its drawn parts are read again next time.
+    while_busy: bool,
 }
+
+/// How long after the last event an app may still be changing silently:
+/// LibreOffice's late effects came 0.26–0.65 s after the event that began them.
+const BUSY_AFTER_EVENT: Duration = Duration::from_millis(700);
 
 /// Numbers the reads of windows, for [`WindowSnapshot::read`].
 static READS: AtomicU64 = AtomicU64::new(1);
@@ -377,6 +385,16 @@ impl Accessibility {
         }
         watch.settle().await;
         let plan = refresh::plan(&watch.since(kept.bookmark, Some(&obj.bus))?)?;
+        // Any event of the app, even about objects the kept read does not
+        // hold, or a kept read made while the app may still have been changing.
+        let while_busy = self.busy();
+        let plan = match entry.quirks.libreoffice {
+            true => {
+                let changed = !plan.is_empty() || kept.while_busy;
+                refresh::with_drawn_parts(&kept.raw, plan, &kept.cuts, changed)
+            }
+            false => plan,
+        };
         let plan = refresh::widen(&kept.raw, plan);
         let decided = refresh::decide_moves(&self.conn, &kept.raw, &obj.bus, plan, coords);
         let Ok(mut plan) = tokio::time::timeout(PATCH_DEADLINE, decided).await else {
@@ -427,7 +445,16 @@ impl Accessibility {
             cuts,
             mark: mark.map(str::to_string),
             read,
+            while_busy,
         }))
+    }
+
+    /// Whether an event came within [`BUSY_AFTER_EVENT`].
+    fn busy(&self) -> bool {
+        self.watch
+            .as_ref()
+            .and_then(|watch| watch.last_event())
+            .is_some_and(|at| at.elapsed() < BUSY_AFTER_EVENT)
     }
 
     /// Reads a window's tree from the app.
@@ -441,6 +468,7 @@ impl Accessibility {
         mark: Option<String>,
     ) -> Result<KeptWindow> {
         let obj = entry.windows[index].clone();
+        let while_busy = self.busy();
         let cache = match entry.quirks.items_cache() {
             true => AppCache::fetch(&self.conn, &entry.root).await,
             false => AppCache::default(),
@@ -467,6 +495,7 @@ impl Accessibility {
             cuts,
             mark,
             read: next_read(),
+            while_busy,
         })
     }
 }

@@ -142,10 +142,6 @@ impl Change {
                 _,
                 "ChildrenChanged" | "SelectionChanged" | "ActiveDescendantChanged" | "TextChanged",
             ) => Change::Subtree,
-            // A window turning active changes its states alone: the window
-            // is read again, not walked whole (a dialog closing re-activates
-            // the window beneath, a Calc window of 150 ms).
-            ("org.a11y.atspi.Event.Window", "Activate" | "Deactivate") => Change::Node,
             ("org.a11y.atspi.Event.Window", _) | ("org.freedesktop.DBus", _) => Change::Windows,
             _ => Change::Node,
         }
@@ -595,10 +591,7 @@ mod tests {
             Change::of("org.a11y.atspi.Event.Window", "Create"),
             Change::Windows
         );
-        assert_eq!(
-            Change::of("org.a11y.atspi.Event.Window", "Activate"),
-            Change::Node
-        );
+
         assert_eq!(
             Change::of("org.freedesktop.DBus", "NameOwnerChanged"),
             Change::Windows

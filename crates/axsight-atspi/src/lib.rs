@@ -94,8 +94,8 @@
 //!     before it, so once the reply is in, every event the app emitted before the call
 //!     is in the log.
 //!   - `refresh::plan` folds the events from that app since the cached bookmark into
-//!     one change per object path. Window events (but a window turning active,
-//!     which re-reads it alone) or a bookmark older than the log mean a full walk.
+//!     one change per object path. Window events or a bookmark older than the log
+//!     mean a full walk.
 //!   - `refresh::widen` adjusts the plan with what the cached tree knows: a container
 //!     that says its box changed is a possible move; a scroll bar whose value changed
 //!     re-reads its parent (GTK3 sends no event for the rows a scroll brings into

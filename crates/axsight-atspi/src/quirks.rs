@@ -111,8 +111,8 @@
 //!   found by size and pid.
 //! - **Gecko** (Firefox; see `docs/toolkits.md` for what was measured). Asked in bulk
 //!   (`GetAll` on `Accessible` is safe everywhere); a page zoom moves every box
-//!   without a bounds event, so a kept read of its windows is vouched for by
-//!   spot checks (`SpotCheck::Gecko`). Text is read up to `CharacterCount`
+//!   without a bounds event, so its windows are read whole (its spot checks,
+//!   `SpotCheck::Gecko`, are off: with them a page's wait flaked in CI). Text is read up to `CharacterCount`
 //!   (`bounded_text`, shared with Qt). `EditableText` answers and does nothing, so the
 //!   engine refuses `SetText` and `InsertText` (`ignores_editable_text`,
 //!   `Accessibility::perform`, which finds an element's quirks by its bus name) and
@@ -240,8 +240,8 @@ pub struct Quirks {
     /// `normalize::presentation_placeholder`).
     pub placeholder_attribute: bool,
     /// The spot checks that vouch for a kept read of a toolkit that misses
-    /// events (see `spot_checks`): Java, Gecko and LibreOffice. Without them
-    /// (Chromium without its DevTools witness) its windows are read whole.
+    /// events (see `spot_checks`): Java and LibreOffice. Without them (Gecko,
+    /// Chromium without its DevTools witness) its windows are read whole.
     pub spot_check: Option<crate::spot_checks::SpotCheck>,
 }
 
@@ -284,11 +284,11 @@ impl Quirks {
             libreoffice: false,
             settles_in_one_burst: gtk,
             placeholder_attribute: gtk,
-            spot_check: match (java, gecko) {
-                (true, _) => Some(crate::spot_checks::SpotCheck::Java),
-                (_, true) => Some(crate::spot_checks::SpotCheck::Gecko),
-                _ => None,
-            },
+            // Gecko's checks (`SpotCheck::Gecko`) are written but off: with
+            // them on, the div-soup test's wait for a page's button outlasted
+            // the client's timeout in three CI runs of seven (never here), so
+            // its windows are read whole.
+            spot_check: java.then_some(crate::spot_checks::SpotCheck::Java),
         }
     }
 

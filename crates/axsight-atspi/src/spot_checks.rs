@@ -9,8 +9,9 @@
 //! - **Java** (the ATK wrapper): a label's or a button's new text (only
 //!   `visible-data-changed` comes), a combo box's choice, children added (a
 //!   popup, a component), a window moved (its frame reports no extents);
-//! - **Gecko**: page layout (scrolling, zoom, a CSS move, what shifts under
-//!   an insert sends no bounds event), and a document a link replaced, which
+//! - **Gecko** (written, off in `Quirks`: with them a page's wait flaked in
+//!   CI): page layout (scrolling, zoom, a CSS move, what shifts under an
+//!   insert sends no bounds event), and a document a link replaced, which
 //!   goes defunct without a word;
 //! - **LibreOffice**: a new paragraph (Return announces only the old one's
 //!   focus loss), the document scrolled or zoomed (no bounds event).

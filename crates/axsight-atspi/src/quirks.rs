@@ -284,9 +284,9 @@ impl Quirks {
             libreoffice: false,
             settles_in_one_burst: gtk,
             placeholder_attribute: gtk,
-            // Gecko's checks (`SpotCheck::Gecko`) are written but off: with
-            // them on, the div-soup test's wait for a page's button outlasted
-            // the client's timeout in three CI runs of seven (never here), so
+            // Gecko's checks (`SpotCheck::Gecko`) are written but off: in three
+            // of the six CI runs with them on, the div-soup test's wait for a
+            // page's button outlasted the client's timeout (never here), so
             // its windows are read whole.
             spot_check: java.then_some(crate::spot_checks::SpotCheck::Java),
         }

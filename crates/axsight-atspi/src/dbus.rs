@@ -203,6 +203,15 @@ pub async fn action_names(
         .collect()
 }
 
+/// `obj`'s box, `(x, y, width, height)` in the coordinate type `coords`.
+pub async fn extents(
+    conn: &Connection,
+    obj: &ObjRef,
+    coords: u32,
+) -> zbus::Result<(i32, i32, i32, i32)> {
+    call(conn, obj, COMPONENT, "GetExtents", (coords,)).await
+}
+
 /// Reads one property of `iface` on `obj`.
 pub async fn property<R>(
     conn: &Connection,

@@ -140,16 +140,8 @@ pub async fn decide_moves(
             bus: bus.to_string(),
             path: object.into(),
         };
-        let now = dbus::call::<_, (i32, i32, i32, i32)>(
-            conn,
-            &obj,
-            dbus::COMPONENT,
-            "GetExtents",
-            (extent_coords,),
-        )
-        .await
-        .ok();
-        (path.clone(), kept.is_none() || now != kept)
+        let now = dbus::extents(conn, &obj, extent_coords).await.ok();
+        (path, kept.is_none() || now != kept)
     });
     for (path, moved) in join_all(checks).await {
         let reread = match moved {
@@ -336,17 +328,7 @@ pub async fn patch(
         };
         let is_root = path == root_path;
         let fresh = match reread {
-            Reread::Bounds => Fresh::Extents(
-                dbus::call::<_, (i32, i32, i32, i32)>(
-                    conn,
-                    &obj,
-                    dbus::COMPONENT,
-                    "GetExtents",
-                    (extent_coords,),
-                )
-                .await
-                .ok(),
-            ),
+            Reread::Bounds => Fresh::Extents(dbus::extents(conn, &obj, extent_coords).await.ok()),
             Reread::Node => Fresh::Node(walker.read_node(obj, is_root).await?),
             // Undecided moves are read whole ([`decide_moves`] decides them).
             Reread::Moved | Reread::Subtree => Fresh::Subtree(walker.read(obj, is_root).await?),

@@ -90,15 +90,9 @@ async fn holds(conn: &Connection, probe: &Probe<'_>, quirks: Quirks) -> bool {
                 .await
                 .is_ok_and(|count| usize::try_from(count).is_ok_and(|count| count == kept))
         }
-        Probe::Extents(obj, kept) => dbus::call::<_, (i32, i32, i32, i32)>(
-            conn,
-            obj,
-            dbus::COMPONENT,
-            "GetExtents",
-            (coords,),
-        )
-        .await
-        .is_ok_and(|extents| Some(extents) == kept),
+        Probe::Extents(obj, kept) => dbus::extents(conn, obj, coords)
+            .await
+            .is_ok_and(|extents| Some(extents) == kept),
         Probe::FirstChild(obj, kept) => {
             dbus::call::<_, ObjRef>(conn, obj, dbus::ACCESSIBLE, "GetChildAtIndex", (0i32,))
                 .await

@@ -123,7 +123,7 @@ impl Accessibility {
             }
             (entry.windows[index].clone(), entry.quirks.extent_coords())
         };
-        let extents = dbus::call(&self.conn, &obj, dbus::COMPONENT, "GetExtents", (coords,)).await;
+        let extents = dbus::extents(&self.conn, &obj, coords).await;
         Some(EarlyExtents { obj, extents })
     }
 
@@ -347,7 +347,7 @@ impl Accessibility {
         let extents = async {
             match early {
                 Some(early) if &early.obj == obj => early.extents,
-                _ => dbus::call(&self.conn, obj, dbus::COMPONENT, "GetExtents", (coords,)).await,
+                _ => dbus::extents(&self.conn, obj, coords).await,
             }
         };
         // Its title too, in the same round: a toolkit may retitle a window

@@ -251,6 +251,10 @@ pub trait Engine: Send + Sync + Sized + 'static {
     /// Who holds the clipboard now, if anyone.
     fn clipboard_owner(&self) -> impl Future<Output = Result<Option<u32>, Self::Error>> + Send;
 
+    /// Starts watching what a person does with the pointer and keyboard (for
+    /// a recording), where the desktop lets a program see that.
+    fn watch_input(&self) -> impl Future<Output = Result<crate::InputWatch, Self::Error>> + Send;
+
     /// Starts an application by name, desktop id or command line, in an environment
     /// every toolkit accepts.
     fn launch(&self, app: &str) -> impl Future<Output = Result<Launched, Self::Error>> + Send;

@@ -2,12 +2,17 @@
 //! chords and typed text, in screen pixels. The key grammar agents write
 //! (`ctrl+s`, `alt+F4`, `shift+Tab Return`, `{Enter}`) is parsed here, once.
 //!
+//! What a person does at the devices comes back the same way, as
+//! [`ObservedInput`], for recordings.
+//!
 //! Platform key codes are not this module's business: an engine maps [`Key`]
 //! names and characters onto its own keyboard (X11 keysyms on Linux).
 
 mod keys;
+mod observed;
 
 pub use keys::{parse_keys, split_trailing_keys, Key, KeyChord, KeyError, Modifier};
+pub use observed::{InputWatch, Observed, ObservedInput, WatchEnded};
 
 /// A point on screen, in pixels.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]

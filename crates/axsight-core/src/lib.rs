@@ -47,6 +47,7 @@ mod look;
 mod operation;
 mod pixel_change;
 mod quoting;
+mod recording;
 mod role;
 mod screen_mapping;
 mod selector;
@@ -76,8 +77,8 @@ pub use engine::{
 pub use handle::{Handle, HandleEntry, HandleParseError, HandleRegistry, Resolved, Source};
 pub use heal::{fingerprints, refind, Fingerprint, Refound};
 pub use input::{
-    parse_keys, split_trailing_keys, Input, Key, KeyChord, KeyError, Modifier, MouseButton, Point,
-    ScrollDirection,
+    parse_keys, split_trailing_keys, Input, InputWatch, Key, KeyChord, KeyError, Modifier,
+    MouseButton, Observed, ObservedInput, Point, ScrollDirection, WatchEnded,
 };
 pub use json::{to_json, JsonElement};
 pub use look::Look;
@@ -85,6 +86,9 @@ pub use operation::{EventMark, Expecting, Operation, Performed, SettleEnd, Settl
 pub use pixel_change::{changed_regions, text_run, JOIN_GAP, MIN_STEP};
 pub use quoting::{
     bare, bare_at_most, cut, quote, quote_at_most, quote_typed, quote_whole, MAX_TEXT,
+};
+pub use recording::{
+    selector_for, Chosen, Hit, Parameter, RecordedStep, Recording, StepTarget, Typed,
 };
 pub use role::Role;
 pub use screen_mapping::ScreenMapping;

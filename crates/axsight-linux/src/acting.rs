@@ -9,8 +9,8 @@
 use std::time::Duration;
 
 use axsight_core::{
-    Bounds, Capture, ClipboardText, ElementId, EventMark, Input, Launched, Operation, Performed,
-    Placement, Point, SettleEnd, SettlePolicy, Settled,
+    Bounds, Capture, ClipboardText, ElementId, EventMark, Input, InputWatch, Launched, Operation,
+    Performed, Placement, Point, SettleEnd, SettlePolicy, Settled,
 };
 
 use crate::apps::AppEntry;
@@ -92,6 +92,29 @@ impl LinuxEngine {
         screen::off_thread(deadline, move || lock(&screen).send_input(&input))
             .await
             .map_err(Error::from)
+    }
+
+    /// Watches what a person does with the pointer and keyboard, for a
+    /// recording: through the X display's RECORD extension. A Wayland
+    /// compositor shows no client the input of others, so there is nothing to
+    /// watch there but the accessibility events.
+    pub async fn watch_input(&self) -> Result<InputWatch> {
+        if let crate::DesktopSession::Wayland { compositor, .. } = crate::DesktopSession::current()
+        {
+            return Err(Error::Screen(format!(
+                "{} is a Wayland compositor, which lets no program see another's clicks and \
+                 keys: input cannot be watched here",
+                compositor.name()
+            )));
+        }
+        let display = self.discovery().display.clone().ok_or_else(|| {
+            Error::Screen("no X display was found, and watching input needs one".into())
+        })?;
+        screen::off_thread(WINDOW_DEADLINE, move || {
+            axsight_screen::x11::watch_input(&display)
+        })
+        .await
+        .map_err(Error::from)
     }
 
     /// Whether pointer input at `point` lands in `window`.

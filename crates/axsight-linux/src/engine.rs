@@ -10,8 +10,8 @@ use std::time::Duration;
 use axsight_atspi::Accessibility;
 use axsight_core::{
     Application, Bounds, Capture, ChangeWitness, ClipboardText, ConnectOptions, ElementId, Engine,
-    EventMark, Input, Launched, Operation, Performed, Placement, Point, ReadOptions, ScreenMapping,
-    SettlePolicy, Settled, Window, WindowQuery, WindowSnapshot,
+    EventMark, Input, InputWatch, Launched, Operation, Performed, Placement, Point, ReadOptions,
+    ScreenMapping, SettlePolicy, Settled, Window, WindowQuery, WindowSnapshot,
 };
 use futures_util::future::join_all;
 
@@ -560,6 +560,10 @@ impl Engine for LinuxEngine {
 
     async fn clipboard_owner(&self) -> Result<Option<u32>> {
         LinuxEngine::clipboard_owner(self).await
+    }
+
+    async fn watch_input(&self) -> Result<InputWatch> {
+        LinuxEngine::watch_input(self).await
     }
 
     async fn launch(&self, app: &str) -> Result<Launched> {

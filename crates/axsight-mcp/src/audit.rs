@@ -134,7 +134,7 @@ fn clipped(value: &Value) -> Value {
 }
 
 /// `now` as an RFC 3339 time in UTC, to the millisecond.
-fn utc_time(now: SystemTime) -> String {
+pub fn utc_time(now: SystemTime) -> String {
     let since = now.duration_since(UNIX_EPOCH).unwrap_or_default();
     let seconds = since.as_secs() as i64;
     let (days, of_day) = (seconds.div_euclid(86_400), seconds.rem_euclid(86_400));

@@ -62,6 +62,7 @@
 mod arguments;
 mod audit;
 mod http;
+mod in_process;
 mod line_guard;
 mod params;
 mod reference;
@@ -69,8 +70,9 @@ mod schema;
 mod sequence;
 mod server;
 
-pub use audit::{AuditLog, DEFAULT_MAX_BYTES as AUDIT_MAX_BYTES};
+pub use audit::{utc_time, AuditLog, DEFAULT_MAX_BYTES as AUDIT_MAX_BYTES};
 pub use http::{new_token, serve_http, HttpOptions};
+pub use in_process::{InProcessClient, InProcessError, ToolAnswer};
 pub use reference::{ReferenceError, REGENERATE as REGENERATE_TOOLS_REFERENCE};
 pub use server::{AxsightServer, INSTRUCTIONS};
 
@@ -135,7 +137,7 @@ pub async fn serve_stdio<E: axsight_core::Engine>(
 /// a client's `terminate` sends, or SIGINT). Serving then returns instead of
 /// dying with the signal, so that what the sessions hold is let go on the way
 /// out: the browsers they started are ended with their profiles, not orphaned.
-async fn stop_asked() {
+pub async fn stop_asked() {
     use tokio::signal::unix::{signal, SignalKind};
     let (Ok(mut terminate), Ok(mut interrupt)) = (
         signal(SignalKind::terminate()),
@@ -148,5 +150,5 @@ async fn stop_asked() {
         _ = terminate.recv() => {}
         _ = interrupt.recv() => {}
     }
-    tracing::info!("asked to stop: ending the sessions");
+    tracing::info!("asked to stop");
 }

@@ -90,6 +90,8 @@
 mod capture;
 mod clipboard;
 mod input;
+mod input_watch;
+mod keymap;
 mod outputs;
 mod placement;
 mod shm;
@@ -108,6 +110,7 @@ use crate::screen::matching::{self, Candidate, Matches, Wanted};
 use crate::screen::{WindowId, WindowOrigin};
 use crate::{Error, Result};
 pub use clipboard::Clipboard;
+pub use input_watch::watch_input;
 
 /// A connection to one X display.
 pub struct X11 {

@@ -27,6 +27,7 @@ mod browsers;
 mod browsing;
 mod describe;
 mod error;
+mod recording;
 mod screenshot;
 mod session;
 mod sources;
@@ -39,6 +40,7 @@ pub use acting::{
 pub use browsers::{BrowserSetup, READ_ATTACH_DEADLINE};
 pub use browsing::NavigateRequest;
 pub use error::ToolError;
+pub use recording::{Plan, RecordNews, RecordOptions, PLAN_VERSION};
 pub use screenshot::{Shot, ShotRequest};
 pub use session::{Findings, Found, Grounding, Session, TreeOutput, TreeRequest};
 pub use sources::{

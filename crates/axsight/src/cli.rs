@@ -206,6 +206,31 @@ pub enum Command {
         #[arg(long)]
         include_detector: bool,
     },
+    /// Record what you do in the apps as a plan of tool calls, until Ctrl+C.
+    ///
+    /// Clicks become clicks on elements found by selector, keys typed into a field one
+    /// typed text, a check box's click `set_toggled`, a combo box's choice
+    /// `select_option`, chords `press_key`, and a window a step opened a wait for it.
+    /// A password is never written down: it becomes a parameter the replay asks for.
+    /// X11 only: a Wayland compositor lets no program see another's input.
+    Record {
+        /// Write the plan to FILE instead of standard output.
+        #[arg(long, short, value_name = "FILE")]
+        out: Option<std::path::PathBuf>,
+        /// Make every typed text a parameter of the plan (passwords always are).
+        #[arg(long)]
+        params: bool,
+    },
+    /// Replay a plan `axsight record` wrote, step by step through the MCP tools,
+    /// stopping at the first step that fails.
+    Replay {
+        /// The plan's file.
+        plan: std::path::PathBuf,
+        /// A parameter's value, NAME=VALUE (repeatable). A secret not given is asked
+        /// for on the terminal; another takes the text recorded.
+        #[arg(long = "param", value_name = "NAME=VALUE")]
+        params: Vec<String>,
+    },
     /// Check the display, the buses and accessibility, and say how to fix what is wrong.
     Doctor,
     /// Serve MCP over stdio, or over streamable HTTP with --http.

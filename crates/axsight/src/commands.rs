@@ -9,6 +9,7 @@ mod doctor;
 mod gnome_extension;
 mod kde_authorize;
 mod man;
+mod recording;
 mod shot;
 mod xdg;
 
@@ -151,6 +152,10 @@ pub async fn run(command: Command, flags: GroundingFlags) -> anyhow::Result<Exit
                 "{}",
                 axsight_mcp::AxsightServer::<LinuxEngine>::new().tools_reference(&examples)?
             );
+        }
+        Command::Record { out, params } => return recording::record(out, params).await,
+        Command::Replay { plan, params } => {
+            return recording::replay(&plan, &params, grounding).await
         }
         Command::Serve {
             read_only,

@@ -48,6 +48,36 @@ pub fn named(name: &str) -> Option<u32> {
     (1..=24).contains(&number).then(|| F1 + number - 1)
 }
 
+/// F1 to F24 by number, for naming a function key's keysym.
+const FUNCTION_KEYS: [&str; 24] = [
+    "F1", "F2", "F3", "F4", "F5", "F6", "F7", "F8", "F9", "F10", "F11", "F12", "F13", "F14", "F15",
+    "F16", "F17", "F18", "F19", "F20", "F21", "F22", "F23", "F24",
+];
+
+/// The canonical name of a key's keysym, as the key grammar writes it: the
+/// inverse of [`named`], with the keypad's Enter as `Return` and the Tab that
+/// Shift gives (`ISO_Left_Tab`) as `Tab`. Modifier keys and printable
+/// characters give `None` (see [`is_modifier`] and [`char_of`]).
+pub fn name_of(keysym: u32) -> Option<&'static str> {
+    match keysym {
+        0xff8d => return Some("Return"),
+        0xfe20 => return Some("Tab"),
+        _ if is_modifier(keysym) || char_of(keysym).is_some() => return None,
+        _ => {}
+    }
+    if let Some((name, _)) = NAMED.iter().find(|(_, sym)| *sym == keysym) {
+        return Some(name);
+    }
+    let index = keysym.checked_sub(F1)?;
+    FUNCTION_KEYS.get(usize::try_from(index).ok()?).copied()
+}
+
+/// Whether `keysym` is a modifier key's (Shift, Control, Alt, Super, Caps
+/// Lock, the ISO level shifts): held for other keys, not a key of its own.
+pub fn is_modifier(keysym: u32) -> bool {
+    matches!(keysym, 0xffe1..=0xffee | 0xfe01..=0xfe13 | 0xff7e | 0xff7f)
+}
+
 /// The keysym that types `c`: Latin-1 characters are their own keysyms, others
 /// are `0x01000000 + code point`. Newline is Return; the few control characters
 /// with a key of their own map to it; other control characters have no keysym.
@@ -128,6 +158,26 @@ pub fn no_key_for(c: char) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn keysyms_name_their_keys_as_the_grammar_writes_them() {
+        assert_eq!(name_of(0xff0d), Some("Return"));
+        assert_eq!(name_of(0xff8d), Some("Return"));
+        assert_eq!(name_of(0xfe20), Some("Tab"));
+        assert_eq!(name_of(0xffc2), Some("F5"));
+        assert_eq!(name_of(F1 + 23), Some("F24"));
+        assert_eq!(name_of(F1 + 24), None);
+        // Modifiers and characters are not named keys.
+        assert_eq!(name_of(0xffe3), None);
+        assert_eq!(name_of(0x61), None);
+        assert!(is_modifier(0xffe1) && is_modifier(0xfe03) && !is_modifier(0xff0d));
+        for (name, keysym) in NAMED
+            .iter()
+            .filter(|(_, k)| !is_modifier(*k) && char_of(*k).is_none())
+        {
+            assert_eq!(name_of(*keysym), Some(*name));
+        }
+    }
 
     #[test]
     fn chords_name_lowercase_keys_unless_alone() {

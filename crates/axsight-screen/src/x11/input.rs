@@ -22,6 +22,7 @@ use x11rb::protocol::xtest::{self, ConnectionExt as _};
 use x11rb::protocol::Event;
 use x11rb::wrapper::ConnectionExt as _;
 
+use super::keymap::{Keymap, Stroke};
 use super::windows::MAX_NESTING;
 use super::{x11_error, X11};
 use crate::screen::click_gap::ClickPacing;
@@ -63,57 +64,6 @@ pub(super) struct InputState {
     unread_keys: u32,
     /// The last click or drag, for the pause before the next.
     clicks: ClickPacing,
-}
-
-/// The core keyboard map: `per_keycode` keysyms for each keycode from `min_keycode`.
-/// Column 0 is the plain level of the first group, column 1 its shifted level.
-struct Keymap {
-    min_keycode: Keycode,
-    per_keycode: usize,
-    keysyms: Vec<Keysym>,
-}
-
-impl Keymap {
-    fn keys(&self) -> impl DoubleEndedIterator<Item = (Keycode, &[Keysym])> + '_ {
-        let min = usize::from(self.min_keycode);
-        self.keysyms
-            .chunks(self.per_keycode.max(1))
-            .enumerate()
-            .filter_map(move |(i, syms)| Some((Keycode::try_from(min + i).ok()?, syms)))
-    }
-
-    /// The key that types `keysym` and whether Shift must be held: a plain level
-    /// anywhere beats a shifted one (`<` has a key of its own on pc105).
-    fn find(&self, keysym: Keysym) -> Option<Stroke> {
-        if keysym == 0 {
-            return None; // NoSymbol marks an empty slot, not a key
-        }
-        (0..self.per_keycode.min(2)).find_map(|level| {
-            self.keys()
-                .find(|(_, syms)| syms.get(level) == Some(&keysym))
-                .map(|(keycode, _)| Stroke {
-                    keycode,
-                    shift: level == 1,
-                })
-        })
-    }
-
-    /// Keycodes with no keysym at all, highest first (the top of the range is what
-    /// real keyboards use least).
-    fn spare_keycodes(&self) -> Vec<Keycode> {
-        self.keys()
-            .rev()
-            .filter(|(_, syms)| syms.iter().all(|&sym| sym == 0))
-            .map(|(keycode, _)| keycode)
-            .collect()
-    }
-}
-
-/// One key to press, and whether it needs Shift held.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-struct Stroke {
-    keycode: Keycode,
-    shift: bool,
 }
 
 /// Keys and buttons pressed and not yet released, so that any exit releases them.
@@ -531,19 +481,7 @@ impl X11 {
 
     fn keymap(&mut self) -> Result<&Keymap> {
         if self.input.keymap.is_none() {
-            let setup = self.conn.setup();
-            let (min, max) = (setup.min_keycode, setup.max_keycode);
-            let reply = self
-                .conn
-                .get_keyboard_mapping(min, max.saturating_sub(min).saturating_add(1))
-                .map_err(x11_error)?
-                .reply()
-                .map_err(x11_error)?;
-            self.input.keymap = Some(Keymap {
-                min_keycode: min,
-                per_keycode: usize::from(reply.keysyms_per_keycode),
-                keysyms: reply.keysyms,
-            });
+            self.input.keymap = Some(Keymap::fetch(&self.conn)?);
         }
         self.input
             .keymap
@@ -697,51 +635,4 @@ fn button_number(button: MouseButton) -> u8 {
 
 fn no_keysym(c: char) -> Error {
     Error::X11(keysyms::no_key_for(c))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn keymap() -> Keymap {
-        // Keycodes 8..=12, two columns each: a/A, 1/exclam, empty, less/greater,
-        // comma/less.
-        Keymap {
-            min_keycode: 8,
-            per_keycode: 2,
-            keysyms: vec![0x61, 0x41, 0x31, 0x21, 0, 0, 0x3c, 0x3e, 0x2c, 0x3c],
-        }
-    }
-
-    #[test]
-    fn keysyms_resolve_to_a_key_and_a_level() {
-        let map = keymap();
-        let plain = |keycode| {
-            Some(Stroke {
-                keycode,
-                shift: false,
-            })
-        };
-        let shifted = |keycode| {
-            Some(Stroke {
-                keycode,
-                shift: true,
-            })
-        };
-        assert_eq!(map.find(0x61), plain(8));
-        assert_eq!(map.find(0x41), shifted(8));
-        assert_eq!(map.find(0x21), shifted(9));
-        // A plain level on another key beats a shifted one on an earlier key.
-        assert_eq!(map.find(0x3c), plain(11));
-        assert_eq!(map.find(0xe9), None);
-        assert_eq!(map.find(0), None);
-    }
-
-    #[test]
-    fn spare_keycodes_are_the_empty_ones_highest_first() {
-        let mut map = keymap();
-        assert_eq!(map.spare_keycodes(), vec![10]);
-        map.keysyms.extend([0, 0]);
-        assert_eq!(map.spare_keycodes(), vec![13, 10]);
-    }
 }

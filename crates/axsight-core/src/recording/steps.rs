@@ -1,0 +1,842 @@
+//! The moments of a recording folded into steps an agent would take: keys typed
+//! into one field become one typed text, a click that only put the caret in
+//! that field goes (typing there focuses it), a click on a combo box and then on
+//! one of its options is one choice, a check box's click says which way it
+//! went, and chords stay chords.
+
+use crate::{
+    quote, quote_typed, Key, KeyChord, Modifier, MouseButton, Point, Role, ScrollDirection,
+};
+
+use super::{Hit, StepTarget};
+
+/// The longest gap between two presses of one double click, in milliseconds
+/// (GTK's and Qt's default is 400).
+const DOUBLE_CLICK_MS: u32 = 400;
+/// The farthest two presses of one double click lie apart, in pixels.
+const DOUBLE_CLICK_DISTANCE: i32 = 4;
+
+/// Text a step types: as recorded, or a parameter given at replay.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Typed {
+    Text(String),
+    /// `$name`: a secret never recorded, or a text made a parameter.
+    Parameter(String),
+}
+
+/// A value a replay is given: each secret typed, and with `--params` each text.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Parameter {
+    /// `password_1`, `text_2`.
+    pub name: String,
+    /// A secret: never written down, asked for at replay.
+    pub secret: bool,
+    /// The field it was typed into, as a person reads it.
+    pub field: String,
+    /// What was typed when it was recorded, for a text made a parameter (never
+    /// for a secret).
+    pub recorded: Option<String>,
+}
+
+/// One step of a plan, as the tool call that does it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum RecordedStep {
+    /// `click_element` on a named element.
+    Click {
+        target: StepTarget,
+        button: MouseButton,
+        double: bool,
+        modifiers: Vec<Modifier>,
+    },
+    /// `click_element` at a screen point: nothing the tree names was there.
+    ClickAt {
+        at: Point,
+        button: MouseButton,
+        double: bool,
+        modifiers: Vec<Modifier>,
+        /// The app whose window was there, if any.
+        app: Option<String>,
+    },
+    /// `type_into_element`: the whole text typed into one field.
+    Type {
+        target: StepTarget,
+        text: Typed,
+        /// Empty the field first: it was empty, or the person selected or
+        /// erased what it held.
+        clear: bool,
+        /// Return pressed after the text (a one-line field).
+        enter: bool,
+    },
+    /// `set_toggled`.
+    Toggle { target: StepTarget, on: bool },
+    /// `select_option`: a combo box, then one of its options.
+    Choose { target: StepTarget, option: String },
+    /// `press_key` in the app's window.
+    Keys {
+        keys: Vec<KeyChord>,
+        app: Option<String>,
+        window: Option<String>,
+    },
+    /// `scroll_element`.
+    Scroll {
+        target: StepTarget,
+        direction: ScrollDirection,
+        notches: u32,
+    },
+    /// `mouse_drag` from one element onto another.
+    Drag { from: StepTarget, to: StepTarget },
+    /// `wait_for_element`: a window the step before opened.
+    WaitFor { target: StepTarget },
+}
+
+impl RecordedStep {
+    /// The step in one line, as a person reads it.
+    ///
+    /// ```
+    /// use axsight_core::{RecordedStep, StepTarget};
+    /// let target = StepTarget {
+    ///     selector: "role:CheckBox && name:\"Remember me\"".into(),
+    ///     app: "fixture".into(),
+    ///     window: None,
+    ///     described: "[CheckBox] Remember me".into(),
+    ///     fragile: None,
+    /// };
+    /// let step = RecordedStep::Toggle { target, on: false };
+    /// assert_eq!(step.described(), "uncheck [CheckBox] Remember me");
+    /// ```
+    pub fn described(&self) -> String {
+        match self {
+            RecordedStep::Click {
+                target,
+                button,
+                double,
+                modifiers,
+            } => format!(
+                "{} {}",
+                click_words(*button, *double, modifiers),
+                target.described
+            ),
+            RecordedStep::ClickAt {
+                at,
+                button,
+                double,
+                modifiers,
+                app,
+            } => {
+                let whose = app
+                    .as_ref()
+                    .map(|app| format!(" in a window of {app}"))
+                    .unwrap_or_default();
+                format!(
+                    "{} at ({}, {}){whose}: nothing the tree names is there",
+                    click_words(*button, *double, modifiers),
+                    at.x,
+                    at.y
+                )
+            }
+            RecordedStep::Type {
+                target,
+                text,
+                clear,
+                enter,
+            } => {
+                let text = match text {
+                    Typed::Text(text) => quote_typed(text),
+                    Typed::Parameter(name) => format!("${name}"),
+                };
+                let how = if *clear { "type" } else { "add" };
+                let then = if *enter { ", then Return" } else { "" };
+                format!("{how} {text} into {}{then}", target.described)
+            }
+            RecordedStep::Toggle { target, on } => {
+                let how = if *on { "check" } else { "uncheck" };
+                format!("{how} {}", target.described)
+            }
+            RecordedStep::Choose { target, option } => {
+                format!("choose {} in {}", quote(option), target.described)
+            }
+            RecordedStep::Keys { keys, window, .. } => {
+                let keys: Vec<String> = keys.iter().map(KeyChord::to_string).collect();
+                let place = window
+                    .as_ref()
+                    .map(|w| format!(" in {}", quote(w)))
+                    .unwrap_or_default();
+                format!("press {}{place}", keys.join(" "))
+            }
+            RecordedStep::Scroll {
+                target,
+                direction,
+                notches,
+            } => {
+                let direction = format!("{direction:?}").to_lowercase();
+                let unit = if *notches == 1 { "notch" } else { "notches" };
+                format!(
+                    "scroll {direction} {notches} {unit} over {}",
+                    target.described
+                )
+            }
+            RecordedStep::Drag { from, to } => {
+                format!("drag {} onto {}", from.described, to.described)
+            }
+            RecordedStep::WaitFor { target } => format!("wait for {}", target.described),
+        }
+    }
+
+    /// The targets the step acts on, for telling which are fragile.
+    pub fn targets(&self) -> Vec<&StepTarget> {
+        match self {
+            RecordedStep::Click { target, .. }
+            | RecordedStep::Type { target, .. }
+            | RecordedStep::Toggle { target, .. }
+            | RecordedStep::Choose { target, .. }
+            | RecordedStep::Scroll { target, .. }
+            | RecordedStep::WaitFor { target } => vec![target],
+            RecordedStep::Drag { from, to } => vec![from, to],
+            RecordedStep::ClickAt { .. } | RecordedStep::Keys { .. } => Vec::new(),
+        }
+    }
+}
+
+fn click_words(button: MouseButton, double: bool, modifiers: &[Modifier]) -> String {
+    let mut words = String::new();
+    for modifier in modifiers {
+        words.push_str(&format!("{modifier}+"));
+    }
+    words.push_str(match button {
+        MouseButton::Left => "",
+        MouseButton::Middle => "middle-",
+        MouseButton::Right => "right-",
+    });
+    words.push_str(if double { "double-click" } else { "click" });
+    words
+}
+
+/// Keys typed into one field so far.
+#[derive(Debug, Clone)]
+struct Typing {
+    hit: Hit,
+    text: String,
+    clear: bool,
+}
+
+/// A click written only once what follows it is known.
+#[derive(Debug, Clone)]
+enum Held {
+    /// Into a text field: typing there next makes it needless.
+    Field(Hit),
+    /// On a combo box: an option clicked next makes the two one choice.
+    Combo(Hit),
+}
+
+/// The last press, for telling a double click.
+#[derive(Debug, Clone, Copy)]
+struct LastPress {
+    button: MouseButton,
+    at: Point,
+    time_ms: u32,
+}
+
+/// A recording being made: feed it what the person did, in order, then
+/// [`Recording::finish`].
+///
+/// ```
+/// use axsight_core::{Hit, KeyChord, Key, MouseButton, Point, RecordedStep, Recording, Role, StepTarget, Typed};
+/// let field = Hit {
+///     target: StepTarget {
+///         selector: "role:Edit && name:\"Name\"".into(),
+///         app: "form".into(),
+///         window: None,
+///         described: "[Edit] Name".into(),
+///         fragile: None,
+///     },
+///     element: "e1".into(),
+///     role: Role::Edit,
+///     checked: false,
+///     text_field: true,
+///     multiline: false,
+///     secret: false,
+///     empty: true,
+///     name: "Name".into(),
+/// };
+/// let mut recording = Recording::new(false);
+/// recording.click(Some(field.clone()), Point { x: 5, y: 5 }, MouseButton::Left, &[], 0);
+/// for c in "Ada".chars() {
+///     recording.key(&KeyChord { modifiers: vec![], key: Key::Char(c) }, Some(&field));
+/// }
+/// let (steps, parameters) = recording.finish();
+/// assert_eq!(steps.len(), 1);
+/// assert_eq!(steps[0].described(), "type \"Ada\" into [Edit] Name");
+/// assert!(parameters.is_empty());
+/// ```
+#[derive(Debug, Clone, Default)]
+pub struct Recording {
+    steps: Vec<RecordedStep>,
+    typing: Option<Typing>,
+    held: Option<Held>,
+    last_press: Option<LastPress>,
+    /// Text erased or selected in a field before typing there: the typing
+    /// replaces the field's content.
+    replacing: Option<String>,
+    parameters: Vec<Parameter>,
+    every_text_a_parameter: bool,
+}
+
+impl Recording {
+    /// An empty recording; with `every_text_a_parameter`, every typed text is
+    /// made a parameter with the recorded text as its example.
+    pub fn new(every_text_a_parameter: bool) -> Recording {
+        Recording {
+            every_text_a_parameter,
+            ..Recording::default()
+        }
+    }
+
+    /// The steps written so far (typing still going on is not among them).
+    pub fn steps(&self) -> &[RecordedStep] {
+        &self.steps
+    }
+
+    /// A press and release of `button` at one place, on `hit` (`None`: nothing
+    /// the tree names is there), at the display's `time_ms`.
+    pub fn click(
+        &mut self,
+        hit: Option<Hit>,
+        at: Point,
+        button: MouseButton,
+        modifiers: &[Modifier],
+        time_ms: u32,
+    ) {
+        let press = LastPress {
+            button,
+            at,
+            time_ms,
+        };
+        if let Some(last) = self.last_press.replace(press) {
+            let close = (at.x - last.at.x).abs() <= DOUBLE_CLICK_DISTANCE
+                && (at.y - last.at.y).abs() <= DOUBLE_CLICK_DISTANCE;
+            if last.button == button
+                && close
+                && time_ms.wrapping_sub(last.time_ms) <= DOUBLE_CLICK_MS
+                && self.make_double()
+            {
+                // A third press is a new click, not part of this one.
+                self.last_press = None;
+                return;
+            }
+        }
+        self.end_typing();
+        if let (Some(Held::Combo(combo)), Some(option)) = (&self.held, &hit) {
+            let is_option = matches!(
+                option.role,
+                Role::MenuItem
+                    | Role::ListItem
+                    | Role::CheckMenuItem
+                    | Role::RadioMenuItem
+                    | Role::Cell
+                    | Role::TreeItem
+            );
+            if is_option && option.target.app == combo.target.app && !option.name.is_empty() {
+                self.steps.push(RecordedStep::Choose {
+                    target: combo.target.clone(),
+                    option: option.name.clone(),
+                });
+                self.held = None;
+                return;
+            }
+        }
+        self.write_held();
+        let Some(hit) = hit else {
+            self.steps.push(RecordedStep::ClickAt {
+                at,
+                button,
+                double: false,
+                modifiers: modifiers.to_vec(),
+                app: None,
+            });
+            return;
+        };
+        let plain = button == MouseButton::Left && modifiers.is_empty();
+        match hit.role {
+            Role::CheckBox | Role::ToggleButton if plain => {
+                self.steps.push(RecordedStep::Toggle {
+                    on: !hit.checked,
+                    target: hit.target,
+                });
+            }
+            Role::ComboBox if plain && !hit.text_field => self.held = Some(Held::Combo(hit)),
+            _ if plain && hit.text_field => self.held = Some(Held::Field(hit)),
+            _ => self.steps.push(RecordedStep::Click {
+                target: hit.target,
+                button,
+                double: false,
+                modifiers: modifiers.to_vec(),
+            }),
+        }
+    }
+
+    /// A click at a point no element names, in a window of `app`.
+    pub fn click_in_app(&mut self, app: &str) {
+        if let Some(RecordedStep::ClickAt { app: whose, .. }) = self.steps.last_mut() {
+            *whose = Some(app.to_string());
+        }
+    }
+
+    /// A press on `from` released over `to`, far enough away to be a drag.
+    pub fn drag(&mut self, from: Hit, to: Hit) {
+        self.end_typing();
+        self.write_held();
+        self.last_press = None;
+        self.steps.push(RecordedStep::Drag {
+            from: from.target,
+            to: to.target,
+        });
+    }
+
+    /// One notch of the wheel over `hit`.
+    pub fn scrolled(&mut self, hit: Hit, direction: ScrollDirection) {
+        self.end_typing();
+        self.write_held();
+        if let Some(RecordedStep::Scroll {
+            target,
+            direction: last,
+            notches,
+        }) = self.steps.last_mut()
+        {
+            if *target == hit.target && *last == direction {
+                *notches += 1;
+                return;
+            }
+        }
+        self.steps.push(RecordedStep::Scroll {
+            target: hit.target,
+            direction,
+            notches: 1,
+        });
+    }
+
+    /// A key pressed while `focus` had the keyboard focus (`None`: no element
+    /// is known to have it).
+    pub fn key(&mut self, chord: &KeyChord, focus: Option<&Hit>) {
+        let field = focus.filter(|hit| hit.text_field);
+        let typing_here = |typing: &Option<Typing>| matches!((typing, field), (Some(t), Some(f)) if t.hit.element == f.element);
+        match (&chord.key, field) {
+            (Key::Char(c), Some(field)) if chord.modifiers.is_empty() => {
+                if !typing_here(&self.typing) {
+                    self.end_typing();
+                    self.start_typing(field);
+                }
+                if let Some(typing) = &mut self.typing {
+                    typing.text.push(*c);
+                }
+                return;
+            }
+            (Key::Named("BackSpace"), Some(field)) if chord.modifiers.is_empty() => {
+                if typing_here(&self.typing) {
+                    if let Some(typing) = &mut self.typing {
+                        if typing.text.pop().is_some() {
+                            return;
+                        }
+                    }
+                }
+                // Erasing what the field held before: the typing replaces it.
+                self.end_typing();
+                self.forget_held_click_on(field);
+                self.replacing = Some(field.element.clone());
+                return;
+            }
+            (Key::Named("Return"), Some(field))
+                if chord.modifiers.is_empty() && typing_here(&self.typing) =>
+            {
+                if field.multiline {
+                    if let Some(typing) = &mut self.typing {
+                        typing.text.push('\n');
+                    }
+                } else {
+                    self.finish_typing(true);
+                }
+                return;
+            }
+            (Key::Char('a'), Some(field)) if chord.modifiers == [Modifier::Ctrl] => {
+                self.end_typing();
+                self.forget_held_click_on(field);
+                self.replacing = Some(field.element.clone());
+                return;
+            }
+            _ => {}
+        }
+        self.end_typing();
+        self.write_held();
+        let (app, window) = match focus {
+            Some(hit) => (Some(hit.target.app.clone()), hit.target.window.clone()),
+            None => (None, None),
+        };
+        if let Some(RecordedStep::Keys {
+            keys,
+            app: last_app,
+            window: last_window,
+        }) = self.steps.last_mut()
+        {
+            if *last_app == app && *last_window == window {
+                keys.push(chord.clone());
+                return;
+            }
+        }
+        self.steps.push(RecordedStep::Keys {
+            keys: vec![chord.clone()],
+            app,
+            window,
+        });
+    }
+
+    /// A window opened after the last step (a dialog it brought up): the plan
+    /// waits for it before the next step.
+    pub fn window_opened(&mut self, target: StepTarget) {
+        self.end_typing();
+        self.write_held();
+        self.steps.push(RecordedStep::WaitFor { target });
+    }
+
+    /// The steps and the parameters they use.
+    pub fn finish(mut self) -> (Vec<RecordedStep>, Vec<Parameter>) {
+        self.end_typing();
+        self.write_held();
+        (self.steps, self.parameters)
+    }
+
+    fn start_typing(&mut self, field: &Hit) {
+        self.forget_held_click_on(field);
+        // Tab only moved the focus here, which typing into the field does.
+        if let Some(RecordedStep::Keys { keys, .. }) = self.steps.last() {
+            let tab = |chord: &KeyChord| {
+                chord.key == Key::Named("Tab")
+                    && (chord.modifiers.is_empty() || chord.modifiers == [Modifier::Shift])
+            };
+            if keys.iter().all(tab) {
+                self.steps.pop();
+            }
+        }
+        let replacing = self.replacing.take().is_some_and(|e| e == field.element);
+        self.typing = Some(Typing {
+            hit: field.clone(),
+            text: String::new(),
+            clear: field.empty || replacing,
+        });
+    }
+
+    /// A held click into `field` goes: typing there (or erasing) focuses it.
+    fn forget_held_click_on(&mut self, field: &Hit) {
+        if matches!(&self.held, Some(Held::Field(held)) if held.element == field.element) {
+            self.held = None;
+        }
+        self.write_held();
+    }
+
+    fn end_typing(&mut self) {
+        self.finish_typing(false);
+    }
+
+    fn finish_typing(&mut self, enter: bool) {
+        let Some(typing) = self.typing.take() else {
+            return;
+        };
+        if typing.text.is_empty() && !enter {
+            return;
+        }
+        let text = if typing.hit.secret {
+            let name = format!("password_{}", self.count_secrets() + 1);
+            self.parameters.push(Parameter {
+                name: name.clone(),
+                secret: true,
+                field: typing.hit.target.described.clone(),
+                recorded: None,
+            });
+            Typed::Parameter(name)
+        } else if self.every_text_a_parameter {
+            let name = format!("text_{}", self.parameters.len() - self.count_secrets() + 1);
+            self.parameters.push(Parameter {
+                name: name.clone(),
+                secret: false,
+                field: typing.hit.target.described.clone(),
+                recorded: Some(typing.text.clone()),
+            });
+            Typed::Parameter(name)
+        } else {
+            Typed::Text(typing.text)
+        };
+        self.steps.push(RecordedStep::Type {
+            target: typing.hit.target,
+            text,
+            clear: typing.clear,
+            enter,
+        });
+    }
+
+    fn count_secrets(&self) -> usize {
+        self.parameters.iter().filter(|p| p.secret).count()
+    }
+
+    fn write_held(&mut self) {
+        let hit = match self.held.take() {
+            Some(Held::Field(hit) | Held::Combo(hit)) => hit,
+            None => return,
+        };
+        self.steps.push(RecordedStep::Click {
+            target: hit.target,
+            button: MouseButton::Left,
+            double: false,
+            modifiers: Vec::new(),
+        });
+    }
+
+    /// The last click made a double click, if there is one to make so.
+    fn make_double(&mut self) -> bool {
+        if self.typing.is_some() {
+            return false;
+        }
+        if self.held.is_some() {
+            self.write_held();
+        }
+        match self.steps.last_mut() {
+            Some(RecordedStep::Click { double, .. } | RecordedStep::ClickAt { double, .. })
+                if !*double =>
+            {
+                *double = true;
+                true
+            }
+            _ => false,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn hit(role: Role, name: &str) -> Hit {
+        Hit {
+            target: StepTarget {
+                selector: format!("role:{role} && name:\"{name}\""),
+                app: "form".into(),
+                window: None,
+                described: format!("[{role}] {name}"),
+                fragile: None,
+            },
+            element: format!("{role}/{name}"),
+            role,
+            checked: false,
+            text_field: role == Role::Edit,
+            multiline: false,
+            secret: false,
+            empty: true,
+            name: name.into(),
+        }
+    }
+
+    fn char_key(c: char) -> KeyChord {
+        KeyChord {
+            modifiers: vec![],
+            key: Key::Char(c),
+        }
+    }
+
+    fn named(name: &'static str, modifiers: Vec<Modifier>) -> KeyChord {
+        KeyChord {
+            modifiers,
+            key: Key::Named(name),
+        }
+    }
+
+    const AT: Point = Point { x: 10, y: 10 };
+
+    fn type_text(recording: &mut Recording, text: &str, focus: &Hit) {
+        for c in text.chars() {
+            recording.key(&char_key(c), Some(focus));
+        }
+    }
+
+    fn said(steps: &[RecordedStep]) -> Vec<String> {
+        steps.iter().map(RecordedStep::described).collect()
+    }
+
+    #[test]
+    fn a_form_filled_by_clicks_keys_and_tab_is_typed_texts_a_toggle_and_a_click() {
+        let name = hit(Role::Edit, "Name");
+        let mut city = hit(Role::Edit, "City");
+        city.empty = false;
+        let mut remember = hit(Role::CheckBox, "Remember me");
+        remember.checked = true;
+        let mut recording = Recording::new(false);
+        recording.click(Some(name.clone()), AT, MouseButton::Left, &[], 0);
+        type_text(&mut recording, "Adx", &name);
+        recording.key(&named("BackSpace", vec![]), Some(&name));
+        type_text(&mut recording, "a", &name);
+        recording.key(&named("Tab", vec![]), Some(&name));
+        // The city held text: selected whole, then typed over.
+        recording.key(&char_key('a').with_ctrl(), Some(&city));
+        type_text(&mut recording, "Paris", &city);
+        recording.key(&named("Return", vec![]), Some(&city));
+        recording.click(Some(remember), AT, MouseButton::Left, &[], 5_000);
+        recording.click(
+            Some(hit(Role::Button, "Save")),
+            AT,
+            MouseButton::Left,
+            &[],
+            9_000,
+        );
+        recording.key(&char_key('s').with_ctrl(), Some(&city));
+        let (steps, parameters) = recording.finish();
+        assert_eq!(
+            said(&steps),
+            [
+                "type \"Ada\" into [Edit] Name",
+                "type \"Paris\" into [Edit] City, then Return",
+                "uncheck [CheckBox] Remember me",
+                "click [Button] Save",
+                "press ctrl+s",
+            ]
+        );
+        assert!(parameters.is_empty());
+    }
+
+    #[test]
+    fn typing_added_to_a_field_that_held_text_keeps_it() {
+        let mut notes = hit(Role::Edit, "Notes");
+        notes.empty = false;
+        let mut recording = Recording::new(false);
+        recording.click(Some(notes.clone()), AT, MouseButton::Left, &[], 0);
+        type_text(&mut recording, " more", &notes);
+        let (steps, _) = recording.finish();
+        assert_eq!(said(&steps), ["add \" more\" into [Edit] Notes"]);
+        assert!(matches!(steps[0], RecordedStep::Type { clear: false, .. }));
+    }
+
+    #[test]
+    fn a_secret_is_a_parameter_and_its_text_is_nowhere() {
+        let mut password = hit(Role::Edit, "Password");
+        password.secret = true;
+        let mut recording = Recording::new(false);
+        type_text(&mut recording, "hunter2", &password);
+        recording.key(&named("Return", vec![]), Some(&password));
+        let (steps, parameters) = recording.finish();
+        assert_eq!(
+            said(&steps),
+            ["type $password_1 into [Edit] Password, then Return"]
+        );
+        assert_eq!(parameters.len(), 1);
+        assert!(parameters[0].secret && parameters[0].recorded.is_none());
+        assert!(!format!("{steps:?}{parameters:?}").contains("hunter2"));
+    }
+
+    #[test]
+    fn with_params_every_text_is_a_parameter_with_its_example() {
+        let name = hit(Role::Edit, "Name");
+        let mut password = hit(Role::Edit, "Password");
+        password.secret = true;
+        let mut recording = Recording::new(true);
+        type_text(&mut recording, "Ada", &name);
+        type_text(&mut recording, "pw", &password);
+        type_text(&mut recording, "Bob", &hit(Role::Edit, "Other"));
+        let (steps, parameters) = recording.finish();
+        let names: Vec<_> = parameters.iter().map(|p| p.name.as_str()).collect();
+        assert_eq!(names, ["text_1", "password_1", "text_2"]);
+        assert_eq!(parameters[2].recorded.as_deref(), Some("Bob"));
+        assert_eq!(steps.len(), 3);
+    }
+
+    #[test]
+    fn a_combo_box_then_its_option_is_one_choice() {
+        let mut recording = Recording::new(false);
+        recording.click(
+            Some(hit(Role::ComboBox, "Colour")),
+            AT,
+            MouseButton::Left,
+            &[],
+            0,
+        );
+        recording.click(
+            Some(hit(Role::MenuItem, "Green")),
+            AT,
+            MouseButton::Left,
+            &[],
+            2_000,
+        );
+        // A combo box clicked and left alone is a click.
+        recording.click(
+            Some(hit(Role::ComboBox, "Size")),
+            AT,
+            MouseButton::Left,
+            &[],
+            4_000,
+        );
+        recording.key(&named("Escape", vec![]), None);
+        let (steps, _) = recording.finish();
+        assert_eq!(
+            said(&steps),
+            [
+                "choose \"Green\" in [ComboBox] Colour",
+                "click [ComboBox] Size",
+                "press Escape"
+            ]
+        );
+    }
+
+    #[test]
+    fn two_quick_presses_at_one_place_are_a_double_click_and_a_third_a_new_click() {
+        let row = hit(Role::ListItem, "notes.txt");
+        let mut recording = Recording::new(false);
+        recording.click(Some(row.clone()), AT, MouseButton::Left, &[], 1_000);
+        recording.click(Some(row.clone()), AT, MouseButton::Left, &[], 1_200);
+        recording.click(Some(row.clone()), AT, MouseButton::Left, &[], 1_350);
+        // Too late to be a double click.
+        recording.click(Some(row.clone()), AT, MouseButton::Left, &[], 3_000);
+        recording.click(None, Point { x: 7, y: 9 }, MouseButton::Right, &[], 9_000);
+        recording.click_in_app("form");
+        let (steps, _) = recording.finish();
+        assert_eq!(
+            said(&steps),
+            [
+                "double-click [ListItem] notes.txt",
+                "click [ListItem] notes.txt",
+                "click [ListItem] notes.txt",
+                "right-click at (7, 9) in a window of form: nothing the tree names is there",
+            ]
+        );
+    }
+
+    #[test]
+    fn wheel_notches_over_one_element_add_up_and_windows_are_waited_for() {
+        let list = hit(Role::List, "Files");
+        let mut recording = Recording::new(false);
+        for _ in 0..3 {
+            recording.scrolled(list.clone(), ScrollDirection::Down);
+        }
+        recording.scrolled(list.clone(), ScrollDirection::Up);
+        recording.click(
+            Some(hit(Role::Button, "Open")),
+            AT,
+            MouseButton::Left,
+            &[],
+            0,
+        );
+        recording.window_opened(hit(Role::Dialog, "Open File").target);
+        recording.drag(hit(Role::ListItem, "a.txt"), hit(Role::Group, "Trash"));
+        let (steps, _) = recording.finish();
+        assert_eq!(
+            said(&steps),
+            [
+                "scroll down 3 notches over [List] Files",
+                "scroll up 1 notch over [List] Files",
+                "click [Button] Open",
+                "wait for [Dialog] Open File",
+                "drag [ListItem] a.txt onto [Group] Trash",
+            ]
+        );
+    }
+
+    impl KeyChord {
+        fn with_ctrl(mut self) -> KeyChord {
+            self.modifiers.push(Modifier::Ctrl);
+            self
+        }
+    }
+}

@@ -1,0 +1,396 @@
+//! Recording a person's work as a plan (`axsight record`). The engine watches
+//! the pointer and keyboard ([`Engine::watch_input`]); this module finds what
+//! each press landed on, in the tree the person saw, and which element had the
+//! focus at each key, and core's [`Recording`] folds those moments into steps.
+//! [`plan`] writes them as `execute_sequence`'s JSON.
+//!
+//! **The tree the person saw.** The windows of the app in front are read
+//! whenever its events have been quiet for [`QUIET`], and a press is looked up
+//! in the last such read: by the time the press is seen the click may already
+//! have closed the menu it chose from. A press outside every window read so
+//! far (another app's) is looked up in that window read then. Keys go to the
+//! element the latest read says has the focus, read again first when events
+//! came since (Tab moved it).
+//!
+//! It never reads a secret field's text: a password typed is a parameter.
+
+mod plan;
+
+use std::future::Future;
+use std::time::Duration;
+
+use axsight_core::{
+    Application, ElementId, Engine, EventMark, Hit, Key, Modifier, MouseButton, Observed,
+    ObservedInput, Point, ReadOptions, Recording, State, StepTarget, WatchEnded, WindowQuery,
+    WindowSnapshot,
+};
+
+use crate::{Session, ToolError};
+pub use plan::{Plan, PLAN_VERSION};
+
+/// How long an app's events must be quiet before its windows are read again.
+const QUIET: Duration = Duration::from_millis(40);
+/// A press and release farther apart than this, in pixels, is a drag.
+const DRAG_DISTANCE: i32 = 8;
+/// How often the input forwarder looks whether the recording still listens.
+const FORWARD_POLL: Duration = Duration::from_millis(200);
+/// What a read for recording fetches: what is shown, without action names.
+const RECORDING_READ: ReadOptions = ReadOptions {
+    include_invisible: false,
+    actions: false,
+};
+
+/// How a recording is made.
+#[derive(Debug, Clone, Default)]
+pub struct RecordOptions {
+    /// Every typed text becomes a parameter of the plan (secrets always are).
+    pub every_text_a_parameter: bool,
+}
+
+/// What a recording tells while it runs.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum RecordNews {
+    /// Input is being watched (how), and the person may begin.
+    Watching(String),
+    /// A step was written, as a person reads it.
+    Step(String),
+}
+
+/// The windows the person sees: the app in front, as last read while quiet,
+/// and every app's windows as last listed.
+#[derive(Default)]
+struct View {
+    windows: Vec<WindowSnapshot>,
+    apps: Vec<Application>,
+    /// The app in front (by pid), kept while no window is active.
+    front: Option<u32>,
+    /// Events came since the windows were read.
+    stale: bool,
+}
+
+impl View {
+    /// How many titled windows the app of `snapshot` shows.
+    fn titled_windows(&self, snapshot: &WindowSnapshot) -> usize {
+        self.apps
+            .iter()
+            .filter(|app| app.pid == snapshot.pid && app.name == snapshot.app)
+            .flat_map(|app| &app.windows)
+            .filter(|window| !window.title.is_empty())
+            .count()
+    }
+
+    /// The element holding the keyboard focus in the app in front, its
+    /// active window first.
+    fn focus(&self) -> Option<Hit> {
+        let active: Vec<&ElementId> = self
+            .apps
+            .iter()
+            .flat_map(|app| &app.windows)
+            .filter(|w| w.is_active())
+            .map(|w| &w.id)
+            .collect();
+        let mut windows: Vec<&WindowSnapshot> = self.windows.iter().collect();
+        windows.sort_by_key(|s| !active.contains(&&s.window_id()));
+        windows.into_iter().find_map(|snapshot| {
+            let tree = &snapshot.tree;
+            let node = tree
+                .descendants(tree.root())
+                .into_iter()
+                .rev()
+                .find(|&n| tree.element(n).states.contains(State::Focused))?;
+            Hit::in_snapshot(snapshot, node, self.titled_windows(snapshot))
+        })
+    }
+}
+
+impl<E: Engine> Session<E> {
+    /// Records what the person does until `stop` resolves (or the input
+    /// watch ends), telling `news` as it goes, and returns the plan.
+    pub async fn record(
+        &self,
+        options: RecordOptions,
+        stop: impl Future<Output = ()>,
+        mut news: impl FnMut(RecordNews),
+    ) -> Result<Plan, ToolError> {
+        let engine = self.engine().await?;
+        let watch = engine.watch_input().await.map_err(ToolError::engine)?;
+        let watched = watch.source.clone();
+        let (sender, mut inputs) = tokio::sync::mpsc::unbounded_channel();
+        // The watch blocks: a thread hands its input over until nobody listens.
+        std::thread::Builder::new()
+            .name("axsight-record".into())
+            .spawn(move || loop {
+                match watch.next(FORWARD_POLL) {
+                    Ok(input) => {
+                        if sender.send(input).is_err() {
+                            return;
+                        }
+                    }
+                    Err(WatchEnded::Quiet) if sender.is_closed() => return,
+                    Err(WatchEnded::Quiet) => {}
+                    Err(WatchEnded::Closed) => return,
+                }
+            })
+            .map_err(|e| ToolError::BadArguments(format!("cannot start recording: {e}")))?;
+        let mut recorder = Recorder {
+            engine: &*engine,
+            view: View::default(),
+            recording: Recording::new(options.every_text_a_parameter),
+            pressed: None,
+            mark: engine.mark().await,
+        };
+        look(recorder.engine, &mut recorder.view, None).await;
+        let mut told = 0;
+        news(RecordNews::Watching(watched.clone()));
+        tokio::pin!(stop);
+        loop {
+            tokio::select! {
+                biased;
+                () = &mut stop => break,
+                input = inputs.recv() => match input {
+                    Some(input) => recorder.take(input).await,
+                    None => break,
+                },
+                next = engine.next_event(recorder.mark, QUIET) => recorder.events_until(next).await,
+            }
+            for step in &recorder.recording.steps()[told..] {
+                news(RecordNews::Step(step.described()));
+            }
+            told = recorder.recording.steps().len();
+        }
+        drop(inputs);
+        let (steps, parameters) = recorder.recording.finish();
+        for step in steps.iter().skip(told) {
+            news(RecordNews::Step(step.described()));
+        }
+        Ok(Plan::new(&steps, &parameters, watched))
+    }
+}
+
+/// A press not yet released.
+struct Press {
+    button: MouseButton,
+    at: Point,
+    hit: Option<Hit>,
+    modifiers: Vec<Modifier>,
+    time_ms: u32,
+}
+
+/// A recording under way: what the person sees, and what they did so far.
+struct Recorder<'e, E> {
+    engine: &'e E,
+    view: View,
+    recording: Recording,
+    pressed: Option<Press>,
+    /// The events seen so far.
+    mark: EventMark,
+}
+
+impl<E: Engine> Recorder<'_, E> {
+    /// One piece of the person's input.
+    async fn take(&mut self, input: ObservedInput) {
+        let engine = self.engine;
+        if self.view.stale {
+            // Windows that opened since: waited for before this step.
+            note_new_windows(engine, &mut self.view, &mut self.recording).await;
+        }
+        match input.what {
+            Observed::Pressed {
+                button,
+                at,
+                modifiers,
+            } => {
+                self.pressed = Some(Press {
+                    button,
+                    at,
+                    hit: hit_at(engine, &self.view, at).await,
+                    modifiers,
+                    time_ms: input.time_ms,
+                });
+            }
+            Observed::Released { button, at } => {
+                let Some(press) = self.pressed.take().filter(|p| p.button == button) else {
+                    return;
+                };
+                let moved = (at.x - press.at.x).abs().max((at.y - press.at.y).abs());
+                let onto = match moved > DRAG_DISTANCE {
+                    true => hit_at(engine, &self.view, at).await,
+                    false => None,
+                };
+                match (press.hit, onto) {
+                    (Some(from), Some(to)) => self.recording.drag(from, to),
+                    (hit, _) => {
+                        let nothing = hit.is_none();
+                        let Press {
+                            at,
+                            modifiers,
+                            time_ms,
+                            ..
+                        } = press;
+                        self.recording.click(hit, at, button, &modifiers, time_ms);
+                        if nothing {
+                            if let Some(app) = app_at(engine, &self.view, at).await {
+                                self.recording.click_in_app(&app);
+                            }
+                        }
+                    }
+                }
+            }
+            Observed::Scrolled { direction, at } => {
+                if let Some(hit) = hit_at(engine, &self.view, at).await {
+                    self.recording.scrolled(hit, direction);
+                }
+            }
+            Observed::Key(chord) => {
+                // A character typed on needs no new read: the focus stays.
+                let typing_on = matches!(chord.key, Key::Char(_)) && chord.modifiers.is_empty();
+                if self.view.stale && !typing_on {
+                    look(engine, &mut self.view, Some(&mut self.recording)).await;
+                    self.mark = engine.mark().await;
+                }
+                let focus = self.view.focus();
+                self.recording.key(&chord, focus.as_ref());
+            }
+        }
+    }
+
+    /// The events up to `next`: the windows are read again once they stop.
+    async fn events_until(&mut self, next: EventMark) {
+        if next != self.mark {
+            self.mark = next;
+            self.view.stale = true;
+        } else if self.view.stale {
+            look(self.engine, &mut self.view, Some(&mut self.recording)).await;
+        }
+    }
+}
+
+/// Reads the windows of the app in front again, listing every app's; with a
+/// recording, windows that opened since the last listing are waited for.
+async fn look<E: Engine>(engine: &E, view: &mut View, recording: Option<&mut Recording>) {
+    let Ok(apps) = engine.applications().await else {
+        return;
+    };
+    if let Some(recording) = recording {
+        opened(&view.apps, &apps, recording);
+    }
+    let front = apps
+        .iter()
+        .find(|app| app.windows.iter().any(|w| w.is_active()))
+        .and_then(|app| app.pid)
+        .or(view.front);
+    view.apps = apps;
+    view.front = front;
+    view.stale = false;
+    if let Some(pid) = front {
+        match engine
+            .window_trees(Some(&pid.to_string()), RECORDING_READ)
+            .await
+        {
+            Ok(windows) => view.windows = windows,
+            Err(error) => tracing::debug!(%error, "recording: the app in front did not read"),
+        }
+    }
+}
+
+/// Lists the apps again only to learn of windows that opened, without reading
+/// any tree: a press must be looked up in the tree the person saw.
+async fn note_new_windows<E: Engine>(engine: &E, view: &mut View, recording: &mut Recording) {
+    let Ok(apps) = engine.applications().await else {
+        return;
+    };
+    opened(&view.apps, &apps, recording);
+    // The new listing replaces the old one; the trees stay until quiet.
+    view.apps = apps;
+}
+
+/// Tells `recording` of each titled window in `now` that `before` lacked.
+fn opened(before: &[Application], now: &[Application], recording: &mut Recording) {
+    if before.is_empty() || recording.steps().is_empty() {
+        return; // what was open when the recording began, or no step opened it
+    }
+    let known: Vec<&ElementId> = before
+        .iter()
+        .flat_map(|a| &a.windows)
+        .map(|w| &w.id)
+        .collect();
+    for app in now {
+        for window in app.windows.iter().filter(|w| !known.contains(&&w.id)) {
+            if window.title.trim().is_empty() {
+                continue; // a popup: the step that opened it acts in it next
+            }
+            recording.window_opened(StepTarget {
+                selector: format!("role:{}", window.role),
+                app: app.name.clone(),
+                window: Some(window.title.clone()),
+                described: format!("[{}] {}", window.role, axsight_core::bare(&window.title)),
+                fragile: None,
+            });
+        }
+    }
+}
+
+/// What a press at `at` landed on: a popup read while quiet, else the
+/// smallest window read while quiet that input there reaches, else the window
+/// there read now.
+async fn hit_at<E: Engine>(engine: &E, view: &View, at: Point) -> Option<Hit> {
+    let mut seen: Vec<&WindowSnapshot> = view
+        .windows
+        .iter()
+        .filter(|s| root_box(s).is_some_and(|b| b.contains(at.x, at.y)))
+        .collect();
+    seen.sort_by_key(|s| root_box(s).map(|b| i64::from(b.width) * i64::from(b.height)));
+    // An untitled window (a menu, a combo box's list) is a popup over the
+    // app's windows: the display may match no window of its own to it.
+    for snapshot in seen.iter().filter(|s| s.title.is_empty()) {
+        if let Some(hit) = Hit::at_point(snapshot, at, view.titled_windows(snapshot)) {
+            return Some(hit);
+        }
+    }
+    for snapshot in seen {
+        if engine
+            .input_reaches(&snapshot.window_id(), at)
+            .await
+            .unwrap_or(false)
+        {
+            return Hit::at_point(snapshot, at, view.titled_windows(snapshot));
+        }
+    }
+    let window = window_at(engine, view, at).await?;
+    let query = WindowQuery {
+        window_id: Some(window),
+        ..WindowQuery::default()
+    };
+    let snapshot = engine.window_tree(&query, RECORDING_READ).await.ok()?;
+    Hit::at_point(&snapshot, at, view.titled_windows(&snapshot))
+}
+
+/// The listed window that input at `at` reaches, smallest first.
+async fn window_at<E: Engine>(engine: &E, view: &View, at: Point) -> Option<ElementId> {
+    let mut there: Vec<&axsight_core::Window> = view
+        .apps
+        .iter()
+        .flat_map(|app| &app.windows)
+        .filter(|w| w.bounds.is_some_and(|b| b.contains(at.x, at.y)))
+        .collect();
+    there.sort_by_key(|w| w.bounds.map(|b| i64::from(b.width) * i64::from(b.height)));
+    for window in there {
+        if engine.input_reaches(&window.id, at).await.unwrap_or(false) {
+            return Some(window.id.clone());
+        }
+    }
+    None
+}
+
+/// The app whose window input at `at` reaches.
+async fn app_at<E: Engine>(engine: &E, view: &View, at: Point) -> Option<String> {
+    let window = window_at(engine, view, at).await?;
+    view.apps
+        .iter()
+        .find(|app| app.windows.iter().any(|w| w.id == window))
+        .map(|app| app.name.clone())
+}
+
+fn root_box(snapshot: &WindowSnapshot) -> Option<axsight_core::Bounds> {
+    snapshot.tree.element(snapshot.tree.root()).bounds
+}

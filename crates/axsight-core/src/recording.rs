@@ -14,7 +14,9 @@ mod steps;
 pub use selector_for::{selector_for, Chosen};
 pub use steps::{Parameter, RecordedStep, Recording, Typed};
 
-use crate::{element_at, quote, MatchContext, NodeId, Point, Role, State, WindowSnapshot};
+use crate::{
+    element_at, quote, visible_box, MatchContext, NodeId, Point, Role, State, WindowSnapshot,
+};
 
 /// Where a step acts: a selector and the app and window to look in.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -38,6 +40,8 @@ pub struct Hit {
     pub target: StepTarget,
     /// The element's identity on the desktop, to tell two hits on one element.
     pub element: String,
+    /// Its window's identity.
+    pub window: String,
     pub role: Role,
     /// Checked when the person reached it (before their click).
     pub checked: bool,
@@ -47,8 +51,10 @@ pub struct Hit {
     pub multiline: bool,
     /// A password field: what is typed there is never written down.
     pub secret: bool,
-    /// It held no text when reached.
-    pub empty: bool,
+    /// The text it held when reached (`None` for a secret, which is never
+    /// read), and how many characters that was (a secret's too).
+    pub text: Option<String>,
+    pub chars: usize,
     /// Its name: what a combo box's choice is written with.
     pub name: String,
 }
@@ -73,6 +79,17 @@ const CONTROLS: &[Role] = &[
     Role::Slider,
 ];
 
+/// The smallest control of `tree` drawn at `point`.
+fn smallest_control_at(tree: &crate::Tree, point: Point) -> Option<NodeId> {
+    tree.descendants(tree.root())
+        .into_iter()
+        .filter(|&n| CONTROLS.contains(&tree.element(n).role))
+        .filter_map(|n| Some((n, visible_box(tree, n)?)))
+        .filter(|(_, b)| b.contains(point.x, point.y))
+        .min_by_key(|(_, b)| i64::from(b.width) * i64::from(b.height))
+        .map(|(n, _)| n)
+}
+
 /// How far above the element under the pointer a control that holds it is
 /// looked for.
 const CONTROL_DEPTH: usize = 3;
@@ -91,6 +108,13 @@ impl Hit {
                 .take(CONTROL_DEPTH)
                 .find(|&a| CONTROLS.contains(&tree.element(a).role))
                 .unwrap_or(node),
+        };
+        let control = match CONTROLS.contains(&tree.element(control).role) {
+            true => control,
+            // A menu's items lie outside the box of the menu that holds them
+            // (GTK 3's hang below their menu bar title), where the walk from
+            // the root does not reach: the smallest control there is it.
+            false => smallest_control_at(tree, point).unwrap_or(control),
         };
         if control == tree.root() {
             return None; // the window itself: nothing in it is named there
@@ -143,13 +167,17 @@ impl Hit {
                 fragile,
             },
             element: element.id.0.clone(),
+            window: snapshot.window_id().0,
             role: element.role,
             checked: element.states.contains(State::Checked),
             text_field,
             multiline: element.states.contains(State::MultiLine),
             secret: element.is_secret(),
-            empty: element.value.as_deref().unwrap_or("").is_empty()
-                && element.secret_length.unwrap_or(0) == 0,
+            text: (!element.is_secret()).then(|| element.value.clone().unwrap_or_default()),
+            chars: match element.is_secret() {
+                true => element.secret_length.unwrap_or(0),
+                false => element.value.as_deref().unwrap_or("").chars().count(),
+            },
             name: element.name.trim().to_string(),
         })
     }

@@ -138,8 +138,10 @@ impl<E: Engine> Session<E> {
             recording: Recording::new(options.every_text_a_parameter),
             pressed: None,
             mark: engine.mark().await,
+            opened: Vec::new(),
+            typing: false,
         };
-        look(recorder.engine, &mut recorder.view, None).await;
+        recorder.look().await;
         let mut told = 0;
         news(RecordNews::Watching(watched.clone()));
         tokio::pin!(stop);
@@ -176,6 +178,12 @@ struct Press {
     time_ms: u32,
 }
 
+/// A window that opened during the recording, not yet written as a wait.
+struct Opened {
+    id: ElementId,
+    target: StepTarget,
+}
+
 /// A recording under way: what the person sees, and what they did so far.
 struct Recorder<'e, E> {
     engine: &'e E,
@@ -184,26 +192,37 @@ struct Recorder<'e, E> {
     pressed: Option<Press>,
     /// The events seen so far.
     mark: EventMark,
+    /// Windows that opened and are not yet waited for: before the step that
+    /// acts in one, else after the step during which they were seen.
+    opened: Vec<Opened>,
+    /// The last key typed a character: the focus is where it was.
+    typing: bool,
 }
 
 impl<E: Engine> Recorder<'_, E> {
     /// One piece of the person's input.
     async fn take(&mut self, input: ObservedInput) {
-        let engine = self.engine;
-        if self.view.stale {
-            // Windows that opened since: waited for before this step.
-            note_new_windows(engine, &mut self.view, &mut self.recording).await;
+        // Never a key's character: it may be part of a password.
+        match &input.what {
+            Observed::Key(_) => tracing::debug!(stale = self.view.stale, "recording: a key"),
+            pointer => tracing::debug!(?pointer, stale = self.view.stale, "recording: pointer"),
         }
+        let engine = self.engine;
         match input.what {
             Observed::Pressed {
                 button,
                 at,
                 modifiers,
             } => {
+                self.relist().await;
+                let hit = hit_at(engine, &self.view, at).await;
+                if let Some(hit) = &hit {
+                    self.wait_first_for(&hit.window);
+                }
                 self.pressed = Some(Press {
                     button,
                     at,
-                    hit: hit_at(engine, &self.view, at).await,
+                    hit,
                     modifiers,
                     time_ms: input.time_ms,
                 });
@@ -212,68 +231,132 @@ impl<E: Engine> Recorder<'_, E> {
                 let Some(press) = self.pressed.take().filter(|p| p.button == button) else {
                     return;
                 };
-                let moved = (at.x - press.at.x).abs().max((at.y - press.at.y).abs());
-                let onto = match moved > DRAG_DISTANCE {
-                    true => hit_at(engine, &self.view, at).await,
-                    false => None,
-                };
-                match (press.hit, onto) {
-                    (Some(from), Some(to)) => self.recording.drag(from, to),
-                    (hit, _) => {
-                        let nothing = hit.is_none();
-                        let Press {
-                            at,
-                            modifiers,
-                            time_ms,
-                            ..
-                        } = press;
-                        self.recording.click(hit, at, button, &modifiers, time_ms);
-                        if nothing {
-                            if let Some(app) = app_at(engine, &self.view, at).await {
-                                self.recording.click_in_app(&app);
-                            }
-                        }
-                    }
-                }
+                self.released(press, at).await;
+                // What opened by now is the click's doing.
+                self.relist().await;
+                self.write_waits();
             }
             Observed::Scrolled { direction, at } => {
                 if let Some(hit) = hit_at(engine, &self.view, at).await {
+                    self.wait_first_for(&hit.window);
                     self.recording.scrolled(hit, direction);
                 }
             }
             Observed::Key(chord) => {
-                // A character typed on needs no new read: the focus stays.
-                let typing_on = matches!(chord.key, Key::Char(_)) && chord.modifiers.is_empty();
-                if self.view.stale && !typing_on {
-                    look(engine, &mut self.view, Some(&mut self.recording)).await;
+                let character = matches!(chord.key, Key::Char(_)) && chord.modifiers.is_empty();
+                // The first character after anything else goes where the focus
+                // is now (a click or Tab moved it); a chord goes where it was
+                // when pressed (it may open a window that takes the focus).
+                if character && !self.typing && self.view.stale {
+                    self.look().await;
                     self.mark = engine.mark().await;
                 }
+                self.typing = character;
                 let focus = self.view.focus();
+                if let Some(focus) = &focus {
+                    self.wait_first_for(&focus.window);
+                }
                 self.recording.key(&chord, focus.as_ref());
+                if !character {
+                    self.relist().await;
+                    self.write_waits();
+                }
             }
         }
     }
 
-    /// The events up to `next`: the windows are read again once they stop.
+    /// A press released at `at`: a click, or a drag when it moved.
+    async fn released(&mut self, press: Press, at: Point) {
+        let engine = self.engine;
+        let moved = (at.x - press.at.x).abs().max((at.y - press.at.y).abs());
+        let onto = match moved > DRAG_DISTANCE {
+            true => hit_at(engine, &self.view, at).await,
+            false => None,
+        };
+        self.typing = false;
+        match (press.hit, onto) {
+            (Some(from), Some(to)) => self.recording.drag(from, to),
+            (hit, _) => {
+                let nothing = hit.is_none();
+                self.recording
+                    .click(hit, press.at, press.button, &press.modifiers, press.time_ms);
+                if nothing {
+                    if let Some(app) = app_at(engine, &self.view, press.at).await {
+                        self.recording.click_in_app(&app);
+                    }
+                }
+            }
+        }
+    }
+
+    /// The events up to `next`: the windows are read again once they stop,
+    /// and windows that opened meanwhile are waited for.
     async fn events_until(&mut self, next: EventMark) {
         if next != self.mark {
             self.mark = next;
             self.view.stale = true;
         } else if self.view.stale {
-            look(self.engine, &mut self.view, Some(&mut self.recording)).await;
+            self.look().await;
+            self.write_waits();
+        }
+    }
+
+    /// Reads the app in front again, noting windows that opened.
+    async fn look(&mut self) {
+        let before = std::mem::take(&mut self.view.apps);
+        look(self.engine, &mut self.view).await;
+        if self.view.apps.is_empty() {
+            self.view.apps = before; // the listing failed: keep the last
+            return;
+        }
+        self.note_opened(&before);
+    }
+
+    /// Lists the apps again, when events came, to learn of windows that
+    /// opened, without reading any tree: a press is looked up in the tree the
+    /// person saw.
+    async fn relist(&mut self) {
+        if !self.view.stale {
+            return;
+        }
+        let Ok(apps) = self.engine.applications().await else {
+            return;
+        };
+        let before = std::mem::replace(&mut self.view.apps, apps);
+        self.note_opened(&before);
+    }
+
+    fn note_opened(&mut self, before: &[Application]) {
+        for (id, target) in opened(before, &self.view.apps) {
+            if !self.opened.iter().any(|o| o.id == id) {
+                self.opened.push(Opened { id, target });
+            }
+        }
+    }
+
+    /// Waits for the windows that opened, before a step that acts in one of
+    /// them (`window`): they opened before it.
+    fn wait_first_for(&mut self, window: &str) {
+        if self.opened.iter().any(|o| o.id.0 == window) {
+            self.write_waits();
+        }
+    }
+
+    fn write_waits(&mut self) {
+        for opened in self.opened.drain(..) {
+            // What was open before the first step needs no wait.
+            if !self.recording.steps().is_empty() {
+                self.recording.window_opened(opened.target);
+            }
         }
     }
 }
 
-/// Reads the windows of the app in front again, listing every app's; with a
-/// recording, windows that opened since the last listing are waited for.
-async fn look<E: Engine>(engine: &E, view: &mut View, recording: Option<&mut Recording>) {
+/// Reads the windows of the app in front again, listing every app's.
+async fn look<E: Engine>(engine: &E, view: &mut View) {
     let Ok(apps) = engine.applications().await else {
         return;
     };
-    if let Some(recording) = recording {
-        opened(&view.apps, &apps, recording);
-    }
     let front = apps
         .iter()
         .find(|app| app.windows.iter().any(|w| w.is_active()))
@@ -293,41 +376,35 @@ async fn look<E: Engine>(engine: &E, view: &mut View, recording: Option<&mut Rec
     }
 }
 
-/// Lists the apps again only to learn of windows that opened, without reading
-/// any tree: a press must be looked up in the tree the person saw.
-async fn note_new_windows<E: Engine>(engine: &E, view: &mut View, recording: &mut Recording) {
-    let Ok(apps) = engine.applications().await else {
-        return;
-    };
-    opened(&view.apps, &apps, recording);
-    // The new listing replaces the old one; the trees stay until quiet.
-    view.apps = apps;
-}
-
-/// Tells `recording` of each titled window in `now` that `before` lacked.
-fn opened(before: &[Application], now: &[Application], recording: &mut Recording) {
-    if before.is_empty() || recording.steps().is_empty() {
-        return; // what was open when the recording began, or no step opened it
+/// The titled windows in `now` that `before` lacked, as targets to wait for.
+fn opened(before: &[Application], now: &[Application]) -> Vec<(ElementId, StepTarget)> {
+    if before.is_empty() {
+        return Vec::new(); // the first listing: what was open when it began
     }
     let known: Vec<&ElementId> = before
         .iter()
         .flat_map(|a| &a.windows)
         .map(|w| &w.id)
         .collect();
+    let mut found = Vec::new();
     for app in now {
         for window in app.windows.iter().filter(|w| !known.contains(&&w.id)) {
             if window.title.trim().is_empty() {
                 continue; // a popup: the step that opened it acts in it next
             }
-            recording.window_opened(StepTarget {
-                selector: format!("role:{}", window.role),
-                app: app.name.clone(),
-                window: Some(window.title.clone()),
-                described: format!("[{}] {}", window.role, axsight_core::bare(&window.title)),
-                fragile: None,
-            });
+            found.push((
+                window.id.clone(),
+                StepTarget {
+                    selector: format!("role:{}", window.role),
+                    app: app.name.clone(),
+                    window: Some(window.title.clone()),
+                    described: format!("[{}] {}", window.role, axsight_core::bare(&window.title)),
+                    fragile: None,
+                },
+            ));
         }
     }
+    found
 }
 
 /// What a press at `at` landed on: a popup read while quiet, else the

@@ -216,7 +216,8 @@ fn click_words(button: MouseButton, double: bool, modifiers: &[Modifier]) -> Str
 struct Typing {
     hit: Hit,
     text: String,
-    clear: bool,
+    /// The person erased or selected what the field held.
+    replacing: bool,
 }
 
 /// A click written only once what follows it is known.
@@ -250,12 +251,14 @@ struct LastPress {
 ///         fragile: None,
 ///     },
 ///     element: "e1".into(),
+///     window: "w1".into(),
 ///     role: Role::Edit,
 ///     checked: false,
 ///     text_field: true,
 ///     multiline: false,
 ///     secret: false,
-///     empty: true,
+///     text: Some(String::new()),
+///     chars: 0,
 ///     name: "Name".into(),
 /// };
 /// let mut recording = Recording::new(false);
@@ -519,7 +522,7 @@ impl Recording {
         self.typing = Some(Typing {
             hit: field.clone(),
             text: String::new(),
-            clear: field.empty || replacing,
+            replacing,
         });
     }
 
@@ -542,6 +545,13 @@ impl Recording {
         if typing.text.is_empty() && !enter {
             return;
         }
+        // The field may have been read after the first keys landed: what it
+        // held then, if the typing begins with it, was the typing's own.
+        let held_ours = match &typing.hit.text {
+            Some(held) => typing.text.starts_with(held.as_str()),
+            None => typing.hit.chars <= typing.text.chars().count(),
+        };
+        let clear = typing.replacing || held_ours;
         let text = if typing.hit.secret {
             let name = format!("password_{}", self.count_secrets() + 1);
             self.parameters.push(Parameter {
@@ -566,7 +576,7 @@ impl Recording {
         self.steps.push(RecordedStep::Type {
             target: typing.hit.target,
             text,
-            clear: typing.clear,
+            clear,
             enter,
         });
     }
@@ -622,12 +632,14 @@ mod tests {
                 fragile: None,
             },
             element: format!("{role}/{name}"),
+            window: "w".into(),
             role,
             checked: false,
             text_field: role == Role::Edit,
             multiline: false,
             secret: false,
-            empty: true,
+            text: Some(String::new()),
+            chars: 0,
             name: name.into(),
         }
     }
@@ -662,7 +674,8 @@ mod tests {
     fn a_form_filled_by_clicks_keys_and_tab_is_typed_texts_a_toggle_and_a_click() {
         let name = hit(Role::Edit, "Name");
         let mut city = hit(Role::Edit, "City");
-        city.empty = false;
+        city.text = Some("Lyon".into());
+        city.chars = 4;
         let mut remember = hit(Role::CheckBox, "Remember me");
         remember.checked = true;
         let mut recording = Recording::new(false);
@@ -701,12 +714,24 @@ mod tests {
     #[test]
     fn typing_added_to_a_field_that_held_text_keeps_it() {
         let mut notes = hit(Role::Edit, "Notes");
-        notes.empty = false;
+        notes.text = Some("Notes:".into());
+        notes.chars = 6;
         let mut recording = Recording::new(false);
         recording.click(Some(notes.clone()), AT, MouseButton::Left, &[], 0);
         type_text(&mut recording, " more", &notes);
+        // Read once the first keys had landed: what it held was the typing's.
+        let mut late = hit(Role::Edit, "Your name");
+        late.text = Some("Gr".into());
+        late.chars = 2;
+        type_text(&mut recording, "Grace", &late);
         let (steps, _) = recording.finish();
-        assert_eq!(said(&steps), ["add \" more\" into [Edit] Notes"]);
+        assert_eq!(
+            said(&steps),
+            [
+                "add \" more\" into [Edit] Notes",
+                "type \"Grace\" into [Edit] Your name"
+            ]
+        );
         assert!(matches!(steps[0], RecordedStep::Type { clear: false, .. }));
     }
 

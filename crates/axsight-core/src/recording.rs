@@ -158,27 +158,40 @@ impl Hit {
             Role::ComboBox | Role::SpinButton => editable,
             _ => false,
         };
-        Some(Hit {
-            target: StepTarget {
-                selector: chosen.selector,
-                app: snapshot.app.clone(),
-                window,
-                described,
-                fragile,
-            },
-            element: element.id.0.clone(),
-            window: snapshot.window_id().0,
-            role: element.role,
-            checked: element.states.contains(State::Checked),
-            text_field,
-            multiline: element.states.contains(State::MultiLine),
-            secret: element.is_secret(),
-            text: (!element.is_secret()).then(|| element.value.clone().unwrap_or_default()),
-            chars: match element.is_secret() {
-                true => element.secret_length.unwrap_or(0),
-                false => element.value.as_deref().unwrap_or("").chars().count(),
-            },
-            name: element.name.trim().to_string(),
-        })
+        Some(
+            Hit {
+                target: StepTarget {
+                    selector: chosen.selector,
+                    app: snapshot.app.clone(),
+                    window,
+                    described,
+                    fragile,
+                },
+                element: element.id.0.clone(),
+                window: snapshot.window_id().0,
+                role: element.role,
+                checked: false,
+                text_field,
+                multiline: element.states.contains(State::MultiLine),
+                secret: element.is_secret(),
+                text: None,
+                chars: 0,
+                name: element.name.trim().to_string(),
+            }
+            .as_it_was(element),
+        )
+    }
+
+    /// The hit with what `element` (the same element, read earlier) held
+    /// then: its check mark and its text, as the person saw them before
+    /// their click changed them.
+    pub fn as_it_was(mut self, element: &crate::Element) -> Hit {
+        self.checked = element.states.contains(State::Checked);
+        self.text = (!element.is_secret()).then(|| element.value.clone().unwrap_or_default());
+        self.chars = match element.is_secret() {
+            true => element.secret_length.unwrap_or(0),
+            false => element.value.as_deref().unwrap_or("").chars().count(),
+        };
+        self
     }
 }

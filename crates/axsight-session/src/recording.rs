@@ -17,7 +17,7 @@
 mod plan;
 
 use std::future::Future;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use axsight_core::{
     Application, ElementId, Engine, EventMark, Hit, Key, Modifier, MouseButton, Observed,
@@ -30,6 +30,8 @@ pub use plan::{Plan, PLAN_VERSION};
 
 /// How long an app's events must be quiet before its windows are read again.
 const QUIET: Duration = Duration::from_millis(40);
+/// The longest the windows go unread while events keep coming.
+const MOST_STALE: Duration = Duration::from_millis(60);
 /// A press and release farther apart than this, in pixels, is a drag.
 const DRAG_DISTANCE: i32 = 8;
 /// How often the input forwarder looks whether the recording still listens.
@@ -58,7 +60,6 @@ pub enum RecordNews {
 
 /// The windows the person sees: the app in front, as last read while quiet,
 /// and every app's windows as last listed.
-#[derive(Default)]
 struct View {
     windows: Vec<WindowSnapshot>,
     apps: Vec<Application>,
@@ -66,6 +67,20 @@ struct View {
     front: Option<u32>,
     /// Events came since the windows were read.
     stale: bool,
+    /// When the windows were last read.
+    read_at: Instant,
+}
+
+impl Default for View {
+    fn default() -> View {
+        View {
+            windows: Vec::new(),
+            apps: Vec::new(),
+            front: None,
+            stale: false,
+            read_at: Instant::now(),
+        }
+    }
 }
 
 impl View {
@@ -214,8 +229,27 @@ impl<E: Engine> Recorder<'_, E> {
                 at,
                 modifiers,
             } => {
-                self.relist().await;
-                let hit = hit_at(engine, &self.view, at).await;
+                // Events since the last read (the pointer's hover, a popup
+                // still opening): read again now, a few milliseconds after the
+                // press, before the app is done with it.
+                let seen = hit_at(engine, &self.view, at).await;
+                tracing::debug!(?seen, "recording: seen at the press");
+                let hit = match seen {
+                    Some(hit) => Some(hit),
+                    None if self.view.stale => {
+                        let seen = self.view.windows.clone();
+                        self.look().await;
+                        let hit = hit_at(engine, &self.view, at).await;
+                        tracing::debug!(?hit, "recording: read again at the press");
+                        // Its check mark and text as the person saw them:
+                        // the app may have taken the click by now.
+                        hit.map(|hit| match element_in(&seen, &hit.element) {
+                            Some(before) => hit.as_it_was(before),
+                            None => hit,
+                        })
+                    }
+                    None => None,
+                };
                 if let Some(hit) = &hit {
                     self.wait_first_for(&hit.window);
                 }
@@ -249,7 +283,6 @@ impl<E: Engine> Recorder<'_, E> {
                 // when pressed (it may open a window that takes the focus).
                 if character && !self.typing && self.view.stale {
                     self.look().await;
-                    self.mark = engine.mark().await;
                 }
                 self.typing = character;
                 let focus = self.view.focus();
@@ -292,17 +325,24 @@ impl<E: Engine> Recorder<'_, E> {
     /// The events up to `next`: the windows are read again once they stop,
     /// and windows that opened meanwhile are waited for.
     async fn events_until(&mut self, next: EventMark) {
-        if next != self.mark {
+        let quiet = next == self.mark;
+        if !quiet {
             self.mark = next;
             self.view.stale = true;
-        } else if self.view.stale {
+        }
+        // An app that never goes quiet (a menu sliding open sends its
+        // window's box on every frame) is read between its events.
+        let long_stale = self.view.read_at.elapsed() >= MOST_STALE;
+        if self.view.stale && (quiet || long_stale) {
             self.look().await;
             self.write_waits();
         }
     }
 
-    /// Reads the app in front again, noting windows that opened.
+    /// Reads the app in front again, noting windows that opened. Events that
+    /// come while it reads are after the read.
     async fn look(&mut self) {
+        self.mark = self.engine.mark().await;
         let before = std::mem::take(&mut self.view.apps);
         look(self.engine, &mut self.view).await;
         if self.view.apps.is_empty() {
@@ -365,6 +405,7 @@ async fn look<E: Engine>(engine: &E, view: &mut View) {
     view.apps = apps;
     view.front = front;
     view.stale = false;
+    view.read_at = Instant::now();
     if let Some(pid) = front {
         match engine
             .window_trees(Some(&pid.to_string()), RECORDING_READ)
@@ -466,6 +507,17 @@ async fn app_at<E: Engine>(engine: &E, view: &View, at: Point) -> Option<String>
         .iter()
         .find(|app| app.windows.iter().any(|w| w.id == window))
         .map(|app| app.name.clone())
+}
+
+/// The element with identity `id` in `windows`.
+fn element_in<'w>(windows: &'w [WindowSnapshot], id: &str) -> Option<&'w axsight_core::Element> {
+    windows.iter().find_map(|snapshot| {
+        let tree = &snapshot.tree;
+        tree.descendants(tree.root())
+            .into_iter()
+            .map(|node| tree.element(node))
+            .find(|element| element.id.0 == id)
+    })
 }
 
 fn root_box(snapshot: &WindowSnapshot) -> Option<axsight_core::Bounds> {

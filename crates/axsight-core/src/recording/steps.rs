@@ -420,6 +420,12 @@ impl Recording {
     /// A key pressed while `focus` had the keyboard focus (`None`: no element
     /// is known to have it).
     pub fn key(&mut self, chord: &KeyChord, focus: Option<&Hit>) {
+        // A field clicked just before has the focus, whatever an older read says.
+        let clicked = match &self.held {
+            Some(Held::Field(hit)) => Some(hit.clone()),
+            _ => None,
+        };
+        let focus = clicked.as_ref().or(focus);
         let field = focus.filter(|hit| hit.text_field);
         let typing_here = |typing: &Option<Typing>| matches!((typing, field), (Some(t), Some(f)) if t.hit.element == f.element);
         match (&chord.key, field) {
@@ -679,7 +685,9 @@ mod tests {
         let mut remember = hit(Role::CheckBox, "Remember me");
         remember.checked = true;
         let mut recording = Recording::new(false);
+        // A stale read still says the city has the focus: the click says Name.
         recording.click(Some(name.clone()), AT, MouseButton::Left, &[], 0);
+        recording.key(&char_key('a').with_ctrl(), Some(&city));
         type_text(&mut recording, "Adx", &name);
         recording.key(&named("BackSpace", vec![]), Some(&name));
         type_text(&mut recording, "a", &name);

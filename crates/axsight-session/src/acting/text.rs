@@ -216,7 +216,7 @@ impl<E: Engine> Session<E> {
             }
         }
         let shown = if secret {
-            format!("{} characters", text.chars().count())
+            characters(text.chars().count())
         } else {
             quote_typed(text)
         };
@@ -299,7 +299,7 @@ impl<E: Engine> Session<E> {
             self.send(engine, Input::Keys(keys.clone())).await?;
         }
         let shown = match secret {
-            true => format!("{} characters", text.chars().count()),
+            true => characters(text.chars().count()),
             false => quote_typed(text),
         };
         let why = match (focused, aimed.snapshot.accessible) {
@@ -600,14 +600,24 @@ impl<E: Engine> Session<E> {
     }
 }
 
+/// `n` characters, in words (`1 character`, `12 characters`).
+fn characters(n: usize) -> String {
+    match n {
+        1 => "1 character".into(),
+        n => format!("{n} characters"),
+    }
+}
+
 /// The check of a secret field by its length: its text is never read.
 fn secret_length_check(holds: usize, expected: usize) -> Check {
     let line = match holds == expected {
         true => format!(
-            "check: the field holds {holds} characters, as many as were typed (a secret field's text is never read)"
+            "check: the field holds {}, as many as were typed (a secret field's text is never read)",
+            characters(holds)
         ),
         false => format!(
-            "check: MISMATCH: the field holds {holds} characters, {expected} were expected (a secret field's text is never read)"
+            "check: MISMATCH: the field holds {}, {expected} were expected (a secret field's text is never read)",
+            characters(holds)
         ),
     };
     Check {
@@ -696,7 +706,7 @@ impl Check {
 /// What `press_key` did: `typed "120" as key events and pressed Return`.
 fn pressed(text: Option<&str>, chords: &[KeyChord], secret: bool) -> String {
     let typed = text.map(|text| match secret {
-        true => format!("typed {} characters as key events", text.chars().count()),
+        true => format!("typed {} as key events", characters(text.chars().count())),
         false => format!("typed {} as key events", quote_typed(text)),
     });
     let keys = (!chords.is_empty()).then(|| format!("pressed {}", chords_text(chords)));

@@ -16,8 +16,10 @@ import pytest
 
 from conftest import FIXTURE_APP, PrivateDesktop, poll
 from test_mcp_server import AXSIGHT_BIN
+from test_toolkits import QT_FIXTURE
 
 TITLE = "Recorded form"
+QT_TITLE = "Recorded Qt form"
 PASSWORD = "s3cret-pw-RECORDED"
 EXPECTED_STEPS = [
     f'type "Ada Lovelace" into [Edit] Name in "{TITLE}"',
@@ -66,15 +68,32 @@ class Person:
         subprocess.run(["xdotool", *args], env=self.env, check=True, timeout=30)
 
     def state(self):
+        """The app's state file, read as JSON (the GTK fixture's) or as
+        key=value lines (the Qt fixture's)."""
         try:
-            return json.loads(self.state_file.read_text())
-        except (FileNotFoundError, json.JSONDecodeError):
+            text = self.state_file.read_text()
+        except FileNotFoundError:
             return {}
+        try:
+            return json.loads(text)
+        except json.JSONDecodeError:
+            return dict(line.split("=", 1) for line in text.splitlines() if "=" in line)
+
+    def shows(self, selector):
+        """Waits until the desktop shows what SELECTOR finds."""
+        assert poll(lambda: self.find(selector), timeout=10, interval=0.1), \
+            f"the person never sees {selector}"
 
     def sees(self, check, what):
         """Waits until the form's state passes CHECK."""
         assert poll(lambda: check(self.state()), timeout=10, interval=0.1), \
             f"{what} did not happen: {self.state()}"
+
+
+def wait_for_app(env, app):
+    subprocess.run([str(AXSIGHT_BIN.parents[2] / "scripts" / "wait-for-app"), str(app.pid)],
+                   env=env, check=True, timeout=60, capture_output=True)
+    return app
 
 
 def start_fixture(env, state_file, size=None):
@@ -83,52 +102,51 @@ def start_fixture(env, state_file, size=None):
     if size:
         argv += ["--size", size]
     app = subprocess.Popen(argv, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    subprocess.run([str(AXSIGHT_BIN.parents[2] / "scripts" / "wait-for-app"), str(app.pid)],
-                   env=env, check=True, timeout=60, capture_output=True)
-    return app
+    return wait_for_app(env, app)
 
 
-def record(tmp_path):
-    """Records the person's job on a desktop of its own; returns the plan's text and
-    the recorder's log."""
+def start_qt_fixture(env, saved):
+    # Qt 6.4 joins the bus only without AT_SPI_BUS_ADDRESS in its environment.
+    own = {k: v for k, v in env.items() if k != "AT_SPI_BUS_ADDRESS"}
+    app = subprocess.Popen(["/usr/bin/python3", str(QT_FIXTURE), "--title", QT_TITLE,
+                            "--save-to", str(saved)],
+                           env=own, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    return wait_for_app(env, app)
+
+
+def place(env, title, x, y, size=None):
+    """Moves the window TITLE to X, Y (and resizes it to SIZE, "WxH")."""
+    window = subprocess.run(["xdotool", "search", "--name", title], env=env,
+                            capture_output=True, text=True, check=True).stdout.split()[0]
+    subprocess.run(["xdotool", "windowmove", "--sync", window, str(x), str(y)],
+                   env=env, check=True, timeout=30)
+    if size:
+        width, height = size.split("x")
+        subprocess.run(["xdotool", "windowsize", "--sync", window, width, height],
+                       env=env, check=True, timeout=30)
+
+
+def record(tmp_path, start, job):
+    """Records JOB (done by a Person with the app START began) on a desktop of its
+    own; returns the plan's text and the recorder's log."""
     (tmp_path / "desktop").mkdir()
     private = PrivateDesktop(wm=True, tmp_path=tmp_path / "desktop")
-    state = tmp_path / "recorded-state.json"
+    state = tmp_path / "recorded-state"
     app = None
     recorder = None
     try:
-        env = dict(private.env, AXSIGHT_LOG=os.environ.get("REC_LOG", "axsight_session=debug,axsight_screen=debug"))
-        app = start_fixture(private.env, state)
+        env = dict(private.env, AXSIGHT_LOG=os.environ.get(
+            "REC_LOG", "axsight_session=debug,axsight_screen=debug"))
+        app = start(private.env, state)
         log = tmp_path / "recorder.log"
         plan_file = tmp_path / "plan.json"
         recorder = subprocess.Popen([str(AXSIGHT_BIN), "record", "--out", str(plan_file)],
                                     env=env, stdout=subprocess.DEVNULL,
                                     stderr=open(log, "w"))
         assert poll(lambda: "recording (watching" in log.read_text(), timeout=30), log.read_text()
-        person = Person(private.env, state)
-        person.click("role:Edit && name:Name")
-        person.type("Ada Lovelace")
-        person.sees(lambda s: s.get("name") == "Ada Lovelace", "typing the name")
-        person.click("role:Edit && name:Password")
-        person.key("ctrl+a")
-        person.type(PASSWORD)
-        person.sees(lambda s: s.get("password") == PASSWORD, "typing the password")
-        person.click('role:CheckBox && name:"Remember me"')
-        person.sees(lambda s: s.get("remember") is True, "checking Remember me")
-        person.click("role:ComboBox && name:Colour")
-        person.click("role:MenuItem && name:Blue && visible:true")
-        person.sees(lambda s: s.get("colour") == "Blue", "choosing Blue")
-        person.click("role:Menu && name:File")
-        person.click('role:MenuItem && name:"Ask name…" && visible:true')
-        assert poll(lambda: person.find('role:Dialog && name:"Ask name"'), timeout=10)
-        # The dialog's field has the focus: the person just types.
-        person.type("Grace")
-        person.key("Return")
-        person.sees(lambda s: "Hello, Grace" in s.get("said", []), "answering the dialog")
-        person.click("role:Button && name:Save")
-        person.sees(lambda s: s.get("said", [])[-1:] == ["Saved"], "saving")
-        # The last step is written once the recorder has seen the click.
-        assert poll(lambda: "click [Button] Save" in log.read_text(), timeout=10), log.read_text()
+        last = job(Person(private.env, state))
+        # The last step is written once the recorder has seen it.
+        assert poll(lambda: last in log.read_text(), timeout=10), log.read_text()
         recorder.send_signal(signal.SIGINT)
         assert recorder.wait(timeout=30) == 0, log.read_text()
         return plan_file.read_text(), log.read_text()
@@ -141,22 +159,52 @@ def record(tmp_path):
         private.close()
 
 
-def replay(tmp_path, plan_file, *args):
-    """Replays PLAN_FILE into a larger desktop where the fixture is larger and sits
-    elsewhere; returns the replay's result and the fixture's state."""
+def fill_the_form(person):
+    """The GTK fixture's job; returns the last step's words."""
+    person.click("role:Edit && name:Name")
+    person.type("Ada Lovelace")
+    person.sees(lambda s: s.get("name") == "Ada Lovelace", "typing the name")
+    person.click("role:Edit && name:Password")
+    person.key("ctrl+a")
+    person.type(PASSWORD)
+    person.sees(lambda s: s.get("password") == PASSWORD, "typing the password")
+    person.click('role:CheckBox && name:"Remember me"')
+    person.sees(lambda s: s.get("remember") is True, "checking Remember me")
+    person.click("role:ComboBox && name:Colour")
+    person.click("role:MenuItem && name:Blue && visible:true")
+    person.sees(lambda s: s.get("colour") == "Blue", "choosing Blue")
+    person.click("role:Menu && name:File")
+    person.click('role:MenuItem && name:"Ask name…" && visible:true')
+    assert poll(lambda: person.find('role:Dialog && name:"Ask name"'), timeout=10)
+    # The dialog's field has the focus: the person just types.
+    person.type("Grace")
+    person.key("Return")
+    person.sees(lambda s: "Hello, Grace" in s.get("said", []), "answering the dialog")
+    person.click("role:Button && name:Save")
+    person.sees(lambda s: s.get("said", [])[-1:] == ["Saved"], "saving")
+    return "click [Button] Save"
+
+
+def replay(tmp_path, plan_file, *args, start=None, arrange=None):
+    """Replays PLAN_FILE into a larger desktop where the app START began (by
+    default the GTK fixture, larger) sits elsewhere, as ARRANGE puts it; returns
+    the replay's result and where the app keeps its state."""
     private = PrivateDesktop(wm=True, tmp_path=tmp_path, size="1400x900")
-    state = tmp_path / "replayed-state.json"
+    state = tmp_path / "replayed-state"
     app = None
     try:
-        app = start_fixture(private.env, state, size="1000x700")
-        window = subprocess.run(["xdotool", "search", "--name", TITLE], env=private.env,
-                                capture_output=True, text=True, check=True).stdout.split()[0]
-        subprocess.run(["xdotool", "windowmove", "--sync", window, "40", "60"],
-                       env=private.env, check=True, timeout=30)
+        if start:
+            app = start(private.env, state)
+            arrange(private.env)
+        else:
+            app = start_fixture(private.env, state, size="1000x700")
+            place(private.env, TITLE, 40, 60)
         done = subprocess.run([str(AXSIGHT_BIN), "replay", str(plan_file), *args],
                               env=private.env, stdin=subprocess.DEVNULL, capture_output=True,
                               text=True, timeout=120)
-        return done, Person(private.env, state).state()
+        # The app's own account of what happened, not axsight's.
+        saved = poll(state.exists, timeout=5) and state.read_text()
+        return done, saved
     finally:
         if app:
             app.terminate()
@@ -164,12 +212,35 @@ def replay(tmp_path, plan_file, *args):
         private.close()
 
 
+def fill_the_qt_form(person):
+    """The Qt 6 fixture's job: its combo box's list and its menu's items lie in
+    the window's own tree, outside the boxes of what holds them."""
+    person.click("role:Edit && name:Name")
+    person.type("Ada")
+    person.shows('role:Edit && name:Name && value:Ada')
+    person.click("role:ComboBox && name:Colour")
+    person.click("role:ListItem && name:Blue && visible:true")
+    person.shows('role:ComboBox && name:Colour && value:Blue')
+    person.click('role:CheckBox && name:"Remember me"')
+    person.shows('role:CheckBox && name:"Remember me" && checked:true')
+    person.click("role:MenuItem && name:File")
+    person.click('role:MenuItem && name:"Ask name…" && visible:true')
+    person.shows('role:Dialog && name:"Ask name"')
+    person.click('role:Edit && name:"Your name"')
+    person.type("Grace")
+    person.click("role:Button && name:OK")
+    person.shows('name:"Hello, Grace"')
+    person.click("role:Button && name:Save")
+    person.sees(lambda s: s.get("greeting") == "Hello, Grace", "saving")
+    return "click [Button] Save"
+
+
 @pytest.fixture(scope="module")
 def recorded(tmp_path_factory):
     if not os.path.exists("/usr/bin/xdotool"):
         pytest.skip("xdotool is not installed (scripts/install-deps)")
     tmp_path = tmp_path_factory.mktemp("recording")
-    text, log = record(tmp_path)
+    text, log = record(tmp_path, start_fixture, fill_the_form)
     plan_file = tmp_path / "plan.json"
     return text, log, plan_file
 
@@ -198,8 +269,9 @@ def test_a_person_s_job_is_recorded_as_steps_an_agent_would_take(recorded):
 
 def test_the_plan_replays_into_another_desktop_and_does_the_job(recorded, tmp_path):
     _, _, plan_file = recorded
-    done, state = replay(tmp_path, plan_file, "--param", "password_1=another-pw")
+    done, saved = replay(tmp_path, plan_file, "--param", "password_1=another-pw")
     print(done.stdout, done.stderr)
+    state = json.loads(saved)
     assert done.returncode == 0, done.stderr
     assert "10 done, 0 failed" in done.stdout
     assert state["name"] == "Ada Lovelace"
@@ -223,8 +295,9 @@ def test_a_replay_asks_for_its_secret_and_stops_at_a_step_it_cannot_find(recorde
     plan["steps"][4]["arguments"]["selector"] = 'role:Menu && name:"Fichier"'
     edited = tmp_path / "edited.json"
     edited.write_text(json.dumps(plan))
-    done, state = replay(tmp_path, edited, "--param", "password_1=x")
+    done, saved = replay(tmp_path, edited, "--param", "password_1=x")
     print(done.stdout, done.stderr)
+    state = json.loads(saved)
     assert done.returncode == 1
     assert re.search(r'5\. click_element: FAILED: no element matches `role:Menu && '
                      r'name:"?Fichier"?`', done.stdout), done.stdout
@@ -233,3 +306,31 @@ def test_a_replay_asks_for_its_secret_and_stops_at_a_step_it_cannot_find(recorde
     # The steps before it did their part; none after it did.
     assert state["colour"] == "Blue" and state["password"] == "x"
     assert "Hello, Grace" not in state["said"] and "Saved" not in state["said"], state
+
+
+def test_a_qt_job_is_recorded_and_replayed_into_a_resized_window(tmp_path):
+    if not os.path.exists("/usr/bin/xdotool"):
+        pytest.skip("xdotool is not installed (scripts/install-deps)")
+    text, _ = record(tmp_path, start_qt_fixture, fill_the_qt_form)
+    plan = json.loads(text)
+    print(text)
+    assert plan["described"] == [
+        f'type "Ada" into [Edit] Name in "{QT_TITLE}"',
+        f'choose "Blue" in [ComboBox] Colour in "{QT_TITLE}"',
+        f'check [CheckBox] Remember me in "{QT_TITLE}"',
+        f'click [MenuItem] File in "{QT_TITLE}"',
+        f'click [MenuItem] Ask name… in "{QT_TITLE}"',
+        "wait for [Dialog] Ask name",
+        'type "Grace" into [Edit] Your name in "Ask name"',
+        'click [Button] OK in "Ask name"',
+        f'click [Button] Save in "{QT_TITLE}"',
+    ], plan["described"]
+    assert plan["fragile"] == []
+    (tmp_path / "replay").mkdir()
+    done, saved = replay(
+        tmp_path / "replay", tmp_path / "plan.json", start=start_qt_fixture,
+        arrange=lambda env: place(env, QT_TITLE, 500, 300, size="900x640"))
+    print(done.stdout, done.stderr)
+    assert done.returncode == 0, done.stderr
+    assert "name=Ada\ncolour=Blue\n" in saved and "remember=True" in saved, saved
+    assert "greeting=Hello, Grace" in saved, saved

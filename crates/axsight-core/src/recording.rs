@@ -79,6 +79,24 @@ const CONTROLS: &[Role] = &[
     Role::Slider,
 ];
 
+/// The smallest item of an open menu drawn at `point`: a control, or a
+/// submenu, with a menu above it.
+fn menu_item_at(tree: &crate::Tree, point: Point) -> Option<NodeId> {
+    tree.descendants(tree.root())
+        .into_iter()
+        .filter(|&n| {
+            let role = tree.element(n).role;
+            (CONTROLS.contains(&role) || role == Role::Menu)
+                && tree
+                    .ancestors(n)
+                    .any(|a| tree.element(a).role == Role::Menu)
+        })
+        .filter_map(|n| Some((n, visible_box(tree, n)?)))
+        .filter(|(_, b)| b.contains(point.x, point.y))
+        .min_by_key(|(_, b)| i64::from(b.width) * i64::from(b.height))
+        .map(|(n, _)| n)
+}
+
 /// The smallest control of `tree` drawn at `point`.
 fn smallest_control_at(tree: &crate::Tree, point: Point) -> Option<NodeId> {
     tree.descendants(tree.root())
@@ -100,6 +118,11 @@ impl Hit {
     /// button). `None` where nothing the tree names is there.
     pub fn at_point(snapshot: &WindowSnapshot, point: Point, titled_windows: usize) -> Option<Hit> {
         let tree = &snapshot.tree;
+        // An open menu is drawn above the window, wherever its items sit in
+        // the tree (Qt's and GTK 3's hang below the menu bar's title).
+        if let Some(item) = menu_item_at(tree, point) {
+            return Hit::in_snapshot(snapshot, item, titled_windows);
+        }
         let node = element_at(tree, point)?;
         let control = match CONTROLS.contains(&tree.element(node).role) {
             true => node,

@@ -20,9 +20,9 @@ use std::future::Future;
 use std::time::{Duration, Instant};
 
 use axsight_core::{
-    Application, ElementId, Engine, EventMark, Hit, Key, Modifier, MouseButton, Observed,
-    ObservedInput, Point, ReadOptions, Recording, State, StepTarget, WatchEnded, WindowQuery,
-    WindowSnapshot,
+    Application, ConnectOptions, ElementId, Engine, EventMark, Hit, Key, Modifier, MouseButton,
+    Observed, ObservedInput, Point, ReadOptions, Recording, State, StepTarget, WatchEnded,
+    WindowQuery, WindowSnapshot,
 };
 
 use crate::{Session, ToolError};
@@ -32,6 +32,8 @@ pub use plan::{Plan, PLAN_VERSION};
 const QUIET: Duration = Duration::from_millis(40);
 /// The longest the windows go unread while events keep coming.
 const MOST_STALE: Duration = Duration::from_millis(60);
+/// How long after the last read an app that went quiet is read whole.
+const SETTLED: Duration = Duration::from_millis(100);
 /// A press and release farther apart than this, in pixels, is a drag.
 const DRAG_DISTANCE: i32 = 8;
 /// How often the input forwarder looks whether the recording still listens.
@@ -147,7 +149,14 @@ impl<E: Engine> Session<E> {
                 }
             })
             .map_err(|e| ToolError::BadArguments(format!("cannot start recording: {e}")))?;
+        let fresh = E::connect(ConnectOptions::default())
+            .await
+            .map_err(ToolError::engine)?;
         let mut recorder = Recorder {
+            fresh,
+            settled: true,
+            earlier: Vec::new(),
+            raced: false,
             engine: &*engine,
             view: View::default(),
             recording: Recording::new(options.every_text_a_parameter),
@@ -168,7 +177,12 @@ impl<E: Engine> Session<E> {
                     Some(input) => recorder.take(input).await,
                     None => break,
                 },
-                next = engine.next_event(recorder.mark, QUIET) => recorder.events_until(next).await,
+                next = engine.next_event(recorder.mark, QUIET) => {
+                    recorder.events_until(next).await;
+                    // Input that came while the windows were read may show
+                    // its effect in that read already.
+                    recorder.raced = !inputs.is_empty();
+                }
             }
             for step in &recorder.recording.steps()[told..] {
                 news(RecordNews::Step(step.described()));
@@ -212,6 +226,14 @@ struct Recorder<'e, E> {
     opened: Vec<Opened>,
     /// The last key typed a character: the focus is where it was.
     typing: bool,
+    /// The same desktop without kept reads: every read through it is whole.
+    fresh: E,
+    /// A whole read came since the last events.
+    settled: bool,
+    /// The windows as read before the last read, and whether input came
+    /// while that read ran.
+    earlier: Vec<WindowSnapshot>,
+    raced: bool,
 }
 
 impl<E: Engine> Recorder<'_, E> {
@@ -232,8 +254,14 @@ impl<E: Engine> Recorder<'_, E> {
                 // Events since the last read (the pointer's hover, a popup
                 // still opening): read again now, a few milliseconds after the
                 // press, before the app is done with it.
-                let seen = hit_at(engine, &self.view, at).await;
-                tracing::debug!(?seen, "recording: seen at the press");
+                // Pressed while the windows were being read: the read may show
+                // the click's effect (a check box checked); the one before it
+                // shows what the person saw.
+                let seen = match self.raced {
+                    true => hit_in(engine, &self.view, &self.earlier, at).await,
+                    false => hit_at(engine, &self.view, at).await,
+                };
+                tracing::debug!(?seen, raced = self.raced, "recording: seen at the press");
                 let hit = match seen {
                     Some(hit) => Some(hit),
                     None if self.view.stale => {
@@ -333,6 +361,17 @@ impl<E: Engine> Recorder<'_, E> {
         // An app that never goes quiet (a menu sliding open sends its
         // window's box on every frame) is read between its events.
         let long_stale = self.view.read_at.elapsed() >= MOST_STALE;
+        if !quiet {
+            self.settled = false;
+        } else if !self.settled && self.view.read_at.elapsed() >= SETTLED {
+            // Once the app has been quiet a while, read it afresh: a toolkit
+            // may lay out what it just showed without a word (Qt's menu items
+            // get their boxes after the menu said it shows).
+            self.settled = true;
+            self.look_with(Fresh::Yes).await;
+            self.write_waits();
+            return;
+        }
         if self.view.stale && (quiet || long_stale) {
             self.look().await;
             self.write_waits();
@@ -342,9 +381,18 @@ impl<E: Engine> Recorder<'_, E> {
     /// Reads the app in front again, noting windows that opened. Events that
     /// come while it reads are after the read.
     async fn look(&mut self) {
+        self.look_with(Fresh::No).await;
+    }
+
+    async fn look_with(&mut self, fresh: Fresh) {
         self.mark = self.engine.mark().await;
         let before = std::mem::take(&mut self.view.apps);
-        look(self.engine, &mut self.view).await;
+        let trees = match fresh {
+            Fresh::Yes => &self.fresh,
+            Fresh::No => self.engine,
+        };
+        self.earlier = self.view.windows.clone();
+        look(self.engine, trees, &mut self.view).await;
         if self.view.apps.is_empty() {
             self.view.apps = before; // the listing failed: keep the last
             return;
@@ -383,6 +431,9 @@ impl<E: Engine> Recorder<'_, E> {
     }
 
     fn write_waits(&mut self) {
+        if self.pressed.is_some() {
+            return; // the click is written at its release, and goes first
+        }
         for opened in self.opened.drain(..) {
             // What was open before the first step needs no wait.
             if !self.recording.steps().is_empty() {
@@ -392,8 +443,16 @@ impl<E: Engine> Recorder<'_, E> {
     }
 }
 
-/// Reads the windows of the app in front again, listing every app's.
-async fn look<E: Engine>(engine: &E, view: &mut View) {
+/// Whether a look reads every window anew or patches the kept reads.
+#[derive(Clone, Copy)]
+enum Fresh {
+    Yes,
+    No,
+}
+
+/// Reads the windows of the app in front again through `trees`, listing
+/// every app's through `engine`.
+async fn look<E: Engine>(engine: &E, trees: &E, view: &mut View) {
     let Ok(apps) = engine.applications().await else {
         return;
     };
@@ -407,7 +466,7 @@ async fn look<E: Engine>(engine: &E, view: &mut View) {
     view.stale = false;
     view.read_at = Instant::now();
     if let Some(pid) = front {
-        match engine
+        match trees
             .window_trees(Some(&pid.to_string()), RECORDING_READ)
             .await
         {
@@ -452,27 +511,54 @@ fn opened(before: &[Application], now: &[Application]) -> Vec<(ElementId, StepTa
 /// smallest window read while quiet that input there reaches, else the window
 /// there read now.
 async fn hit_at<E: Engine>(engine: &E, view: &View, at: Point) -> Option<Hit> {
-    let mut seen: Vec<&WindowSnapshot> = view
-        .windows
+    hit_in(engine, view, &view.windows, at).await
+}
+
+/// [`hit_at`] in `windows`, read earlier than `view`'s.
+async fn hit_in<E: Engine>(
+    engine: &E,
+    view: &View,
+    windows: &[WindowSnapshot],
+    at: Point,
+) -> Option<Hit> {
+    let active: Vec<&ElementId> = view
+        .apps
+        .iter()
+        .flat_map(|app| &app.windows)
+        .filter(|w| w.is_active())
+        .map(|w| &w.id)
+        .collect();
+    let mut seen: Vec<&WindowSnapshot> = windows
         .iter()
         .filter(|s| root_box(s).is_some_and(|b| b.contains(at.x, at.y)))
         .collect();
-    seen.sort_by_key(|s| root_box(s).map(|b| i64::from(b.width) * i64::from(b.height)));
     // An untitled window (a menu, a combo box's list) is a popup over the
-    // app's windows: the display may match no window of its own to it.
+    // app's windows: the display may match no window of its own to it. Then
+    // a dialog, which stays over the window it belongs to (Qt 6 may still
+    // call that window the active one); then the active window; then the
+    // smaller.
+    seen.sort_by_key(|s| {
+        let area = root_box(s).map(|b| i64::from(b.width) * i64::from(b.height));
+        let dialog = matches!(
+            s.tree.element(s.tree.root()).role,
+            axsight_core::Role::Dialog | axsight_core::Role::Alert
+        );
+        (
+            !s.title.is_empty(),
+            !dialog,
+            !active.contains(&&s.window_id()),
+            area,
+        )
+    });
     for snapshot in seen.iter().filter(|s| s.title.is_empty()) {
         if let Some(hit) = Hit::at_point(snapshot, at, view.titled_windows(snapshot)) {
             return Some(hit);
         }
     }
-    for snapshot in seen {
-        if engine
-            .input_reaches(&snapshot.window_id(), at)
-            .await
-            .unwrap_or(false)
-        {
-            return Hit::at_point(snapshot, at, view.titled_windows(snapshot));
-        }
+    // The display is not asked which window is on top: by now the click may
+    // have closed the one it was on (a dialog's OK).
+    if let Some(snapshot) = seen.into_iter().find(|s| !s.title.is_empty()) {
+        return Hit::at_point(snapshot, at, view.titled_windows(snapshot));
     }
     let window = window_at(engine, view, at).await?;
     let query = WindowQuery {

@@ -210,7 +210,20 @@ impl<E: Engine> Session<E> {
                     let answered = self.answer(&engine, what, before, options).await?;
                     // A way the toolkit accepts but ignores (Qt's closed combo box
                     // takes an item's action and stays as it was) is no selection.
-                    if checkable && shows_option(&answered, &id, &item.name) == Some(false) {
+                    let shown = match answered.after.as_ref() {
+                        Some(_) => shows_option(&answered, &id, &item.name),
+                        // No diff asked for (a sequence's step): read it anyway.
+                        None if checkable => {
+                            let now = self
+                                .read_for_acting(&engine, &aimed.window_id(), false, None)
+                                .await?;
+                            now.tree
+                                .find(&id)
+                                .map(|node| element_shows(now.tree.element(node), &item.name))
+                        }
+                        None => None,
+                    };
+                    if checkable && shown == Some(false) {
                         failures.push(format!("{how}: the combo box did not change"));
                         continue;
                     }
@@ -432,9 +445,16 @@ fn shows_option(
     option: &str,
 ) -> Option<bool> {
     let after = answered.after.as_ref()?;
-    let element = after.tree.element(after.tree.find(combo)?);
+    Some(element_shows(
+        after.tree.element(after.tree.find(combo)?),
+        option,
+    ))
+}
+
+/// Whether a combo box shows `option` as its value (or its name).
+fn element_shows(element: &axsight_core::Element, option: &str) -> bool {
     let same = |text: &str| text.trim().eq_ignore_ascii_case(option.trim());
-    Some(element.value.as_deref().is_some_and(same) || same(&element.name))
+    element.value.as_deref().is_some_and(same) || same(&element.name)
 }
 
 /// Whether an element can be checked: a check box, switch, toggle or radio button, a

@@ -15,7 +15,7 @@ import time
 import pytest
 
 from conftest import FIXTURE_APP, PrivateDesktop, poll
-from test_mcp_server import AXSIGHT_BIN
+from test_mcp_server import AXSIGHT_BIN, DESKTOP_VARS, run_session
 from test_toolkits import QT_FIXTURE
 
 TITLE = "Recorded form"
@@ -334,3 +334,55 @@ def test_a_qt_job_is_recorded_and_replayed_into_a_resized_window(tmp_path):
     assert done.returncode == 0, done.stderr
     assert "name=Ada\ncolour=Blue\n" in saved and "remember=True" in saved, saved
     assert "greeting=Hello, Grace" in saved, saved
+
+
+def test_an_agent_records_a_person_through_the_tool_and_replays_the_plan(tmp_path):
+    """The `record` tool over MCP (either transport): started, the person works,
+    stopped with the plan; the agent then runs the plan's steps with
+    execute_sequence in the app started anew."""
+    if not os.path.exists("/usr/bin/xdotool"):
+        pytest.skip("xdotool is not installed (scripts/install-deps)")
+    private = PrivateDesktop(wm=True, tmp_path=tmp_path)
+    state = tmp_path / "state"
+    apps = [start_fixture(private.env, state)]
+    secret = "pw-TOLD-BY-MCP"
+    try:
+        async def body(c):
+            assert "no recording is under way" in await c.error("record", {"stop": True})
+            started = await c.ok("record", {})
+            assert started.startswith("recording (watching the X server's RECORD extension)")
+            assert "already under way" in await c.error("record", {})
+            person = Person(private.env, state)
+            person.click('role:CheckBox && name:"Remember me"')
+            person.sees(lambda s: s.get("remember") is True, "checking Remember me")
+            person.click("role:ComboBox && name:Colour")
+            person.click("role:MenuItem && name:Green && visible:true")
+            person.sees(lambda s: s.get("colour") == "Green", "choosing Green")
+            person.click("role:Edit && name:Password")
+            person.key("ctrl+a")
+            person.type(secret)
+            person.sees(lambda s: s.get("password") == secret, "typing the password")
+            stopped = await c.ok("record", {"stop": True})
+            print(stopped)
+            assert stopped.startswith("recorded 3 steps; parameters: $password_1 (a secret, "
+                                      f'typed into [Edit] Password in "{TITLE}")'), stopped
+            assert f'2. choose "Green" in [ComboBox] Colour in "{TITLE}"' in stopped
+            assert secret not in stopped
+            plan = json.loads(stopped.splitlines()[-1])
+            # The app anew, then the plan by the agent, the secret filled in.
+            apps[0].terminate()
+            apps[0].wait(timeout=10)
+            state.unlink()
+            apps[0] = start_fixture(private.env, state)
+            steps = json.loads(json.dumps(plan["steps"]).replace('"$password_1"', '"again-pw"'))
+            done = await c.ok("execute_sequence", {"steps": steps})
+            assert "3 done, 0 failed" in done, done
+            saved = json.loads(state.read_text())
+            assert saved["remember"] is True and saved["colour"] == "Green", saved
+            assert saved["password"] == "again-pw"
+
+        run_session(body, env={k: private.env[k] for k in DESKTOP_VARS if k in private.env})
+    finally:
+        apps[0].terminate()
+        apps[0].wait(timeout=10)
+        private.close()

@@ -10,10 +10,12 @@
 
 mod acting;
 mod browsing;
+mod recording;
 mod sequence;
 
 pub use acting::*;
 pub use browsing::*;
+pub use recording::*;
 pub use sequence::*;
 
 use schemars::JsonSchema;
@@ -47,25 +49,25 @@ pub struct TreeArgs {
     /// Levels below the first element.
     #[serde(default)]
     pub max_depth: Option<usize>,
-    /// Characters of output at most (default 16000).
+    /// Most characters of output (default 16000).
     #[serde(default)]
     #[schemars(extend("x-aliases" = ["budget"]))]
     pub max_chars: Option<usize>,
     /// Also list undrawn elements.
     #[serde(default)]
     pub include_invisible: bool,
-    /// Add the text OCR reads (#o handles).
+    /// Add OCR's text (#o).
     #[serde(default)]
     pub include_ocr: bool,
-    /// Add what a UI-element detector finds (#m handles).
+    /// Add the detector's finds (#m).
     #[serde(default)]
     #[schemars(extend("x-aliases" = ["include_omniparser"]))]
     pub include_detector: bool,
-    /// Add what a vision model names (#v handles).
+    /// Add a vision model's finds (#v).
     #[serde(default)]
     #[schemars(extend("x-aliases" = ["include_gemini_vision"]))]
     pub include_vision: bool,
-    /// Add a browser page's elements (#d handles).
+    /// Add a page's elements (#d).
     #[serde(default)]
     #[schemars(extend("x-aliases" = ["include_browser_dom"]))]
     pub include_dom: bool,

@@ -9,6 +9,7 @@ mod client_model;
 #[cfg(test)]
 mod fuzz_arguments;
 pub(crate) mod protocol;
+mod recording;
 mod sequence;
 
 use std::sync::Arc;
@@ -111,6 +112,7 @@ impl<E: Engine> AxsightServer<E> {
             + Self::acting_router()
             + Self::grounding_router()
             + Self::browsing_router()
+            + Self::recording_router()
             + Self::sequence_router()
     }
 
@@ -315,7 +317,7 @@ impl<E: Engine> AxsightServer<E> {
     }
 
     #[tool(
-        description = "Find elements matching a selector, in one app or window or all of them.",
+        description = "Find elements matching a selector, in an app, a window or all.",
         annotations(read_only_hint = true, open_world_hint = false)
     )]
     async fn find_elements(
@@ -362,7 +364,7 @@ impl<E: Engine> AxsightServer<E> {
     }
 
     #[tool(
-        description = "Whether an element (selector or handle) exists: its states; a text's formatting runs, caret, selection. Not found is no error.",
+        description = "Whether an element (selector or handle) exists, its states; a text's runs, caret, selection. Not found is no error.",
         annotations(read_only_hint = true, open_world_hint = false)
     )]
     async fn validate_element(

@@ -17,6 +17,7 @@
 mod plan;
 
 use std::future::Future;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use axsight_core::{
@@ -120,7 +121,74 @@ impl View {
     }
 }
 
+/// A recording running in the background (the `record` tool's): how to stop
+/// it, and the task that ends with its plan.
+pub(crate) struct Running {
+    stop: tokio::sync::oneshot::Sender<()>,
+    task: tokio::task::JoinHandle<Result<Plan, ToolError>>,
+}
+
 impl<E: Engine> Session<E> {
+    /// Starts recording in the background, for [`Session::stop_recording`];
+    /// answers once input is being watched, with how.
+    pub async fn start_recording(
+        self: &Arc<Self>,
+        options: RecordOptions,
+    ) -> Result<String, ToolError> {
+        let mut running = self.recording.lock().await;
+        if running.as_ref().is_some_and(|r| !r.task.is_finished()) {
+            return Err(ToolError::BadArguments(
+                "a recording is already under way: stop it first (record with stop: true)".into(),
+            ));
+        }
+        let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+        let (ready, watching) = tokio::sync::oneshot::channel::<String>();
+        let session = Arc::clone(self);
+        let task = tokio::spawn(async move {
+            let mut ready = Some(ready);
+            let stopped = async {
+                let _ = stopped.await;
+            };
+            session
+                .record(options, stopped, move |news| {
+                    if let (RecordNews::Watching(how), Some(ready)) = (news, ready.take()) {
+                        let _ = ready.send(how);
+                    }
+                })
+                .await
+        });
+        match watching.await {
+            Ok(how) => {
+                *running = Some(Running { stop, task });
+                Ok(how)
+            }
+            // It ended before it watched anything: its error says why.
+            Err(_) => match task.await {
+                Ok(Err(error)) => Err(error),
+                _ => Err(ToolError::BadArguments(
+                    "the recording could not start".into(),
+                )),
+            },
+        }
+    }
+
+    /// Stops the recording [`Session::start_recording`] began, and returns
+    /// its plan.
+    pub async fn stop_recording(&self) -> Result<Plan, ToolError> {
+        let running = self.recording.lock().await.take().ok_or_else(|| {
+            ToolError::BadArguments(
+                "no recording is under way: start one first (record without stop)".into(),
+            )
+        })?;
+        let _ = running.stop.send(());
+        match running.task.await {
+            Ok(plan) => plan,
+            Err(error) => Err(ToolError::BadArguments(format!(
+                "the recording failed: {error}"
+            ))),
+        }
+    }
+
     /// Records what the person does until `stop` resolves (or the input
     /// watch ends), telling `news` as it goes, and returns the plan.
     pub async fn record(

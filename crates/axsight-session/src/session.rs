@@ -233,6 +233,8 @@ pub struct Session<E: Engine> {
     /// The desktop's windows as the last action's answer listed them: a window
     /// another app opened after that answer is told in the next one.
     pub(crate) desktop_told: Mutex<Option<crate::acting::Desktop>>,
+    /// A recording under way (the `record` tool's), until it is stopped.
+    pub(crate) recording: tokio::sync::Mutex<Option<crate::recording::Running>>,
 }
 
 impl<E: Engine> Default for Session<E> {
@@ -256,6 +258,7 @@ impl<E: Engine> Default for Session<E> {
             surfaces: Mutex::default(),
             pointer: Mutex::default(),
             desktop_told: Mutex::default(),
+            recording: tokio::sync::Mutex::default(),
         }
     }
 }

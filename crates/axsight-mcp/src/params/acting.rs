@@ -151,7 +151,7 @@ pub struct ClickArgs {
     /// Keys held while clicking (`ctrl+shift`).
     #[serde(default)]
     pub modifiers: Option<ModifiersArg>,
-    /// Use the element's accessible action, without moving the pointer.
+    /// Use its accessible action; the pointer stays.
     #[serde(default)]
     pub background: bool,
     #[serde(flatten)]
@@ -174,7 +174,7 @@ pub struct TypeArgs {
 
 #[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
 pub struct KeyArgs {
-    /// Keys: `ctrl+s`, `alt+F4`, `shift+Tab Return` (several: space-separated).
+    /// `ctrl+s`, `alt+F4`, `shift+Tab Return` (space-separated).
     #[serde(default)]
     pub key: Option<String>,
     /// Typed first, as keys.
@@ -197,7 +197,7 @@ pub struct ScrollArgs {
     /// Wheel notches (default 3).
     #[serde(default)]
     pub amount: Option<u32>,
-    /// Move the scroll bar instead of turning the wheel.
+    /// Move the scroll bar, not the wheel.
     #[serde(default)]
     pub background: bool,
     #[serde(flatten)]
@@ -262,7 +262,7 @@ pub struct ActionArgs {
     pub act: ActArgs,
 }
 
-/// A handle ("#u3") or a point "x,y".
+/// Handle or "x,y".
 // Also {"x":1,"y":2} or [1,2]: the published schema gives the text form only.
 #[derive(Debug, Clone, Deserialize, JsonSchema)]
 #[serde(untagged)]
@@ -319,7 +319,7 @@ pub struct WindowArgs {
 
 #[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
 pub struct ClipboardArgs {
-    /// Text to set (with neither this nor `from`, it is read).
+    /// Text to set (neither this nor `from`: read it).
     #[serde(default)]
     #[schemars(length(max = 65536))]
     pub text: Option<String>,
@@ -414,7 +414,7 @@ impl MoveArgs {
 
 #[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
 pub struct OpenArgs {
-    /// Desktop id, app name or command line (`gnome-calculator`).
+    /// Desktop id, name or command (`gnome-calculator`).
     #[schemars(extend("x-aliases" = ["app_name", "name"]))]
     pub app: String,
     /// Longest wait for its window, in ms (default 20000).
@@ -429,7 +429,7 @@ pub struct WaitArgs {
     /// exists (default), gone, visible, enabled, focused or has_value.
     #[serde(default)]
     pub condition: Option<String>,
-    /// Text the value must contain (has_value); a silent surface's is what OCR reads.
+    /// Text its value must hold (has_value; a silent surface's: what OCR reads).
     #[serde(default)]
     pub value: Option<String>,
     /// Longest wait, in ms (default 10000).
@@ -565,7 +565,7 @@ pub struct ShotArgs {
     /// Magnify an element or region 1-8 times.
     #[serde(default)]
     pub zoom: Option<f64>,
-    /// Draw each element's handle on the picture.
+    /// Draw the elements' handles on it.
     #[serde(default)]
     pub annotate: bool,
     /// With annotate: also OCR's text (#o).
@@ -581,7 +581,7 @@ pub struct ShotArgs {
 pub struct DescribeArgs {
     /// E.g. `the Save button`, `search field top right`.
     pub description: String,
-    /// App name or pid (default: the active window's).
+    /// App name or pid.
     #[serde(default)]
     #[schemars(extend("x-aliases" = ["process"]))]
     pub app: Option<String>,

@@ -10,7 +10,7 @@ pub struct NavigateArgs {
     #[serde(default)]
     #[schemars(length(max = 65536))]
     pub url: Option<String>,
-    /// Open it in a new tab.
+    /// In a new tab.
     #[serde(default)]
     pub new_tab: bool,
     /// Instead of a url.
@@ -19,14 +19,14 @@ pub struct NavigateArgs {
     /// To start when none runs: chromium (default), firefox or a path.
     #[serde(default)]
     pub browser: Option<String>,
-    /// Which browser window (app name or pid / title substring).
+    /// Browser window: app name or pid / title.
     #[serde(default)]
     #[schemars(extend("x-aliases" = ["process"]))]
     pub app: Option<String>,
     #[serde(default)]
     #[schemars(extend("x-aliases" = ["title"]))]
     pub window: Option<String>,
-    /// Also list the page's elements with #d handles.
+    /// Also the page's elements (#d).
     #[serde(default)]
     #[schemars(extend("x-aliases" = ["include_browser_dom"]))]
     pub include_dom: bool,

@@ -43,7 +43,7 @@ pub struct StepArgs {
 
 #[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
 pub struct SequenceArgs {
-    /// At most 50.
+    // The tool calls, in order (docs/tool-examples.json words it).
     #[schemars(length(max = crate::sequence::MAX_STEPS))]
     pub steps: Vec<StepArgs>,
     // Stop at the first failed step that is not optional (default true).

@@ -63,7 +63,7 @@ impl<E: Engine> AxsightServer<E> {
     }
 
     #[tool(
-        description = "Type text (emptied first by default), then trailing {Enter}/{Tab}; reads it back. No target, or a grid/canvas: keys where the focus is.",
+        description = "Type text (emptied first by default), then trailing {Enter}/{Tab}; reads it back. No target, or a grid/canvas: keys to the focus.",
         annotations(open_world_hint = false)
     )]
     async fn type_into_element(
@@ -161,7 +161,7 @@ impl<E: Engine> AxsightServer<E> {
     }
 
     #[tool(
-        description = "Check (state=true) or uncheck a check box or toggle; presses nothing when it already is.",
+        description = "Check (state=true) or uncheck a check box or toggle; nothing when it already is.",
         annotations(open_world_hint = false)
     )]
     async fn set_toggled(
@@ -210,7 +210,7 @@ impl<E: Engine> AxsightServer<E> {
     }
 
     #[tool(
-        description = "Move a window (app/window) so its content's top-left is at x, y on screen; width and height resize it too. Answers with its new bounds.",
+        description = "Move a window (app/window): its content's top-left to x, y; width and height resize it. Answers its new bounds.",
         annotations(open_world_hint = false, destructive_hint = false)
     )]
     async fn move_window(
@@ -226,7 +226,7 @@ impl<E: Engine> AxsightServer<E> {
     }
 
     #[tool(
-        description = "Resize a window's content (app/window) to width × height pixels. Answers with its new bounds.",
+        description = "Resize a window's content (app/window) to width × height pixels. Answers its new bounds.",
         annotations(open_world_hint = false, destructive_hint = false)
     )]
     async fn resize_window(
@@ -242,7 +242,7 @@ impl<E: Engine> AxsightServer<E> {
     }
 
     #[tool(
-        description = "Maximize a window (app/window); restore=true undoes it. Answers with its new bounds.",
+        description = "Maximize a window (app/window); restore=true undoes it. Answers its new bounds.",
         annotations(open_world_hint = false, destructive_hint = false)
     )]
     async fn maximize_window(
@@ -268,7 +268,7 @@ impl<E: Engine> AxsightServer<E> {
     }
 
     #[tool(
-        description = "Read the clipboard's text, or set it to `text` or a handle's value (`from`). A password field's copy is never shown.",
+        description = "Read the clipboard's text, or set it to `text` or a handle's value (`from`); a password's copy is never shown.",
         annotations(open_world_hint = false, destructive_hint = false)
     )]
     async fn clipboard(
@@ -361,7 +361,7 @@ const DEFAULT_MAX_DIMENSION: u32 = 1568;
 #[tool_router(router = grounding_router, vis = "pub(crate)")]
 impl<E: Engine> AxsightServer<E> {
     #[tool(
-        description = "Find an element described in words: in the tree first (no screenshot), else by OCR, else by a vision model if any.",
+        description = "Find an element described in words: in the tree, else by OCR, else by a vision model.",
         annotations(read_only_hint = true, open_world_hint = false)
     )]
     async fn find_element(

@@ -18,7 +18,7 @@ const DEFAULT_LOAD: Duration = Duration::from_secs(20);
 #[tool_router(router = browsing_router, vis = "pub(crate)")]
 impl<E: Engine> AxsightServer<E> {
     #[tool(
-        description = "Open a URL (current or new tab) or go back/forward/reload; answers with the window's tree once the page shows. Drives axsight's browser, else a Firefox or Chromium on screen (by its address bar), else starts `browser`.",
+        description = "Open a URL (this or a new tab) or go back/forward/reload; answers with the page's tree once it shows. Uses axsight's browser, else one on screen (its address bar), else starts `browser`.",
         annotations(open_world_hint = true)
     )]
     async fn navigate_browser(
@@ -43,7 +43,7 @@ impl<E: Engine> AxsightServer<E> {
     }
 
     #[tool(
-        description = "Run JavaScript in a browser window's page; answers its value as JSON. Off unless serve has --allow-browser-script.",
+        description = "Run JavaScript in a browser's page; answers its value as JSON. Off unless serve --allow-browser-script.",
         annotations(open_world_hint = true)
     )]
     async fn execute_browser_script(

@@ -123,6 +123,7 @@ fn arg_types() -> Vec<ArgType> {
         DescribeArgs,
         NavigateArgs,
         ScriptArgs,
+        RecordArgs,
     ];
     types.push(ArgType {
         schema: schema_for_input::<SequenceArgs>().expect("an object schema"),

@@ -30,7 +30,7 @@ struct StepOutcome {
 #[tool_router(router = sequence_router, vis = "pub(crate)")]
 impl<E: Engine> AxsightServer<E> {
     #[tool(
-        description = "Run tool calls in order, in one call. Step: {tool, arguments} (as the tool takes them) or {find: selector, app?, window?}; `as` names the step's handle (found or acted on) for `$name` in later arguments; optional, retries, delay_ms. stop_on_error (default true), include_tree. Answers a line per step, one diff.",
+        description = "Run tool calls in order, in one call. Step: {tool, arguments} or {find: selector, app?, window?}; `as` names its handle (found or acted on) for `$name` later; optional, retries, delay_ms. stop_on_error (default true), include_tree. Answers a line per step, one diff.",
         annotations(open_world_hint = false, destructive_hint = true)
     )]
     async fn execute_sequence(

@@ -108,7 +108,7 @@ pub fn watch_input(display: &str) -> Result<InputWatch> {
     Ok(InputWatch::new(
         events,
         stop,
-        format!("the X server's RECORD extension on {display}"),
+        "the X server's RECORD extension",
     ))
 }
 

@@ -88,7 +88,8 @@ pub use quoting::{
     bare, bare_at_most, cut, quote, quote_at_most, quote_typed, quote_whole, MAX_TEXT,
 };
 pub use recording::{
-    selector_for, Chosen, Hit, Parameter, RecordedStep, Recording, StepTarget, Typed,
+    seen_changes, selector_for, Chosen, Hit, Parameter, RecordedStep, Recording, SeenChange,
+    StepTarget, Typed,
 };
 pub use role::Role;
 pub use screen_mapping::ScreenMapping;

@@ -8,9 +8,11 @@
 //!
 //! It reads nothing and knows no tool's JSON; the session writes the plan.
 
+mod changes;
 mod selector_for;
 mod steps;
 
+pub use changes::{seen_changes, SeenChange};
 pub use selector_for::{selector_for, Chosen};
 pub use steps::{Parameter, RecordedStep, Recording, Typed};
 
@@ -57,6 +59,10 @@ pub struct Hit {
     pub chars: usize,
     /// Its name: what a combo box's choice is written with.
     pub name: String,
+    /// A silent surface (a canvas, an icon view, a window without
+    /// accessibility): where in it the press landed is what counts, and the
+    /// tree does not say what is there.
+    pub silent: bool,
 }
 
 /// Roles a person clicks as one thing: a click on a label or icon inside one
@@ -200,6 +206,7 @@ impl Hit {
                 text: None,
                 chars: 0,
                 name: element.name.trim().to_string(),
+                silent: crate::is_silent_surface(tree, node),
             }
             .as_it_was(element),
         )

@@ -21,9 +21,9 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use axsight_core::{
-    Application, ConnectOptions, ElementId, Engine, EventMark, Hit, Key, Modifier, MouseButton,
-    Observed, ObservedInput, Point, ReadOptions, Recording, State, StepTarget, WatchEnded,
-    WindowQuery, WindowSnapshot,
+    seen_changes, Application, ConnectOptions, ElementId, Engine, EventMark, Hit, Key, Modifier,
+    MouseButton, Observed, ObservedInput, Point, ReadOptions, Recording, SeenChange, State,
+    StepTarget, WatchEnded, WindowQuery, WindowSnapshot,
 };
 
 use crate::{Session, ToolError};
@@ -33,6 +33,11 @@ pub use plan::{Plan, PLAN_VERSION};
 const QUIET: Duration = Duration::from_millis(40);
 /// The longest the windows go unread while events keep coming.
 const MOST_STALE: Duration = Duration::from_millis(60);
+/// How a recording made without watching input says so, and what it misses.
+const EVENTS_ONLY: &str = "accessibility events alone: a field's text, a check box, a combo \
+     box's choice, a radio button or tab picked, windows opening, and a click only where a \
+     control took the focus as something changed; chords, drags and the wheel are not seen";
+
 /// How long after the last read an app that went quiet is read whole.
 const SETTLED: Duration = Duration::from_millis(100);
 /// A press and release farther apart than this, in pixels, is a drag.
@@ -198,29 +203,42 @@ impl<E: Engine> Session<E> {
         mut news: impl FnMut(RecordNews),
     ) -> Result<Plan, ToolError> {
         let engine = self.engine().await?;
-        let watch = engine.watch_input().await.map_err(ToolError::engine)?;
-        let watched = watch.source.clone();
         let (sender, mut inputs) = tokio::sync::mpsc::unbounded_channel();
-        // The watch blocks: a thread hands its input over until nobody listens.
-        std::thread::Builder::new()
-            .name("axsight-record".into())
-            .spawn(move || loop {
-                match watch.next(FORWARD_POLL) {
-                    Ok(input) => {
-                        if sender.send(input).is_err() {
-                            return;
+        // Kept while input cannot be watched, so that the channel stays open.
+        let mut unwatched = None;
+        let watched = match engine.watch_input().await {
+            Ok(watch) => {
+                let watched = watch.source.clone();
+                // The watch blocks: a thread hands its input over until nobody
+                // listens.
+                std::thread::Builder::new()
+                    .name("axsight-record".into())
+                    .spawn(move || loop {
+                        match watch.next(FORWARD_POLL) {
+                            Ok(input) => {
+                                if sender.send(input).is_err() {
+                                    return;
+                                }
+                            }
+                            Err(WatchEnded::Quiet) if sender.is_closed() => return,
+                            Err(WatchEnded::Quiet) => {}
+                            Err(WatchEnded::Closed) => return,
                         }
-                    }
-                    Err(WatchEnded::Quiet) if sender.is_closed() => return,
-                    Err(WatchEnded::Quiet) => {}
-                    Err(WatchEnded::Closed) => return,
-                }
-            })
-            .map_err(|e| ToolError::BadArguments(format!("cannot start recording: {e}")))?;
+                    })
+                    .map_err(|e| ToolError::BadArguments(format!("cannot start recording: {e}")))?;
+                watched
+            }
+            Err(why) => {
+                unwatched = Some(sender);
+                format!("{EVENTS_ONLY} ({why})")
+            }
+        };
         let fresh = E::connect(ConnectOptions::default())
             .await
             .map_err(ToolError::engine)?;
         let mut recorder = Recorder {
+            events_only: unwatched.is_some(),
+            session: self,
             fresh,
             settled: true,
             earlier: Vec::new(),
@@ -282,7 +300,8 @@ struct Opened {
 }
 
 /// A recording under way: what the person sees, and what they did so far.
-struct Recorder<'e, E> {
+struct Recorder<'e, E: Engine> {
+    session: &'e Session<E>,
     engine: &'e E,
     view: View,
     recording: Recording,
@@ -298,6 +317,8 @@ struct Recorder<'e, E> {
     fresh: E,
     /// A whole read came since the last events.
     settled: bool,
+    /// Input cannot be watched: steps come from what the reads show changed.
+    events_only: bool,
     /// The windows as read before the last read, and whether input came
     /// while that read ran.
     earlier: Vec<WindowSnapshot>,
@@ -403,18 +424,40 @@ impl<E: Engine> Recorder<'_, E> {
             false => None,
         };
         self.typing = false;
-        match (press.hit, onto) {
+        // In a silent surface the place is what counts, not the element.
+        let hit = press.hit.filter(|hit| !hit.silent);
+        match (hit, onto) {
             (Some(from), Some(to)) => self.recording.drag(from, to),
             (hit, _) => {
                 let nothing = hit.is_none();
                 self.recording
                     .click(hit, press.at, press.button, &press.modifiers, press.time_ms);
                 if nothing {
-                    if let Some(app) = app_at(engine, &self.view, press.at).await {
-                        self.recording.click_in_app(&app);
-                    }
+                    self.name_the_point(press.at).await;
                 }
             }
+        }
+    }
+
+    /// Says what is at a point clicked where the tree names nothing: its
+    /// app, and the text OCR reads there (read after the click, which may
+    /// have changed it).
+    async fn name_the_point(&mut self, at: Point) {
+        let engine = self.engine;
+        let Some(window) = window_at(engine, &self.view, at).await else {
+            return;
+        };
+        let listed = self.view.apps.iter().find_map(|app| {
+            let window = app.windows.iter().find(|w| w.id == window)?;
+            Some((app.name.clone(), window.title.clone()))
+        });
+        let Some((app, title)) = listed else {
+            return;
+        };
+        self.recording.click_in_app(&app);
+        if let Some(text) = self.session.read_around(engine, at).await {
+            let window = (!title.is_empty()).then_some(title);
+            self.recording.click_reads(text, window);
         }
     }
 
@@ -465,7 +508,46 @@ impl<E: Engine> Recorder<'_, E> {
             self.view.apps = before; // the listing failed: keep the last
             return;
         }
+        if self.events_only {
+            self.note_changes();
+        }
         self.note_opened(&before);
+    }
+
+    /// Where input cannot be watched: the steps the last read shows were
+    /// taken since the one before it.
+    fn note_changes(&mut self) {
+        for now in &self.view.windows {
+            let id = now.window_id();
+            let Some(then) = self.earlier.iter().find(|w| w.window_id() == id) else {
+                continue;
+            };
+            let titled = self.view.titled_windows(now);
+            for change in seen_changes(&then.tree, &now.tree) {
+                let node = match &change {
+                    SeenChange::Text(node)
+                    | SeenChange::Checked(node, _)
+                    | SeenChange::Chosen(node, _)
+                    | SeenChange::Picked(node)
+                    | SeenChange::Clicked(node) => *node,
+                };
+                let Some(hit) = Hit::in_snapshot(now, node, titled) else {
+                    continue;
+                };
+                match change {
+                    SeenChange::Text(_) => {
+                        let element = now.tree.element(node);
+                        let text = (!element.is_secret())
+                            .then(|| element.value.clone().unwrap_or_default());
+                        self.recording.field_holds(hit, text);
+                    }
+                    SeenChange::Checked(_, on) => self.recording.toggled_to(hit, on),
+                    SeenChange::Chosen(_, option) => self.recording.chose(hit, option),
+                    SeenChange::Picked(_) => self.recording.picked(hit, false),
+                    SeenChange::Clicked(_) => self.recording.picked(hit, true),
+                }
+            }
+        }
     }
 
     /// Lists the apps again, when events came, to learn of windows that
@@ -652,15 +734,6 @@ async fn window_at<E: Engine>(engine: &E, view: &View, at: Point) -> Option<Elem
         }
     }
     None
-}
-
-/// The app whose window input at `at` reaches.
-async fn app_at<E: Engine>(engine: &E, view: &View, at: Point) -> Option<String> {
-    let window = window_at(engine, view, at).await?;
-    view.apps
-        .iter()
-        .find(|app| app.windows.iter().any(|w| w.id == window))
-        .map(|app| app.name.clone())
 }
 
 /// The element with identity `id` in `windows`.

@@ -555,7 +555,7 @@ impl<E: Engine> Session<E> {
 
     /// The line OCR reads at `point`: a strip around it, read as lines, the
     /// one that holds the point.
-    async fn read_around(&self, engine: &E, point: Point) -> Option<String> {
+    pub(crate) async fn read_around(&self, engine: &E, point: Point) -> Option<String> {
         const STRIP: (i32, i32) = (320, 48);
         let area = axsight_core::Bounds {
             x: point.x - STRIP.0 / 2,

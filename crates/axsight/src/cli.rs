@@ -212,7 +212,8 @@ pub enum Command {
     /// typed text, a check box's click `set_toggled`, a combo box's choice
     /// `select_option`, chords `press_key`, and a window a step opened a wait for it.
     /// A password is never written down: it becomes a parameter the replay asks for.
-    /// X11 only: a Wayland compositor lets no program see another's input.
+    /// On Wayland, where no program sees another's input, it records what the
+    /// accessibility tree shows changed (fields, check boxes, choices, windows).
     Record {
         /// Write the plan to FILE instead of standard output.
         #[arg(long, short, value_name = "FILE")]

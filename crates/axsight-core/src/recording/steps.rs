@@ -57,6 +57,16 @@ pub enum RecordedStep {
         /// The app whose window was there, if any.
         app: Option<String>,
     },
+    /// `find_element` by the text OCR read where a click landed in a silent
+    /// surface, then `click_element` on what it finds.
+    ClickText {
+        text: String,
+        button: MouseButton,
+        double: bool,
+        modifiers: Vec<Modifier>,
+        app: Option<String>,
+        window: Option<String>,
+    },
     /// `type_into_element`: the whole text typed into one field.
     Type {
         target: StepTarget,
@@ -134,6 +144,24 @@ impl RecordedStep {
                     at.y
                 )
             }
+            RecordedStep::ClickText {
+                text,
+                button,
+                double,
+                modifiers,
+                app,
+                ..
+            } => {
+                let whose = app
+                    .as_ref()
+                    .map(|app| format!(" in a window of {app}"))
+                    .unwrap_or_default();
+                format!(
+                    "{} {} (read by OCR there){whose}",
+                    click_words(*button, *double, modifiers),
+                    quote(text)
+                )
+            }
             RecordedStep::Type {
                 target,
                 text,
@@ -192,7 +220,9 @@ impl RecordedStep {
             | RecordedStep::Scroll { target, .. }
             | RecordedStep::WaitFor { target } => vec![target],
             RecordedStep::Drag { from, to } => vec![from, to],
-            RecordedStep::ClickAt { .. } | RecordedStep::Keys { .. } => Vec::new(),
+            RecordedStep::ClickAt { .. }
+            | RecordedStep::ClickText { .. }
+            | RecordedStep::Keys { .. } => Vec::new(),
         }
     }
 }
@@ -260,6 +290,7 @@ struct LastPress {
 ///     text: Some(String::new()),
 ///     chars: 0,
 ///     name: "Name".into(),
+///     silent: false,
 /// };
 /// let mut recording = Recording::new(false);
 /// recording.click(Some(field.clone()), Point { x: 5, y: 5 }, MouseButton::Left, &[], 0);
@@ -384,6 +415,31 @@ impl Recording {
         }
     }
 
+    /// The last click, at a point no element names, goes by the text OCR
+    /// read there (`window` is the title of the window it lay in).
+    pub fn click_reads(&mut self, text: String, window: Option<String>) {
+        let Some(RecordedStep::ClickAt {
+            button,
+            double,
+            modifiers,
+            app,
+            ..
+        }) = self.steps.last().cloned()
+        else {
+            return;
+        };
+        if let Some(last) = self.steps.last_mut() {
+            *last = RecordedStep::ClickText {
+                text,
+                button,
+                double,
+                modifiers,
+                app,
+                window,
+            };
+        }
+    }
+
     /// A press on `from` released over `to`, far enough away to be a drag.
     pub fn drag(&mut self, from: Hit, to: Hit) {
         self.end_typing();
@@ -505,6 +561,102 @@ impl Recording {
         self.steps.push(RecordedStep::WaitFor { target });
     }
 
+    /// Where input cannot be watched: `field` now holds `text` (`None`: a
+    /// secret, whose text is never read). Typing on into one field updates
+    /// its step.
+    pub fn field_holds(&mut self, field: Hit, text: Option<String>) {
+        if let Some(RecordedStep::Type {
+            target,
+            text: typed,
+            ..
+        }) = self.steps.last_mut()
+        {
+            if *target == field.target {
+                if let (Typed::Text(old), Some(new)) = (typed, text) {
+                    *old = new;
+                }
+                return;
+            }
+        }
+        let text = match text {
+            Some(text) if !self.every_text_a_parameter => Typed::Text(text),
+            text => {
+                let secret = text.is_none();
+                let name = match secret {
+                    true => format!("password_{}", self.count_secrets() + 1),
+                    false => format!("text_{}", self.parameters.len() - self.count_secrets() + 1),
+                };
+                self.parameters.push(Parameter {
+                    name: name.clone(),
+                    secret,
+                    field: field.target.described.clone(),
+                    recorded: text,
+                });
+                Typed::Parameter(name)
+            }
+        };
+        self.steps.push(RecordedStep::Type {
+            target: field.target,
+            text,
+            clear: true,
+            enter: false,
+        });
+    }
+
+    /// Where input cannot be watched: a check box or toggle turned `on` or off.
+    pub fn toggled_to(&mut self, hit: Hit, on: bool) {
+        if let Some(RecordedStep::Toggle { target, on: last }) = self.steps.last_mut() {
+            if *target == hit.target {
+                *last = on;
+                return;
+            }
+        }
+        self.steps.push(RecordedStep::Toggle {
+            target: hit.target,
+            on,
+        });
+    }
+
+    /// Where input cannot be watched: a combo box shows `option` now.
+    pub fn chose(&mut self, combo: Hit, option: String) {
+        if let Some(RecordedStep::Choose {
+            target,
+            option: last,
+        }) = self.steps.last_mut()
+        {
+            if *target == combo.target {
+                *last = option;
+                return;
+            }
+        }
+        self.steps.push(RecordedStep::Choose {
+            target: combo.target,
+            option,
+        });
+    }
+
+    /// Where input cannot be watched: a radio button, tab or item was picked,
+    /// or (`inferred`) a control took the focus while something changed.
+    pub fn picked(&mut self, hit: Hit, inferred: bool) {
+        let mut target = hit.target;
+        if inferred {
+            target.fragile = Some(
+                "no click was seen: it took the focus while something changed, which a click does"
+                    .into(),
+            );
+        }
+        if matches!(self.steps.last(), Some(RecordedStep::Click { target: last, .. }) if last.selector == target.selector && last.window == target.window)
+        {
+            return;
+        }
+        self.steps.push(RecordedStep::Click {
+            target,
+            button: MouseButton::Left,
+            double: false,
+            modifiers: Vec::new(),
+        });
+    }
+
     /// The steps and the parameters they use.
     pub fn finish(mut self) -> (Vec<RecordedStep>, Vec<Parameter>) {
         self.end_typing();
@@ -613,9 +765,11 @@ impl Recording {
             self.write_held();
         }
         match self.steps.last_mut() {
-            Some(RecordedStep::Click { double, .. } | RecordedStep::ClickAt { double, .. })
-                if !*double =>
-            {
+            Some(
+                RecordedStep::Click { double, .. }
+                | RecordedStep::ClickAt { double, .. }
+                | RecordedStep::ClickText { double, .. },
+            ) if !*double => {
                 *double = true;
                 true
             }
@@ -647,6 +801,7 @@ mod tests {
             text: Some(String::new()),
             chars: 0,
             name: name.into(),
+            silent: false,
         }
     }
 
@@ -824,6 +979,9 @@ mod tests {
         recording.click(Some(row.clone()), AT, MouseButton::Left, &[], 3_000);
         recording.click(None, Point { x: 7, y: 9 }, MouseButton::Right, &[], 9_000);
         recording.click_in_app("form");
+        recording.click(None, Point { x: 70, y: 90 }, MouseButton::Left, &[], 12_000);
+        recording.click_in_app("form");
+        recording.click_reads("Canvas text 42".into(), Some("Main".into()));
         let (steps, _) = recording.finish();
         assert_eq!(
             said(&steps),
@@ -832,6 +990,7 @@ mod tests {
                 "click [ListItem] notes.txt",
                 "click [ListItem] notes.txt",
                 "right-click at (7, 9) in a window of form: nothing the tree names is there",
+                "click \"Canvas text 42\" (read by OCR there) in a window of form",
             ]
         );
     }
@@ -864,6 +1023,36 @@ mod tests {
                 "drag [ListItem] a.txt onto [Group] Trash",
             ]
         );
+    }
+
+    #[test]
+    fn where_input_is_unseen_changes_become_steps_and_typing_on_updates_one() {
+        let name = hit(Role::Edit, "Name");
+        let mut password = hit(Role::Edit, "Password");
+        password.secret = true;
+        let mut recording = Recording::new(false);
+        recording.field_holds(name.clone(), Some("Ad".into()));
+        recording.field_holds(name.clone(), Some("Ada".into()));
+        recording.field_holds(password.clone(), None);
+        recording.field_holds(password, None);
+        recording.toggled_to(hit(Role::CheckBox, "Remember me"), true);
+        recording.chose(hit(Role::ComboBox, "Colour"), "Green".into());
+        recording.chose(hit(Role::ComboBox, "Colour"), "Blue".into());
+        recording.picked(hit(Role::Button, "Count"), true);
+        recording.picked(hit(Role::Button, "Count"), true);
+        let (steps, parameters) = recording.finish();
+        assert_eq!(
+            said(&steps),
+            [
+                "type \"Ada\" into [Edit] Name",
+                "type $password_1 into [Edit] Password",
+                "check [CheckBox] Remember me",
+                "choose \"Blue\" in [ComboBox] Colour",
+                "click [Button] Count",
+            ]
+        );
+        assert_eq!(parameters.len(), 1);
+        assert!(steps[4].targets()[0].fragile.is_some());
     }
 
     impl KeyChord {

@@ -15,7 +15,7 @@ use axsight_session::{Plan, RecordOptions};
 #[tool_router(router = recording_router, vis = "pub(crate)")]
 impl<E: Engine> AxsightServer<E> {
     #[tool(
-        description = "Record a person's clicks and keys (X11) as tool calls; stop=true ends it and answers the plan for execute_sequence.",
+        description = "Record a person's clicks and keys (Wayland: what the tree shows) as tool calls; stop=true ends it and answers the plan for execute_sequence.",
         annotations(open_world_hint = false, destructive_hint = false)
     )]
     async fn record(

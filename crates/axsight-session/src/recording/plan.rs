@@ -6,7 +6,7 @@
 
 use std::collections::HashMap;
 
-use axsight_core::{Modifier, MouseButton, Parameter, RecordedStep, StepTarget, Typed};
+use axsight_core::{quote, Modifier, MouseButton, Parameter, RecordedStep, StepTarget, Typed};
 use serde_json::{json, Map, Value};
 
 /// The plan format's version, in its `axsight_plan` field.
@@ -49,10 +49,14 @@ impl Plan {
                     plan.fragile.push(format!("{said}: {why}"));
                 }
             }
-            if let RecordedStep::ClickAt { .. } = step {
-                plan.fragile.push(format!(
+            match step {
+                RecordedStep::ClickAt { .. } => plan.fragile.push(format!(
                     "{said}: a point on the screen, which finds nothing if the window moved"
-                ));
+                )),
+                RecordedStep::ClickText { .. } => plan.fragile.push(format!(
+                    "{said}: found by the text OCR read there, where the tree names nothing"
+                )),
+                _ => {}
             }
             for (call, words) in calls(step, index + 1, &said) {
                 plan.steps.push(call);
@@ -239,6 +243,33 @@ fn calls(step: &RecordedStep, number: usize, said: &str) -> Vec<(Value, String)>
             arguments.insert("y".into(), json!(at.y));
             put_click(&mut arguments, *button, *double, modifiers);
             one(call("click_element", arguments))
+        }
+        RecordedStep::ClickText {
+            text,
+            button,
+            double,
+            modifiers,
+            app,
+            window,
+        } => {
+            let seen = format!("seen_{number}");
+            let mut find = Map::new();
+            find.insert("description".into(), json!(text));
+            if let Some(app) = app {
+                find.insert("app".into(), json!(app));
+            }
+            if let Some(window) = window {
+                find.insert("window".into(), json!(window));
+            }
+            let mut click = Map::new();
+            click.insert("index".into(), json!(format!("${seen}")));
+            put_click(&mut click, *button, *double, modifiers);
+            let mut found = call("find_element", find);
+            found["as"] = json!(seen);
+            vec![
+                (found, format!("find {} (by OCR)", quote(text))),
+                (call("click_element", click), said.to_string()),
+            ]
         }
         RecordedStep::Type {
             target,

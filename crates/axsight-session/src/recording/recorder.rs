@@ -1,0 +1,382 @@
+//! A recording under way: what the person sees (a [`View`] of the app in
+//! front, read between its events), and what they did so far. Input is taken
+//! one piece at a time: a press is looked up in the tree the person saw, keys
+//! go to the element with the focus, windows that opened are waited for after
+//! the step that opened them. Where input cannot be watched, the steps come
+//! from what consecutive reads show changed.
+
+use std::time::Duration;
+
+use axsight_core::{
+    seen_changes, Application, ElementId, Engine, EventMark, Hit, Key, Modifier, MouseButton,
+    Observed, ObservedInput, Point, Recording, SeenChange, StepTarget, WindowSnapshot,
+};
+
+use super::view::{element_in, hit_at, hit_in, look, opened, window_at, View};
+use crate::Session;
+
+/// The longest the windows go unread while events keep coming.
+const MOST_STALE: Duration = Duration::from_millis(60);
+/// How long after the last read an app that went quiet is read whole.
+const SETTLED: Duration = Duration::from_millis(100);
+/// A press and release farther apart than this, in pixels, is a drag.
+const DRAG_DISTANCE: i32 = 8;
+
+/// A press not yet released.
+struct Press {
+    button: MouseButton,
+    at: Point,
+    hit: Option<Hit>,
+    modifiers: Vec<Modifier>,
+    time_ms: u32,
+}
+
+/// A window that opened during the recording, not yet written as a wait.
+struct Opened {
+    id: ElementId,
+    target: StepTarget,
+}
+
+/// A recording under way: what the person sees, and what they did so far.
+pub(super) struct Recorder<'e, E: Engine> {
+    session: &'e Session<E>,
+    engine: &'e E,
+    view: View,
+    recording: Recording,
+    pressed: Option<Press>,
+    /// The events seen so far.
+    pub(super) mark: EventMark,
+    /// Windows that opened and are not yet waited for: before the step that
+    /// acts in one, else after the step during which they were seen.
+    opened: Vec<Opened>,
+    /// The last key typed a character: the focus is where it was.
+    typing: bool,
+    /// The same desktop without kept reads: every read through it is whole.
+    fresh: E,
+    /// A whole read came since the last events.
+    settled: bool,
+    /// Input cannot be watched: steps come from what the reads show changed.
+    events_only: bool,
+    /// The windows as read before the last read, and whether input came
+    /// while that read ran.
+    earlier: Vec<WindowSnapshot>,
+    pub(super) raced: bool,
+}
+
+impl<'e, E: Engine> Recorder<'e, E> {
+    /// A recording over `engine` (whose reads are kept), `fresh` (whose are
+    /// not); with `events_only`, no input is watched and the steps come from
+    /// what the reads show changed.
+    pub(super) async fn new(
+        session: &'e Session<E>,
+        engine: &'e E,
+        fresh: E,
+        recording: Recording,
+        events_only: bool,
+    ) -> Recorder<'e, E> {
+        Recorder {
+            events_only,
+            session,
+            fresh,
+            settled: true,
+            earlier: Vec::new(),
+            raced: false,
+            engine,
+            view: View::default(),
+            recording,
+            pressed: None,
+            mark: engine.mark().await,
+            opened: Vec::new(),
+            typing: false,
+        }
+    }
+
+    /// The steps so far.
+    pub(super) fn recording(&self) -> &Recording {
+        &self.recording
+    }
+
+    /// The steps and the parameters they use, with what was still going on
+    /// (typing) written out.
+    pub(super) fn finish(
+        self,
+    ) -> (
+        Vec<axsight_core::RecordedStep>,
+        Vec<axsight_core::Parameter>,
+    ) {
+        self.recording.finish()
+    }
+
+    /// One piece of the person's input.
+    pub(super) async fn take(&mut self, input: ObservedInput) {
+        // Never a key's character: it may be part of a password.
+        match &input.what {
+            Observed::Key(_) => tracing::debug!(stale = self.view.stale, "recording: a key"),
+            pointer => tracing::debug!(?pointer, stale = self.view.stale, "recording: pointer"),
+        }
+        let engine = self.engine;
+        match input.what {
+            Observed::Pressed {
+                button,
+                at,
+                modifiers,
+            } => {
+                // Events since the last read (the pointer's hover, a popup
+                // still opening): read again now, a few milliseconds after the
+                // press, before the app is done with it.
+                // Pressed while the windows were being read: the read may show
+                // the click's effect (a check box checked); the one before it
+                // shows what the person saw.
+                let seen = match self.raced {
+                    true => hit_in(engine, &self.view, &self.earlier, at).await,
+                    false => hit_at(engine, &self.view, at).await,
+                };
+                tracing::debug!(?seen, raced = self.raced, "recording: seen at the press");
+                let hit = match seen {
+                    Some(hit) => Some(hit),
+                    None if self.view.stale => {
+                        let seen = self.view.windows.clone();
+                        self.look().await;
+                        let hit = hit_at(engine, &self.view, at).await;
+                        tracing::debug!(?hit, "recording: read again at the press");
+                        // Its check mark and text as the person saw them:
+                        // the app may have taken the click by now.
+                        hit.map(|hit| match element_in(&seen, &hit.element) {
+                            Some(before) => hit.as_it_was(before),
+                            None => hit,
+                        })
+                    }
+                    None => None,
+                };
+                if let Some(hit) = &hit {
+                    self.wait_first_for(&hit.window);
+                }
+                self.pressed = Some(Press {
+                    button,
+                    at,
+                    hit,
+                    modifiers,
+                    time_ms: input.time_ms,
+                });
+            }
+            Observed::Released { button, at } => {
+                let Some(press) = self.pressed.take().filter(|p| p.button == button) else {
+                    return;
+                };
+                self.released(press, at).await;
+                // What opened by now is the click's doing.
+                self.relist().await;
+                self.write_waits();
+            }
+            Observed::Scrolled { direction, at } => {
+                if let Some(hit) = hit_at(engine, &self.view, at).await {
+                    self.wait_first_for(&hit.window);
+                    self.recording.scrolled(hit, direction);
+                }
+            }
+            Observed::Key(chord) => {
+                let character = matches!(chord.key, Key::Char(_)) && chord.modifiers.is_empty();
+                // The first character after anything else goes where the focus
+                // is now (a click or Tab moved it); a chord goes where it was
+                // when pressed (it may open a window that takes the focus).
+                if character && !self.typing && self.view.stale {
+                    self.look().await;
+                }
+                self.typing = character;
+                let focus = self.view.focus();
+                if let Some(focus) = &focus {
+                    self.wait_first_for(&focus.window);
+                }
+                self.recording.key(&chord, focus.as_ref());
+                if !character {
+                    self.relist().await;
+                    self.write_waits();
+                }
+            }
+        }
+    }
+
+    /// A press released at `at`: a click, or a drag when it moved.
+    async fn released(&mut self, press: Press, at: Point) {
+        let engine = self.engine;
+        let moved = (at.x - press.at.x).abs().max((at.y - press.at.y).abs());
+        let onto = match moved > DRAG_DISTANCE {
+            true => hit_at(engine, &self.view, at).await,
+            false => None,
+        };
+        self.typing = false;
+        // In a silent surface the place is what counts, not the element.
+        let hit = press.hit.filter(|hit| !hit.silent);
+        match (hit, onto) {
+            (Some(from), Some(to)) => self.recording.drag(from, to),
+            (hit, _) => {
+                let nothing = hit.is_none();
+                self.recording
+                    .click(hit, press.at, press.button, &press.modifiers, press.time_ms);
+                if nothing {
+                    self.name_the_point(press.at).await;
+                }
+            }
+        }
+    }
+
+    /// Says what is at a point clicked where the tree names nothing: its
+    /// app, and the text OCR reads there (read after the click, which may
+    /// have changed it).
+    async fn name_the_point(&mut self, at: Point) {
+        let engine = self.engine;
+        let Some(window) = window_at(engine, &self.view, at).await else {
+            return;
+        };
+        let listed = self.view.apps.iter().find_map(|app| {
+            let window = app.windows.iter().find(|w| w.id == window)?;
+            Some((app.name.clone(), window.title.clone()))
+        });
+        let Some((app, title)) = listed else {
+            return;
+        };
+        self.recording.click_in_app(&app);
+        if let Some(text) = self.session.read_around(engine, at).await {
+            let window = (!title.is_empty()).then_some(title);
+            self.recording.click_reads(text, window);
+        }
+    }
+
+    /// The events up to `next`: the windows are read again once they stop,
+    /// and windows that opened meanwhile are waited for.
+    pub(super) async fn events_until(&mut self, next: EventMark) {
+        let quiet = next == self.mark;
+        if !quiet {
+            self.mark = next;
+            self.view.stale = true;
+        }
+        // An app that never goes quiet (a menu sliding open sends its
+        // window's box on every frame) is read between its events.
+        let long_stale = self.view.read_at.elapsed() >= MOST_STALE;
+        if !quiet {
+            self.settled = false;
+        } else if !self.settled && self.view.read_at.elapsed() >= SETTLED {
+            // Once the app has been quiet a while, read it afresh: a toolkit
+            // may lay out what it just showed without a word (Qt's menu items
+            // get their boxes after the menu said it shows).
+            self.settled = true;
+            self.look_with(Fresh::Yes).await;
+            self.write_waits();
+            return;
+        }
+        if self.view.stale && (quiet || long_stale) {
+            self.look().await;
+            self.write_waits();
+        }
+    }
+
+    /// Reads the app in front again, noting windows that opened. Events that
+    /// come while it reads are after the read.
+    pub(super) async fn look(&mut self) {
+        self.look_with(Fresh::No).await;
+    }
+
+    async fn look_with(&mut self, fresh: Fresh) {
+        self.mark = self.engine.mark().await;
+        let before = std::mem::take(&mut self.view.apps);
+        let trees = match fresh {
+            Fresh::Yes => &self.fresh,
+            Fresh::No => self.engine,
+        };
+        self.earlier = self.view.windows.clone();
+        look(self.engine, trees, &mut self.view).await;
+        if self.view.apps.is_empty() {
+            self.view.apps = before; // the listing failed: keep the last
+            return;
+        }
+        if self.events_only {
+            self.note_changes();
+        }
+        self.note_opened(&before);
+    }
+
+    /// Where input cannot be watched: the steps the last read shows were
+    /// taken since the one before it.
+    fn note_changes(&mut self) {
+        for now in &self.view.windows {
+            let id = now.window_id();
+            let Some(then) = self.earlier.iter().find(|w| w.window_id() == id) else {
+                continue;
+            };
+            let titled = self.view.titled_windows(now);
+            for change in seen_changes(&then.tree, &now.tree) {
+                let node = match &change {
+                    SeenChange::Text(node)
+                    | SeenChange::Checked(node, _)
+                    | SeenChange::Chosen(node, _)
+                    | SeenChange::Picked(node)
+                    | SeenChange::Clicked(node) => *node,
+                };
+                let Some(hit) = Hit::in_snapshot(now, node, titled) else {
+                    continue;
+                };
+                match change {
+                    SeenChange::Text(_) => {
+                        let element = now.tree.element(node);
+                        let text = (!element.is_secret())
+                            .then(|| element.value.clone().unwrap_or_default());
+                        self.recording.field_holds(hit, text);
+                    }
+                    SeenChange::Checked(_, on) => self.recording.toggled_to(hit, on),
+                    SeenChange::Chosen(_, option) => self.recording.chose(hit, option),
+                    SeenChange::Picked(_) => self.recording.picked(hit, false),
+                    SeenChange::Clicked(_) => self.recording.picked(hit, true),
+                }
+            }
+        }
+    }
+
+    /// Lists the apps again, when events came, to learn of windows that
+    /// opened, without reading any tree: a press is looked up in the tree the
+    /// person saw.
+    async fn relist(&mut self) {
+        if !self.view.stale {
+            return;
+        }
+        let Ok(apps) = self.engine.applications().await else {
+            return;
+        };
+        let before = std::mem::replace(&mut self.view.apps, apps);
+        self.note_opened(&before);
+    }
+
+    fn note_opened(&mut self, before: &[Application]) {
+        for (id, target) in opened(before, &self.view.apps) {
+            if !self.opened.iter().any(|o| o.id == id) {
+                self.opened.push(Opened { id, target });
+            }
+        }
+    }
+
+    /// Waits for the windows that opened, before a step that acts in one of
+    /// them (`window`): they opened before it.
+    fn wait_first_for(&mut self, window: &str) {
+        if self.opened.iter().any(|o| o.id.0 == window) {
+            self.write_waits();
+        }
+    }
+
+    fn write_waits(&mut self) {
+        if self.pressed.is_some() {
+            return; // the click is written at its release, and goes first
+        }
+        for opened in self.opened.drain(..) {
+            // What was open before the first step needs no wait.
+            if !self.recording.steps().is_empty() {
+                self.recording.window_opened(opened.target);
+            }
+        }
+    }
+}
+
+/// Whether a look reads every window anew or patches the kept reads.
+#[derive(Clone, Copy)]
+enum Fresh {
+    Yes,
+    No,
+}

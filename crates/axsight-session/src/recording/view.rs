@@ -1,0 +1,230 @@
+//! What the person sees while a recording runs: the windows of the app in
+//! front as last read, every app's windows as last listed, and what a press at
+//! a point landed on there.
+
+use std::time::Instant;
+
+use axsight_core::{
+    Application, ElementId, Engine, Hit, Point, ReadOptions, State, StepTarget, WindowQuery,
+    WindowSnapshot,
+};
+
+/// What a read for recording fetches: what is shown, without action names.
+pub(super) const RECORDING_READ: ReadOptions = ReadOptions {
+    include_invisible: false,
+    actions: false,
+};
+
+/// The windows the person sees: the app in front, as last read while quiet,
+/// and every app's windows as last listed.
+pub(super) struct View {
+    pub(super) windows: Vec<WindowSnapshot>,
+    pub(super) apps: Vec<Application>,
+    /// The app in front (by pid), kept while no window is active.
+    pub(super) front: Option<u32>,
+    /// Events came since the windows were read.
+    pub(super) stale: bool,
+    /// When the windows were last read.
+    pub(super) read_at: Instant,
+}
+
+impl Default for View {
+    fn default() -> View {
+        View {
+            windows: Vec::new(),
+            apps: Vec::new(),
+            front: None,
+            stale: false,
+            read_at: Instant::now(),
+        }
+    }
+}
+
+impl View {
+    /// How many titled windows the app of `snapshot` shows.
+    pub(super) fn titled_windows(&self, snapshot: &WindowSnapshot) -> usize {
+        self.apps
+            .iter()
+            .filter(|app| app.pid == snapshot.pid && app.name == snapshot.app)
+            .flat_map(|app| &app.windows)
+            .filter(|window| !window.title.is_empty())
+            .count()
+    }
+
+    /// The element holding the keyboard focus in the app in front, its
+    /// active window first.
+    pub(super) fn focus(&self) -> Option<Hit> {
+        let active: Vec<&ElementId> = self
+            .apps
+            .iter()
+            .flat_map(|app| &app.windows)
+            .filter(|w| w.is_active())
+            .map(|w| &w.id)
+            .collect();
+        let mut windows: Vec<&WindowSnapshot> = self.windows.iter().collect();
+        windows.sort_by_key(|s| !active.contains(&&s.window_id()));
+        windows.into_iter().find_map(|snapshot| {
+            let tree = &snapshot.tree;
+            let node = tree
+                .descendants(tree.root())
+                .into_iter()
+                .rev()
+                .find(|&n| tree.element(n).states.contains(State::Focused))?;
+            Hit::in_snapshot(snapshot, node, self.titled_windows(snapshot))
+        })
+    }
+}
+
+/// Reads the windows of the app in front again through `trees`, listing
+/// every app's through `engine`.
+pub(super) async fn look<E: Engine>(engine: &E, trees: &E, view: &mut View) {
+    let Ok(apps) = engine.applications().await else {
+        return;
+    };
+    let front = apps
+        .iter()
+        .find(|app| app.windows.iter().any(|w| w.is_active()))
+        .and_then(|app| app.pid)
+        .or(view.front);
+    view.apps = apps;
+    view.front = front;
+    view.stale = false;
+    view.read_at = Instant::now();
+    if let Some(pid) = front {
+        match trees
+            .window_trees(Some(&pid.to_string()), RECORDING_READ)
+            .await
+        {
+            Ok(windows) => view.windows = windows,
+            Err(error) => tracing::debug!(%error, "recording: the app in front did not read"),
+        }
+    }
+}
+
+/// The titled windows in `now` that `before` lacked, as targets to wait for.
+pub(super) fn opened(before: &[Application], now: &[Application]) -> Vec<(ElementId, StepTarget)> {
+    if before.is_empty() {
+        return Vec::new(); // the first listing: what was open when it began
+    }
+    let known: Vec<&ElementId> = before
+        .iter()
+        .flat_map(|a| &a.windows)
+        .map(|w| &w.id)
+        .collect();
+    let mut found = Vec::new();
+    for app in now {
+        for window in app.windows.iter().filter(|w| !known.contains(&&w.id)) {
+            if window.title.trim().is_empty() {
+                continue; // a popup: the step that opened it acts in it next
+            }
+            found.push((
+                window.id.clone(),
+                StepTarget {
+                    selector: format!("role:{}", window.role),
+                    app: app.name.clone(),
+                    window: Some(window.title.clone()),
+                    described: format!("[{}] {}", window.role, axsight_core::bare(&window.title)),
+                    fragile: None,
+                },
+            ));
+        }
+    }
+    found
+}
+
+/// What a press at `at` landed on: a popup read while quiet, else the
+/// smallest window read while quiet that input there reaches, else the window
+/// there read now.
+pub(super) async fn hit_at<E: Engine>(engine: &E, view: &View, at: Point) -> Option<Hit> {
+    hit_in(engine, view, &view.windows, at).await
+}
+
+/// [`hit_at`] in `windows`, read earlier than `view`'s.
+pub(super) async fn hit_in<E: Engine>(
+    engine: &E,
+    view: &View,
+    windows: &[WindowSnapshot],
+    at: Point,
+) -> Option<Hit> {
+    let active: Vec<&ElementId> = view
+        .apps
+        .iter()
+        .flat_map(|app| &app.windows)
+        .filter(|w| w.is_active())
+        .map(|w| &w.id)
+        .collect();
+    let mut seen: Vec<&WindowSnapshot> = windows
+        .iter()
+        .filter(|s| root_box(s).is_some_and(|b| b.contains(at.x, at.y)))
+        .collect();
+    // An untitled window (a menu, a combo box's list) is a popup over the
+    // app's windows: the display may match no window of its own to it. Then
+    // a dialog, which stays over the window it belongs to (Qt 6 may still
+    // call that window the active one); then the active window; then the
+    // smaller.
+    seen.sort_by_key(|s| {
+        let area = root_box(s).map(|b| i64::from(b.width) * i64::from(b.height));
+        let dialog = matches!(
+            s.tree.element(s.tree.root()).role,
+            axsight_core::Role::Dialog | axsight_core::Role::Alert
+        );
+        (
+            !s.title.is_empty(),
+            !dialog,
+            !active.contains(&&s.window_id()),
+            area,
+        )
+    });
+    for snapshot in seen.iter().filter(|s| s.title.is_empty()) {
+        if let Some(hit) = Hit::at_point(snapshot, at, view.titled_windows(snapshot)) {
+            return Some(hit);
+        }
+    }
+    // The display is not asked which window is on top: by now the click may
+    // have closed the one it was on (a dialog's OK).
+    if let Some(snapshot) = seen.into_iter().find(|s| !s.title.is_empty()) {
+        return Hit::at_point(snapshot, at, view.titled_windows(snapshot));
+    }
+    let window = window_at(engine, view, at).await?;
+    let query = WindowQuery {
+        window_id: Some(window),
+        ..WindowQuery::default()
+    };
+    let snapshot = engine.window_tree(&query, RECORDING_READ).await.ok()?;
+    Hit::at_point(&snapshot, at, view.titled_windows(&snapshot))
+}
+
+/// The listed window that input at `at` reaches, smallest first.
+pub(super) async fn window_at<E: Engine>(engine: &E, view: &View, at: Point) -> Option<ElementId> {
+    let mut there: Vec<&axsight_core::Window> = view
+        .apps
+        .iter()
+        .flat_map(|app| &app.windows)
+        .filter(|w| w.bounds.is_some_and(|b| b.contains(at.x, at.y)))
+        .collect();
+    there.sort_by_key(|w| w.bounds.map(|b| i64::from(b.width) * i64::from(b.height)));
+    for window in there {
+        if engine.input_reaches(&window.id, at).await.unwrap_or(false) {
+            return Some(window.id.clone());
+        }
+    }
+    None
+}
+
+/// The element with identity `id` in `windows`.
+pub(super) fn element_in<'w>(
+    windows: &'w [WindowSnapshot],
+    id: &str,
+) -> Option<&'w axsight_core::Element> {
+    windows.iter().find_map(|snapshot| {
+        let tree = &snapshot.tree;
+        tree.descendants(tree.root())
+            .into_iter()
+            .map(|node| tree.element(node))
+            .find(|element| element.id.0 == id)
+    })
+}
+
+fn root_box(snapshot: &WindowSnapshot) -> Option<axsight_core::Bounds> {
+    snapshot.tree.element(snapshot.tree.root()).bounds
+}

@@ -100,7 +100,7 @@ def test_the_tools_over_http_with_a_session_per_client(server, fixture_app):
 
     async def first(session):
         tools = await session.list_tools()
-        assert len(tools.tools) == 27
+        assert len(tools.tools) == 28
         tree = text(await session.call_tool("get_window_tree", here))
         assert "[Button] Save" in tree, tree
         count = next(h for h, (r, n) in parse_tree(tree).items() if (r, n[:5]) == ("Button", "Count"))

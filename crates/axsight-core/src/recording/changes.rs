@@ -67,6 +67,15 @@ pub fn seen_changes(before: &Tree, after: &Tree) -> Vec<SeenChange> {
                     changes.push(SeenChange::Chosen(node, value));
                 }
             }
+            // GTK 3's names itself by its choice, and holds no value.
+            Role::ComboBox
+                if !has(State::Editable)
+                    && now.value.is_none()
+                    && now.name != then.name
+                    && !now.name.trim().is_empty() =>
+            {
+                changes.push(SeenChange::Chosen(node, now.name.trim().to_string()));
+            }
             Role::Edit | Role::ComboBox | Role::SpinButton
                 if now.value != then.value || now.secret_length != then.secret_length =>
             {
@@ -166,6 +175,17 @@ mod tests {
         assert_eq!(
             seen_changes(&before, &clicked),
             [SeenChange::Clicked(nodes[0])]
+        );
+    }
+
+    #[test]
+    fn a_combo_box_named_by_its_choice_tells_it_by_its_name() {
+        let colour = element("c", Role::ComboBox, "Red");
+        let (before, _) = window(std::slice::from_ref(&colour));
+        let (after, nodes) = window(&[element("c", Role::ComboBox, "Blue")]);
+        assert_eq!(
+            seen_changes(&before, &after),
+            [SeenChange::Chosen(nodes[0], "Blue".into())]
         );
     }
 

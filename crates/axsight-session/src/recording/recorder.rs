@@ -312,7 +312,15 @@ impl<'e, E: Engine> Recorder<'e, E> {
                     | SeenChange::Picked(node)
                     | SeenChange::Clicked(node) => *node,
                 };
-                let Some(hit) = Hit::in_snapshot(now, node, titled) else {
+                // Aimed at the element as the person saw it, before the change
+                // (a button that renames itself when clicked, a combo box
+                // named by its choice).
+                let id = &now.tree.element(node).id;
+                let hit = match then.tree.find(id) {
+                    Some(seen) => Hit::in_snapshot(then, seen, titled),
+                    None => Hit::in_snapshot(now, node, titled),
+                };
+                let Some(hit) = hit else {
                     continue;
                 };
                 match change {

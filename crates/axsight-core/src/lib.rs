@@ -21,7 +21,13 @@
 //!   `activate_window`, `close_window`, `launch`;
 //! - capturing: `capture` (the screen's pixels in a region, cut to the screen, or the
 //!   whole screen, as a `Capture`);
-//! - settling: `mark` (a place in the event stream), `settle`, `next_event`.
+//! - settling: `mark` (a place in the event stream), `settle`, `next_event`;
+//! - watching: `watch_input` (a person's clicks and keys, as [`ObservedInput`], for
+//!   recordings; an engine that cannot see them says why).
+//!
+//! A recording's steps are folded here too, on plain data ([`Recording`]): what a
+//! person did, written as the tool calls an agent would make, aimed by selectors
+//! that find each element again ([`selector_for`]).
 //!
 //! An engine's error carries a `FailureKind` (window gone, app gone, element gone, not
 //! answering, connection lost, other) so the session can turn it into a stale-handle

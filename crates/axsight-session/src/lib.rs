@@ -6,7 +6,8 @@
 //! sources' and browsers' state. Its methods are the tools: reading
 //! (`window_tree`, `find`, `find_described`), acting (`click`, `type_into`,
 //! `press_key`, `set_value`, `place_window`, …, each answered with the diff of
-//! what changed), browsing (`navigate`) and capturing (`screenshot`). Answers
+//! what changed), browsing (`navigate`), capturing (`screenshot`) and
+//! recording a person's work as a plan (`record`, `start_recording`). Answers
 //! are the text an agent reads.
 //!
 //! It knows no protocol: the MCP server (`axsight-mcp`) and the CLI (`axsight`)

@@ -126,8 +126,13 @@ def start_qt_fixture(env, saved):
 
 def place(env, title, x, y, size=None):
     """Moves the window TITLE to X, Y (and resizes it to SIZE, "WxH")."""
-    window = subprocess.run(["xdotool", "search", "--name", title], env=env,
-                            capture_output=True, text=True, check=True).stdout.split()[0]
+    def found():
+        out = subprocess.run(["xdotool", "search", "--name", title], env=env,
+                             capture_output=True, text=True).stdout.split()
+        return out[0] if out else None
+    # The display may name the window a moment after the app's tree shows it.
+    window = poll(found, timeout=10, interval=0.1)
+    assert window, f"no window titled {title} on the display"
     subprocess.run(["xdotool", "windowmove", "--sync", window, str(x), str(y)],
                    env=env, check=True, timeout=30)
     if size:
@@ -459,3 +464,54 @@ def test_on_wayland_a_recording_shows_what_the_tree_shows_and_says_what_it_canno
         apps[0].terminate()
         apps[0].wait(timeout=10)
         private.close()
+
+
+def start_featherpad(home):
+    """How to start FeatherPad (Qt 5) with HOME its own: no settings, no last session."""
+    def start(env, _state):
+        home.mkdir(exist_ok=True)
+        app = subprocess.Popen(["featherpad"], env=dict(env, HOME=str(home)),
+                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        return wait_for_app(env, app)
+    return start
+
+
+def test_a_text_editors_save_as_is_recorded_and_replayed(tmp_path):
+    """FeatherPad: text typed into its editor, ctrl+s, and a path typed over the
+    name its Save As dialog offers selected. Replayed into another desktop, the
+    file is written again, with the text, checked on disk."""
+    if not (os.path.exists("/usr/bin/xdotool") and shutil.which("featherpad")):
+        pytest.skip("xdotool or featherpad is not installed (scripts/install-deps)")
+    saved = tmp_path / "notes.txt"
+
+    def write_and_save(person):
+        person.click("role:Edit && state:multiline")
+        person.type("hello from a person")
+        person.shows('role:Edit && state:multiline && value:"hello from a person"')
+        person.key("ctrl+s")
+        person.shows('role:Dialog && name:"Save as..."')
+        person.type(str(saved))
+        person.key("Return")
+        assert poll(lambda: saved.exists() and saved.read_text().startswith("hello"), timeout=10)
+        return "then Return"
+
+    text, _ = record(tmp_path, start_featherpad(tmp_path / "home"), write_and_save)
+    plan = json.loads(text)
+    print(text)
+    assert plan["described"] == [
+        'type "hello from a person" into [Edit] in "Untitled"',
+        "press ctrl+s",
+        "wait for [Dialog] Save as...",
+        f'type "{saved}" into [Edit] File name: in "Save as...", then Return',
+        'press Return in [Edit] File name: in "Save as..."',
+    ], plan["described"]
+    assert plan["fragile"] == []
+    saved.unlink()
+    (tmp_path / "replay").mkdir()
+    done, _ = replay(
+        tmp_path / "replay", tmp_path / "plan.json",
+        start=start_featherpad(tmp_path / "home-2"),
+        arrange=lambda env: place(env, "Untitled", 300, 200, size="800x600"))
+    print(done.stdout, done.stderr)
+    assert done.returncode == 0, done.stderr
+    assert saved.read_text().rstrip("\n") == "hello from a person"

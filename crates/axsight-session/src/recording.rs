@@ -186,8 +186,12 @@ impl<E: Engine> Session<E> {
                 next = engine.next_event(recorder.mark, QUIET) => {
                     recorder.events_until(next).await;
                     // Input that came while the windows were read may show
-                    // its effect in that read already.
+                    // its effect in that read already (a dialog its click
+                    // opened, to be waited for after the click).
                     recorder.raced = !inputs.is_empty();
+                    if !recorder.raced {
+                        recorder.write_waits();
+                    }
                 }
             }
             for step in &recorder.recording().steps()[told..] {

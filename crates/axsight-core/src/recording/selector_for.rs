@@ -79,6 +79,15 @@ pub fn selector_for(tree: &Tree, node: NodeId, context: &MatchContext<'_>) -> Op
             }
         }
     }
+    // A state that sets it apart (a text area among one-line fields).
+    for state in [crate::State::MultiLine, crate::State::Editable] {
+        if tree.element(node).states.contains(state) {
+            let stated = format!("{own} && state:{}", state.as_str());
+            if finds_it(&stated) {
+                return firm(stated);
+            }
+        }
+    }
     // Only its place among the elements that look like it is left.
     let parsed = Selector::parse(&own).ok()?;
     let place = parsed.find(tree, context).iter().position(|&n| n == node)?;
@@ -181,6 +190,13 @@ mod tests {
         );
         let second = tree.push(panel, element(Role::Edit, ""));
         assert_eq!(chosen(&tree, second), ("role:Edit && nth:2".into(), true));
+        let mut area = element(Role::Edit, "");
+        area.states.insert(crate::State::MultiLine);
+        let area = tree.push(panel, area);
+        assert_eq!(
+            chosen(&tree, area),
+            ("role:Edit && state:multiline".into(), false)
+        );
     }
 
     #[test]

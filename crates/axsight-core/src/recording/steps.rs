@@ -440,6 +440,26 @@ impl Recording {
         }
     }
 
+    /// A read made while typing into `element` shows it holding `value`.
+    /// Holding only what was typed so far (or the first of it) means the
+    /// typing replaced the field's text: a selection typed over, such as the
+    /// name a Save As dialog offers.
+    pub fn field_shows(&mut self, element: &str, value: &str) {
+        if let Some(typing) = &mut self.typing {
+            if typing.hit.element == element && !value.is_empty() && typing.text.starts_with(value)
+            {
+                typing.replacing = true;
+            }
+        }
+    }
+
+    /// The field being typed into, if any.
+    pub fn typing_into(&self) -> Option<&str> {
+        self.typing
+            .as_ref()
+            .map(|typing| typing.hit.element.as_str())
+    }
+
     /// A press on `from` released over `to`, far enough away to be a drag.
     pub fn drag(&mut self, from: Hit, to: Hit) {
         self.end_typing();
@@ -882,6 +902,13 @@ mod tests {
         let mut recording = Recording::new(false);
         recording.click(Some(notes.clone()), AT, MouseButton::Left, &[], 0);
         type_text(&mut recording, " more", &notes);
+        // A name offered selected, typed over: a read while typing shows it.
+        let mut offered = hit(Role::Edit, "File name");
+        offered.text = Some("Untitled".into());
+        offered.chars = 8;
+        type_text(&mut recording, "/tmp/n", &offered);
+        recording.field_shows("Edit/File name", "/tmp");
+        type_text(&mut recording, "otes.txt", &offered);
         // Read once the first keys had landed: what it held was the typing's.
         let mut late = hit(Role::Edit, "Your name");
         late.text = Some("Gr".into());
@@ -892,6 +919,7 @@ mod tests {
             said(&steps),
             [
                 "add \" more\" into [Edit] Notes",
+                "type \"/tmp/notes.txt\" into [Edit] File name",
                 "type \"Grace\" into [Edit] Your name"
             ]
         );

@@ -242,8 +242,10 @@ impl<'e, E: Engine> Recorder<'e, E> {
         }
     }
 
-    /// The events up to `next`: the windows are read again once they stop,
-    /// and windows that opened meanwhile are waited for.
+    /// The events up to `next`: the windows are read again once they stop.
+    /// Windows that opened are waited for by [`Recorder::write_waits`], once
+    /// no input that came during the read is waiting: its click, seen later,
+    /// may be what opened them.
     pub(super) async fn events_until(&mut self, next: EventMark) {
         let quiet = next == self.mark;
         if !quiet {
@@ -261,12 +263,10 @@ impl<'e, E: Engine> Recorder<'e, E> {
             // get their boxes after the menu said it shows).
             self.settled = true;
             self.look_with(Fresh::Yes).await;
-            self.write_waits();
             return;
         }
         if self.view.stale && (quiet || long_stale) {
             self.look().await;
-            self.write_waits();
         }
     }
 
@@ -292,7 +292,18 @@ impl<'e, E: Engine> Recorder<'e, E> {
         if self.events_only {
             self.note_changes();
         }
+        self.note_typing();
         self.note_opened(&before);
+    }
+
+    /// Tells the recording what the field being typed into holds now.
+    fn note_typing(&mut self) {
+        let Some(field) = self.recording.typing_into().map(str::to_string) else {
+            return;
+        };
+        if let Some(value) = element_in(&self.view.windows, &field).and_then(|e| e.value.clone()) {
+            self.recording.field_shows(&field, &value);
+        }
     }
 
     /// Where input cannot be watched: the steps the last read shows were
@@ -369,7 +380,7 @@ impl<'e, E: Engine> Recorder<'e, E> {
         }
     }
 
-    fn write_waits(&mut self) {
+    pub(super) fn write_waits(&mut self) {
         if self.pressed.is_some() {
             return; // the click is written at its release, and goes first
         }

@@ -50,6 +50,11 @@ impl Bounds {
         self.width > 0 && self.height > 0
     }
 
+    /// How many pixels it covers (as `i64`: a product of two `i32`s).
+    pub fn area(&self) -> i64 {
+        i64::from(self.width) * i64::from(self.height)
+    }
+
     /// The centre point, where a click aims.
     pub fn center(&self) -> (i32, i32) {
         (self.x + self.width / 2, self.y + self.height / 2)

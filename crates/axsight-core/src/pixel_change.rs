@@ -67,7 +67,7 @@ pub fn changed_regions(before: &Capture, after: &Capture) -> Vec<Bounds> {
         .filter(|r| r.width() >= MIN_SIDE && r.height() >= MIN_SIDE)
         .map(|r| r.on_screen(after))
         .collect();
-    found.sort_by_key(|b| std::cmp::Reverse(i64::from(b.width) * i64::from(b.height)));
+    found.sort_by_key(|b| std::cmp::Reverse(b.area()));
     found
 }
 

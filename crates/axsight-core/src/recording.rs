@@ -99,7 +99,7 @@ fn menu_item_at(tree: &crate::Tree, point: Point) -> Option<NodeId> {
         })
         .filter_map(|n| Some((n, visible_box(tree, n)?)))
         .filter(|(_, b)| b.contains(point.x, point.y))
-        .min_by_key(|(_, b)| i64::from(b.width) * i64::from(b.height))
+        .min_by_key(|(_, b)| b.area())
         .map(|(n, _)| n)
 }
 
@@ -110,7 +110,7 @@ fn smallest_control_at(tree: &crate::Tree, point: Point) -> Option<NodeId> {
         .filter(|&n| CONTROLS.contains(&tree.element(n).role))
         .filter_map(|n| Some((n, visible_box(tree, n)?)))
         .filter(|(_, b)| b.contains(point.x, point.y))
-        .min_by_key(|(_, b)| i64::from(b.width) * i64::from(b.height))
+        .min_by_key(|(_, b)| b.area())
         .map(|(n, _)| n)
 }
 

@@ -78,7 +78,6 @@ fn covered_by_a_sibling(tree: &Tree, node: NodeId) -> bool {
     let Some(parent) = tree.node(node).parent else {
         return false;
     };
-    let area = |b: &crate::Bounds| i64::from(b.width) * i64::from(b.height);
     tree.node(parent).children.iter().any(|&sibling| {
         let element = tree.element(sibling);
         let says_something = !element.name.is_empty()
@@ -94,7 +93,7 @@ fn covered_by_a_sibling(tree: &Tree, node: NodeId) -> bool {
             && element
                 .bounds
                 .and_then(|b| b.intersection(&own))
-                .is_some_and(|shared| area(&shared) * 10 >= area(&own) * 9)
+                .is_some_and(|shared| shared.area() * 10 >= own.area() * 9)
     })
 }
 

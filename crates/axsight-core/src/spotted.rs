@@ -175,12 +175,7 @@ impl SpottedRegistry {
         self.live
             .iter()
             .filter(|(_, s)| &s.window == window && s.relative.contains(point.x, point.y))
-            .min_by_key(|(h, s)| {
-                (
-                    i64::from(s.relative.width) * i64::from(s.relative.height),
-                    h.number,
-                )
-            })
+            .min_by_key(|(h, s)| (s.relative.area(), h.number))
             .map(|(h, s)| (*h, s))
     }
 

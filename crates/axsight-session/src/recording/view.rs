@@ -163,7 +163,7 @@ pub(super) async fn hit_in<E: Engine>(
     // call that window the active one); then the active window; then the
     // smaller.
     seen.sort_by_key(|s| {
-        let area = root_box(s).map(|b| i64::from(b.width) * i64::from(b.height));
+        let area = root_box(s).map(|b| b.area());
         let dialog = matches!(
             s.tree.element(s.tree.root()).role,
             axsight_core::Role::Dialog | axsight_core::Role::Alert
@@ -202,7 +202,7 @@ pub(super) async fn window_at<E: Engine>(engine: &E, view: &View, at: Point) -> 
         .flat_map(|app| &app.windows)
         .filter(|w| w.bounds.is_some_and(|b| b.contains(at.x, at.y)))
         .collect();
-    there.sort_by_key(|w| w.bounds.map(|b| i64::from(b.width) * i64::from(b.height)));
+    there.sort_by_key(|w| w.bounds.map(|b| b.area()));
     for window in there {
         if engine.input_reaches(&window.id, at).await.unwrap_or(false) {
             return Some(window.id.clone());

@@ -88,26 +88,29 @@ const CONTROLS: &[Role] = &[
 /// The smallest item of an open menu drawn at `point`: a control, or a
 /// submenu, with a menu above it.
 fn menu_item_at(tree: &crate::Tree, point: Point) -> Option<NodeId> {
-    tree.descendants(tree.root())
-        .into_iter()
-        .filter(|&n| {
-            let role = tree.element(n).role;
-            (CONTROLS.contains(&role) || role == Role::Menu)
-                && tree
-                    .ancestors(n)
-                    .any(|a| tree.element(a).role == Role::Menu)
-        })
-        .filter_map(|n| Some((n, visible_box(tree, n)?)))
-        .filter(|(_, b)| b.contains(point.x, point.y))
-        .min_by_key(|(_, b)| b.area())
-        .map(|(n, _)| n)
+    smallest_at(tree, point, |n| {
+        let role = tree.element(n).role;
+        (CONTROLS.contains(&role) || role == Role::Menu)
+            && tree
+                .ancestors(n)
+                .any(|a| tree.element(a).role == Role::Menu)
+    })
 }
 
 /// The smallest control of `tree` drawn at `point`.
 fn smallest_control_at(tree: &crate::Tree, point: Point) -> Option<NodeId> {
+    smallest_at(tree, point, |n| CONTROLS.contains(&tree.element(n).role))
+}
+
+/// The smallest node `wanted` keeps whose drawn box holds `point`.
+fn smallest_at(
+    tree: &crate::Tree,
+    point: Point,
+    wanted: impl Fn(NodeId) -> bool,
+) -> Option<NodeId> {
     tree.descendants(tree.root())
         .into_iter()
-        .filter(|&n| CONTROLS.contains(&tree.element(n).role))
+        .filter(|&n| wanted(n))
         .filter_map(|n| Some((n, visible_box(tree, n)?)))
         .filter(|(_, b)| b.contains(point.x, point.y))
         .min_by_key(|(_, b)| b.area())

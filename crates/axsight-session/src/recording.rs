@@ -5,12 +5,16 @@
 //! [`plan`] writes them as `execute_sequence`'s JSON.
 //!
 //! **The tree the person saw.** The windows of the app in front are read
-//! whenever its events have been quiet for [`QUIET`], and a press is looked up
-//! in the last such read: by the time the press is seen the click may already
-//! have closed the menu it chose from. A press outside every window read so
-//! far (another app's) is looked up in that window read then. Keys go to the
-//! element the latest read says has the focus, read again first when events
-//! came since (Tab moved it).
+//! whenever its events have been quiet for [`QUIET`], at least every 60 ms
+//! while they are not, and once whole after the app went quiet; a press is
+//! looked up in the last such read (the one before it, when the press came
+//! during a read): by the time the press is seen the click may already have
+//! closed the menu it chose from. A press where that read names nothing is
+//! looked up in a read made then, with the element's check mark and text as
+//! read before. Keys go to the element the latest read says has the focus,
+//! read again first at the first character after a click or another key
+//! (Tab moved it). Where input cannot be watched (Wayland), the steps come
+//! from what consecutive reads show changed.
 //!
 //! It never reads a secret field's text: a password typed is a parameter.
 

@@ -121,9 +121,6 @@ impl<'e, E: Engine> Recorder<'e, E> {
                 at,
                 modifiers,
             } => {
-                // Events since the last read (the pointer's hover, a popup
-                // still opening): read again now, a few milliseconds after the
-                // press, before the app is done with it.
                 // Pressed while the windows were being read: the read may show
                 // the click's effect (a check box checked); the one before it
                 // shows what the person saw.
@@ -134,14 +131,17 @@ impl<'e, E: Engine> Recorder<'e, E> {
                 tracing::debug!(?seen, raced = self.raced, "recording: seen at the press");
                 let hit = match seen {
                     Some(hit) => Some(hit),
+                    // Events since the last read (the pointer's hover, a popup
+                    // still opening): read again now, a few milliseconds after
+                    // the press, before the app is done with it.
                     None if self.view.stale => {
-                        let seen = self.view.windows.clone();
                         self.look().await;
                         let hit = hit_at(engine, &self.view, at).await;
                         tracing::debug!(?hit, "recording: read again at the press");
-                        // Its check mark and text as the person saw them:
-                        // the app may have taken the click by now.
-                        hit.map(|hit| match element_in(&seen, &hit.element) {
+                        // Its check mark and text as the person saw them (the
+                        // read before this one): the app may have taken the
+                        // click by now.
+                        hit.map(|hit| match element_in(&self.earlier, &hit.element) {
                             Some(before) => hit.as_it_was(before),
                             None => hit,
                         })
@@ -283,8 +283,9 @@ impl<'e, E: Engine> Recorder<'e, E> {
             Fresh::Yes => &self.fresh,
             Fresh::No => self.engine,
         };
-        self.earlier = self.view.windows.clone();
-        look(self.engine, trees, &mut self.view).await;
+        let replaced = look(self.engine, trees, &mut self.view).await;
+        // Nothing read anew (rare): the windows before are the windows now.
+        self.earlier = replaced.unwrap_or_else(|| self.view.windows.clone());
         if self.view.apps.is_empty() {
             self.view.apps = before; // the listing failed: keep the last
             return;

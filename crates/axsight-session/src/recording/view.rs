@@ -51,16 +51,20 @@ impl View {
             .count()
     }
 
-    /// The element holding the keyboard focus in the app in front, its
-    /// active window first.
-    pub(super) fn focus(&self) -> Option<Hit> {
-        let active: Vec<&ElementId> = self
-            .apps
+    /// The windows the last listing calls active.
+    fn active(&self) -> Vec<&ElementId> {
+        self.apps
             .iter()
             .flat_map(|app| &app.windows)
             .filter(|w| w.is_active())
             .map(|w| &w.id)
-            .collect();
+            .collect()
+    }
+
+    /// The element holding the keyboard focus in the app in front, its
+    /// active window first.
+    pub(super) fn focus(&self) -> Option<Hit> {
+        let active = self.active();
         let mut windows: Vec<&WindowSnapshot> = self.windows.iter().collect();
         windows.sort_by_key(|s| !active.contains(&&s.window_id()));
         windows.into_iter().find_map(|snapshot| {
@@ -76,10 +80,15 @@ impl View {
 }
 
 /// Reads the windows of the app in front again through `trees`, listing
-/// every app's through `engine`.
-pub(super) async fn look<E: Engine>(engine: &E, trees: &E, view: &mut View) {
+/// every app's through `engine`; returns the windows the new read replaced,
+/// `None` where none were read anew.
+pub(super) async fn look<E: Engine>(
+    engine: &E,
+    trees: &E,
+    view: &mut View,
+) -> Option<Vec<WindowSnapshot>> {
     let Ok(apps) = engine.applications().await else {
-        return;
+        return None;
     };
     let front = apps
         .iter()
@@ -90,13 +99,15 @@ pub(super) async fn look<E: Engine>(engine: &E, trees: &E, view: &mut View) {
     view.front = front;
     view.stale = false;
     view.read_at = Instant::now();
-    if let Some(pid) = front {
-        match trees
-            .window_trees(Some(&pid.to_string()), RECORDING_READ)
-            .await
-        {
-            Ok(windows) => view.windows = windows,
-            Err(error) => tracing::debug!(%error, "recording: the app in front did not read"),
+    let pid = front?;
+    match trees
+        .window_trees(Some(&pid.to_string()), RECORDING_READ)
+        .await
+    {
+        Ok(windows) => Some(std::mem::replace(&mut view.windows, windows)),
+        Err(error) => {
+            tracing::debug!(%error, "recording: the app in front did not read");
+            None
         }
     }
 }
@@ -132,9 +143,10 @@ pub(super) fn opened(before: &[Application], now: &[Application]) -> Vec<(Elemen
     found
 }
 
-/// What a press at `at` landed on: a popup read while quiet, else the
-/// smallest window read while quiet that input there reaches, else the window
-/// there read now.
+/// What a press at `at` landed on, in the windows last read: a popup there,
+/// else a dialog, the active window, the smaller window, in that order (the
+/// display is not asked: the click may have closed the window by now); where
+/// no window read holds the point, the window input there reaches, read now.
 pub(super) async fn hit_at<E: Engine>(engine: &E, view: &View, at: Point) -> Option<Hit> {
     hit_in(engine, view, &view.windows, at).await
 }
@@ -146,13 +158,7 @@ pub(super) async fn hit_in<E: Engine>(
     windows: &[WindowSnapshot],
     at: Point,
 ) -> Option<Hit> {
-    let active: Vec<&ElementId> = view
-        .apps
-        .iter()
-        .flat_map(|app| &app.windows)
-        .filter(|w| w.is_active())
-        .map(|w| &w.id)
-        .collect();
+    let active = view.active();
     let mut seen: Vec<&WindowSnapshot> = windows
         .iter()
         .filter(|s| root_box(s).is_some_and(|b| b.contains(at.x, at.y)))
@@ -216,12 +222,10 @@ pub(super) fn element_in<'w>(
     windows: &'w [WindowSnapshot],
     id: &str,
 ) -> Option<&'w axsight_core::Element> {
+    let id = ElementId(id.to_string());
     windows.iter().find_map(|snapshot| {
-        let tree = &snapshot.tree;
-        tree.descendants(tree.root())
-            .into_iter()
-            .map(|node| tree.element(node))
-            .find(|element| element.id.0 == id)
+        let node = snapshot.tree.find(&id)?;
+        Some(snapshot.tree.element(node))
     })
 }
 

@@ -133,10 +133,7 @@ impl RecordedStep {
                 modifiers,
                 app,
             } => {
-                let whose = app
-                    .as_ref()
-                    .map(|app| format!(" in a window of {app}"))
-                    .unwrap_or_default();
+                let whose = in_a_window_of(app.as_deref());
                 format!(
                     "{} at ({}, {}){whose}: nothing the tree names is there",
                     click_words(*button, *double, modifiers),
@@ -152,10 +149,7 @@ impl RecordedStep {
                 app,
                 ..
             } => {
-                let whose = app
-                    .as_ref()
-                    .map(|app| format!(" in a window of {app}"))
-                    .unwrap_or_default();
+                let whose = in_a_window_of(app.as_deref());
                 format!(
                     "{} {} (read by OCR there){whose}",
                     click_words(*button, *double, modifiers),
@@ -225,6 +219,12 @@ impl RecordedStep {
             | RecordedStep::Keys { .. } => Vec::new(),
         }
     }
+}
+
+/// ` in a window of APP`, where the app is known.
+fn in_a_window_of(app: Option<&str>) -> String {
+    app.map(|app| format!(" in a window of {app}"))
+        .unwrap_or_default()
 }
 
 fn click_words(button: MouseButton, double: bool, modifiers: &[Modifier]) -> String {

@@ -253,14 +253,8 @@ fn calls(step: &RecordedStep, number: usize, said: &str) -> Vec<(Value, String)>
             window,
         } => {
             let seen = format!("seen_{number}");
-            let mut find = Map::new();
+            let mut find = scoped(app.as_deref(), window.as_deref());
             find.insert("description".into(), json!(text));
-            if let Some(app) = app {
-                find.insert("app".into(), json!(app));
-            }
-            if let Some(window) = window {
-                find.insert("window".into(), json!(window));
-            }
             let mut click = Map::new();
             click.insert("index".into(), json!(format!("${seen}")));
             put_click(&mut click, *button, *double, modifiers);
@@ -309,15 +303,9 @@ fn calls(step: &RecordedStep, number: usize, said: &str) -> Vec<(Value, String)>
             one(call("select_option", arguments))
         }
         RecordedStep::Keys { keys, app, window } => {
-            let mut arguments = Map::new();
+            let mut arguments = scoped(app.as_deref(), window.as_deref());
             let keys: Vec<String> = keys.iter().map(ToString::to_string).collect();
             arguments.insert("key".into(), json!(keys.join(" ")));
-            if let Some(app) = app {
-                arguments.insert("app".into(), json!(app));
-            }
-            if let Some(window) = window {
-                arguments.insert("window".into(), json!(window));
-            }
             one(call("press_key", arguments))
         }
         RecordedStep::Scroll {
@@ -336,11 +324,10 @@ fn calls(step: &RecordedStep, number: usize, said: &str) -> Vec<(Value, String)>
         RecordedStep::Drag { from, to } => {
             let (start, end) = (format!("drag_{number}"), format!("drop_{number}"));
             let find = |target: &StepTarget, name: &str| {
-                let mut find = json!({"find": target.selector, "app": target.app, "as": name});
-                if let Some(window) = &target.window {
-                    find["window"] = json!(window);
-                }
-                (find, format!("find {}", target.described))
+                let mut find = scoped(Some(&target.app), target.window.as_deref());
+                find.insert("find".into(), json!(target.selector));
+                find.insert("as".into(), json!(name));
+                (Value::Object(find), format!("find {}", target.described))
             };
             let mut arguments = Map::new();
             arguments.insert("from".into(), json!(format!("${start}")));
@@ -357,10 +344,18 @@ fn calls(step: &RecordedStep, number: usize, said: &str) -> Vec<(Value, String)>
 
 /// The arguments that aim at `target`.
 fn aim(target: &StepTarget) -> Map<String, Value> {
-    let mut arguments = Map::new();
+    let mut arguments = scoped(Some(&target.app), target.window.as_deref());
     arguments.insert("selector".into(), json!(target.selector));
-    arguments.insert("app".into(), json!(target.app));
-    if let Some(window) = &target.window {
+    arguments
+}
+
+/// The `app` and `window` arguments, where known.
+fn scoped(app: Option<&str>, window: Option<&str>) -> Map<String, Value> {
+    let mut arguments = Map::new();
+    if let Some(app) = app {
+        arguments.insert("app".into(), json!(app));
+    }
+    if let Some(window) = window {
         arguments.insert("window".into(), json!(window));
     }
     arguments

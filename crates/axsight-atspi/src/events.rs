@@ -439,16 +439,10 @@ async fn record_events(
         let (Some(interface), Some(member)) = (header.interface(), header.member()) else {
             continue;
         };
+        let change = Change::of(interface.as_str(), member.as_str());
         let detail = match member.as_str() {
             "StateChanged" => detail_of(&message),
             _ => String::new(),
-        };
-        let change = match detail.as_str() {
-            // What is drawn below an object follows it on and off the screen,
-            // mostly without a word: GTK 3's menu bar menu says it shows, and
-            // its items, read while hidden, stayed without boxes in a kept read.
-            "showing" | "visible" => Change::Subtree,
-            _ => Change::of(interface.as_str(), member.as_str()),
         };
         let event = Event {
             sequence: 0,
@@ -597,7 +591,6 @@ mod tests {
             Change::of("org.a11y.atspi.Event.Window", "Create"),
             Change::Windows
         );
-
         assert_eq!(
             Change::of("org.freedesktop.DBus", "NameOwnerChanged"),
             Change::Windows

@@ -12,7 +12,7 @@ use axsight_core::{
     Observed, ObservedInput, Point, Recording, SeenChange, StepTarget, WindowSnapshot,
 };
 
-use super::view::{element_in, hit_at, hit_in, look, opened, window_at, View};
+use super::view::{element_in, focus_in, hit_at, hit_in, look, opened, window_at, View};
 use crate::Session;
 
 /// The longest the windows go unread while events keep coming.
@@ -57,9 +57,10 @@ pub(super) struct Recorder<'e, E: Engine> {
     settled: bool,
     /// Input cannot be watched: steps come from what the reads show changed.
     events_only: bool,
-    /// The windows as read before the last read, and whether input came
-    /// while that read ran.
+    /// The windows as read before the last read, the apps as listed then,
+    /// and whether input came while that read ran.
     earlier: Vec<WindowSnapshot>,
+    earlier_apps: Vec<Application>,
     pub(super) raced: bool,
 }
 
@@ -80,6 +81,7 @@ impl<'e, E: Engine> Recorder<'e, E> {
             fresh,
             settled: true,
             earlier: Vec::new(),
+            earlier_apps: Vec::new(),
             raced: false,
             engine,
             view: View::default(),
@@ -111,7 +113,13 @@ impl<'e, E: Engine> Recorder<'e, E> {
     pub(super) async fn take(&mut self, input: ObservedInput) {
         // Never a key's character: it may be part of a password.
         match &input.what {
-            Observed::Key(_) => tracing::debug!(stale = self.view.stale, "recording: a key"),
+            Observed::Key(_) => {
+                tracing::debug!(
+                    stale = self.view.stale,
+                    raced = self.raced,
+                    "recording: a key"
+                )
+            }
             pointer => tracing::debug!(?pointer, stale = self.view.stale, "recording: pointer"),
         }
         let engine = self.engine;
@@ -183,7 +191,14 @@ impl<'e, E: Engine> Recorder<'e, E> {
                     self.look().await;
                 }
                 self.typing = character;
-                let focus = self.view.focus();
+                // Pressed while the windows were read: a window the read no
+                // longer holds was open when the key went to it (a dialog's
+                // field, closed by this Return).
+                let closed = match self.raced {
+                    true => self.focus_in_closed(),
+                    false => None,
+                };
+                let focus = closed.or_else(|| self.view.focus());
                 if let Some(focus) = &focus {
                     self.wait_first_for(&focus.window);
                 }
@@ -279,6 +294,7 @@ impl<'e, E: Engine> Recorder<'e, E> {
     async fn look_with(&mut self, fresh: Fresh) {
         self.mark = self.engine.mark().await;
         let before = std::mem::take(&mut self.view.apps);
+        self.earlier_apps = before.clone();
         let trees = match fresh {
             Fresh::Yes => &self.fresh,
             Fresh::No => self.engine,
@@ -295,6 +311,17 @@ impl<'e, E: Engine> Recorder<'e, E> {
         }
         self.note_typing();
         self.note_opened(&before);
+    }
+
+    /// The focus as the read before the last saw it, in a window the last
+    /// read no longer holds.
+    fn focus_in_closed(&self) -> Option<Hit> {
+        let read: Vec<ElementId> = self.view.windows.iter().map(|w| w.window_id()).collect();
+        let closed = self
+            .earlier
+            .iter()
+            .filter(|w| !read.contains(&w.window_id()));
+        focus_in(closed, &self.earlier_apps)
     }
 
     /// Tells the recording what the field being typed into holds now.

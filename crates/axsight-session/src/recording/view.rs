@@ -43,40 +43,74 @@ impl Default for View {
 impl View {
     /// How many titled windows the app of `snapshot` shows.
     pub(super) fn titled_windows(&self, snapshot: &WindowSnapshot) -> usize {
-        self.apps
-            .iter()
-            .filter(|app| app.pid == snapshot.pid && app.name == snapshot.app)
-            .flat_map(|app| &app.windows)
-            .filter(|window| !window.title.is_empty())
-            .count()
-    }
-
-    /// The windows the last listing calls active.
-    fn active(&self) -> Vec<&ElementId> {
-        self.apps
-            .iter()
-            .flat_map(|app| &app.windows)
-            .filter(|w| w.is_active())
-            .map(|w| &w.id)
-            .collect()
+        titled_windows(&self.apps, snapshot)
     }
 
     /// The element holding the keyboard focus in the app in front, its
     /// active window first.
     pub(super) fn focus(&self) -> Option<Hit> {
-        let active = self.active();
-        let mut windows: Vec<&WindowSnapshot> = self.windows.iter().collect();
-        windows.sort_by_key(|s| !active.contains(&&s.window_id()));
-        windows.into_iter().find_map(|snapshot| {
-            let tree = &snapshot.tree;
-            let node = tree
-                .descendants(tree.root())
-                .into_iter()
-                .rev()
-                .find(|&n| tree.element(n).states.contains(State::Focused))?;
-            Hit::in_snapshot(snapshot, node, self.titled_windows(snapshot))
-        })
+        focus_in(self.windows.iter(), &self.apps)
     }
+}
+
+/// How many titled windows the app of `snapshot` shows in the listing `apps`.
+fn titled_windows(apps: &[Application], snapshot: &WindowSnapshot) -> usize {
+    apps.iter()
+        .filter(|app| app.pid == snapshot.pid && app.name == snapshot.app)
+        .flat_map(|app| &app.windows)
+        .filter(|window| !window.title.is_empty())
+        .count()
+}
+
+/// The windows the listing `apps` calls active.
+fn active(apps: &[Application]) -> Vec<&ElementId> {
+    apps.iter()
+        .flat_map(|app| &app.windows)
+        .filter(|w| w.is_active())
+        .map(|w| &w.id)
+        .collect()
+}
+
+/// Sorts `windows` front first, as the person sees them. An untitled window
+/// (a menu, a combo box's list) is a popup over the app's windows: the
+/// display may match no window of its own to it. Then a dialog, which stays
+/// over the window it belongs to (Qt 6 may still call that window the active
+/// one); then the active window (as `apps` lists it); then the smaller.
+fn front_first(windows: &mut [&WindowSnapshot], apps: &[Application]) {
+    let active = active(apps);
+    windows.sort_by_key(|s| {
+        let area = root_box(s).map(|b| b.area());
+        let dialog = matches!(
+            s.tree.element(s.tree.root()).role,
+            axsight_core::Role::Dialog | axsight_core::Role::Alert
+        );
+        (
+            !s.title.is_empty(),
+            !dialog,
+            !active.contains(&&s.window_id()),
+            area,
+        )
+    });
+}
+
+/// The element holding the keyboard focus in `windows`, as listed in
+/// `apps`, the active window first.
+pub(super) fn focus_in<'w>(
+    windows: impl Iterator<Item = &'w WindowSnapshot>,
+    apps: &[Application],
+) -> Option<Hit> {
+    let mut windows: Vec<&WindowSnapshot> = windows.collect();
+    // A kept read may still mark the element a dialog took the focus from.
+    front_first(&mut windows, apps);
+    windows.into_iter().find_map(|snapshot| {
+        let tree = &snapshot.tree;
+        let node = tree
+            .descendants(tree.root())
+            .into_iter()
+            .rev()
+            .find(|&n| tree.element(n).states.contains(State::Focused))?;
+        Hit::in_snapshot(snapshot, node, titled_windows(apps, snapshot))
+    })
 }
 
 /// Reads the windows of the app in front again through `trees`, listing
@@ -158,29 +192,11 @@ pub(super) async fn hit_in<E: Engine>(
     windows: &[WindowSnapshot],
     at: Point,
 ) -> Option<Hit> {
-    let active = view.active();
     let mut seen: Vec<&WindowSnapshot> = windows
         .iter()
         .filter(|s| root_box(s).is_some_and(|b| b.contains(at.x, at.y)))
         .collect();
-    // An untitled window (a menu, a combo box's list) is a popup over the
-    // app's windows: the display may match no window of its own to it. Then
-    // a dialog, which stays over the window it belongs to (Qt 6 may still
-    // call that window the active one); then the active window; then the
-    // smaller.
-    seen.sort_by_key(|s| {
-        let area = root_box(s).map(|b| b.area());
-        let dialog = matches!(
-            s.tree.element(s.tree.root()).role,
-            axsight_core::Role::Dialog | axsight_core::Role::Alert
-        );
-        (
-            !s.title.is_empty(),
-            !dialog,
-            !active.contains(&&s.window_id()),
-            area,
-        )
-    });
+    front_first(&mut seen, &view.apps);
     for snapshot in seen.iter().filter(|s| s.title.is_empty()) {
         if let Some(hit) = Hit::at_point(snapshot, at, view.titled_windows(snapshot)) {
             return Some(hit);

@@ -315,6 +315,26 @@ def test_click_unknown_handle_is_an_error(fixture_app, app_args):
     run_session(body)
 
 
+def test_a_point_inside_an_element_is_clicked_there(fixture_app, app_args):
+    """`#u3@140,35` is the point 140 right of #u3's left edge and 35 below its top:
+    the fixture's canvas says where in its own pixels the click landed. A point
+    outside the box, or a malformed one, is refused and clicks nothing."""
+    async def body(c):
+        tree = parse_tree(await c.ok("get_window_tree", app_args))
+        canvas = handle_of(tree, "Canvas", "Canvas")
+        for bad, says in ((f"{canvas}@900,10", "lies outside its box"),
+                          (f"{canvas}@12", "#u3@120,45"),
+                          ("#o1@1,1", "tree handle")):
+            message = plain(await c.error("click_element", {"index": bad}))
+            assert says in message, message
+        answer = await c.ok("click_element", {"index": f"{canvas}@140,35"})
+        assert "Canvas clicked at 140,35" in answer, answer
+        after = await c.ok("get_window_tree", app_args)
+        assert "Canvas clicked at 140,35" in after, after
+
+    run_session(body)
+
+
 def test_capture_screenshot_is_image_content_with_its_mapping(fixture_app, app_args):
     """A window's screenshot comes back as MCP image content (a real PNG of the
     window's size, scaled to max_dimension) with a caption that maps pixels back."""

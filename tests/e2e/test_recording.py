@@ -22,6 +22,8 @@ from test_toolkits import QT_FIXTURE
 TITLE = "Recorded form"
 # Where the fixture paints "Canvas text 42" in its canvas, from its top-left.
 CANVAS_TEXT = (90, 92)
+# The red disc it paints, where OCR reads nothing.
+CANVAS_DISC = (140, 35)
 QT_TITLE = "Recorded Qt form"
 PASSWORD = "s3cret-pw-RECORDED"
 EXPECTED_STEPS = [
@@ -37,6 +39,9 @@ EXPECTED_STEPS = [
     f'click [Button] Save in "{TITLE}"',
     'find "Canvas text 42" (by OCR)',
     'click "Canvas text 42" (read by OCR there) in a window of axsight-fixture',
+    f'find [Canvas] Canvas in "{TITLE}"',
+    f'click at ({CANVAS_DISC[0]}, {CANVAS_DISC[1]}) inside [Canvas] Canvas in "{TITLE}": '
+    "nothing the tree names is there",
 ]
 
 
@@ -201,7 +206,11 @@ def fill_the_form(person):
     x, y, _, _ = person.box("role:Canvas")
     person.click_at(x + CANVAS_TEXT[0], y + CANVAS_TEXT[1])
     person.sees(lambda s: s.get("said", [])[-1].startswith("Canvas clicked"), "clicking the canvas")
-    return "(read by OCR there)"
+    # Then a place in it where nothing is written: a point inside the canvas.
+    person.click_at(x + CANVAS_DISC[0], y + CANVAS_DISC[1])
+    person.sees(lambda s: s.get("said", [])[-1] == "Canvas clicked at %d,%d" % CANVAS_DISC,
+                "clicking the disc")
+    return "inside [Canvas] Canvas"
 
 
 def replay(tmp_path, plan_file, *args, start=None, arrange=None):
@@ -273,11 +282,16 @@ def test_a_person_s_job_is_recorded_as_steps_an_agent_would_take(recorded):
     assert [step.get("tool") for step in plan["steps"]] == [
         "type_into_element", "type_into_element", "set_toggled", "select_option",
         "click_element", "click_element", "wait_for_element", "type_into_element",
-        "press_key", "click_element", "find_element", "click_element"]
+        "press_key", "click_element", "find_element", "click_element", None, "click_element"]
     assert plan["apps"] == ["axsight-fixture"]
     assert plan["fragile"] == ['click "Canvas text 42" (read by OCR there) in a window of '
                                "axsight-fixture: found by the text OCR read there, where the "
-                               "tree names nothing"]
+                               "tree names nothing",
+                               EXPECTED_STEPS[-1] + ": a point in a box, which finds another "
+                               "thing if what is drawn there moved"]
+    assert plan["steps"][-2]["find"] == "role:Canvas && name:\"Canvas\"", plan["steps"][-2]
+    assert plan["steps"][-1]["arguments"]["index"] == "$%s@%d,%d" % (
+        plan["steps"][-2]["as"], *CANVAS_DISC)
     assert plan["parameters"] == [{"name": "password_1", "secret": True,
                                    "field": f'[Edit] Password in "{TITLE}"'}]
     # Clicks are aimed by what the element is or says, never where it was.
@@ -294,12 +308,15 @@ def test_the_plan_replays_into_another_desktop_and_does_the_job(recorded, tmp_pa
     print(done.stdout, done.stderr)
     state = json.loads(saved)
     assert done.returncode == 0, done.stderr
-    assert "12 done, 0 failed" in done.stdout
+    assert "14 done, 0 failed" in done.stdout
     assert state["name"] == "Ada Lovelace"
     assert state["password"] == "another-pw"
     assert state["remember"] is True and state["colour"] == "Blue"
     assert "Hello, Grace" in state["said"] and "Saved" in state["said"], state
-    assert state["said"][-1].startswith("Canvas clicked at"), state
+    # The text OCR found, then the disc, at its place in the canvas, wherever the
+    # window sits now.
+    assert state["said"][-2].startswith("Canvas clicked at"), state
+    assert state["said"][-1] == "Canvas clicked at %d,%d" % CANVAS_DISC, state
 
 
 def test_a_replay_asks_for_its_secret_and_stops_at_a_step_it_cannot_find(recorded, tmp_path):
@@ -323,7 +340,7 @@ def test_a_replay_asks_for_its_secret_and_stops_at_a_step_it_cannot_find(recorde
     assert done.returncode == 1
     assert re.search(r'5\. click_element: FAILED: no element matches `role:Menu && '
                      r'name:"?Fichier"?`', done.stdout), done.stdout
-    assert "stopped: 7 steps after it were not run" in done.stdout
+    assert "stopped: 9 steps after it were not run" in done.stdout
     assert "replay stopped" in done.stderr
     # The steps before it did their part; none after it did.
     assert state["colour"] == "Blue" and state["password"] == "x"

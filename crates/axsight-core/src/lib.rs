@@ -95,7 +95,7 @@ pub use quoting::{
 };
 pub use recording::{
     seen_changes, selector_for, Chosen, Hit, Parameter, RecordedStep, Recording, SeenChange,
-    StepTarget, Typed,
+    StepTarget, Typed, Within,
 };
 pub use role::Role;
 pub use screen_mapping::ScreenMapping;

@@ -14,10 +14,11 @@ mod steps;
 
 pub use changes::{seen_changes, SeenChange};
 pub use selector_for::{selector_for, Chosen};
-pub use steps::{Parameter, RecordedStep, Recording, Typed};
+pub use steps::{Parameter, RecordedStep, Recording, Typed, Within};
 
 use crate::{
-    element_at, quote, visible_box, MatchContext, NodeId, Point, Role, State, WindowSnapshot,
+    element_at, quote, visible_box, Bounds, MatchContext, NodeId, Point, Role, State,
+    WindowSnapshot,
 };
 
 /// Where a step acts: a selector and the app and window to look in.
@@ -63,6 +64,9 @@ pub struct Hit {
     /// accessibility): where in it the press landed is what counts, and the
     /// tree does not say what is there.
     pub silent: bool,
+    /// Its box on screen when reached: a click in a silent surface is written
+    /// as a point inside it.
+    pub bounds: Option<Bounds>,
 }
 
 /// Roles a person clicks as one thing: a click on a label or icon inside one
@@ -210,6 +214,7 @@ impl Hit {
                 chars: 0,
                 name: element.name.trim().to_string(),
                 silent: crate::is_silent_surface(tree, node),
+                bounds: element.bounds,
             }
             .as_it_was(element),
         )

@@ -158,7 +158,7 @@ pub fn references(arguments: &Map<String, Value>) -> Vec<String> {
     while let Some(value) = stack.pop() {
         match value {
             Value::String(text) => {
-                if let Some(name) = reference(text) {
+                if let Some((name, _)) = reference(text) {
                     found.push(name.to_string());
                 }
             }
@@ -177,10 +177,12 @@ pub fn substitute(
 ) -> Map<String, Value> {
     fn put(value: &Value, names: &HashMap<String, String>) -> Value {
         match value {
-            Value::String(text) => match reference(text).and_then(|name| names.get(name)) {
-                Some(handle) => Value::String(handle.clone()),
-                None => value.clone(),
-            },
+            Value::String(text) => {
+                match reference(text).and_then(|(name, point)| Some((names.get(name)?, point))) {
+                    Some((handle, point)) => Value::String(format!("{handle}{point}")),
+                    None => value.clone(),
+                }
+            }
             Value::Array(items) => Value::Array(items.iter().map(|v| put(v, names)).collect()),
             Value::Object(map) => Value::Object(
                 map.iter()
@@ -196,10 +198,23 @@ pub fn substitute(
         .collect()
 }
 
-fn reference(text: &str) -> Option<&str> {
-    let name = text.strip_prefix('$')?;
-    (!name.is_empty() && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_'))
-        .then_some(name)
+/// The name a `$name` stands for, and what follows it: nothing, or a point
+/// inside the named element (`$canvas@120,45`).
+fn reference(text: &str) -> Option<(&str, &str)> {
+    let named = text.strip_prefix('$')?;
+    let (name, point) = match named.find('@') {
+        Some(at) => named.split_at(at),
+        None => (named, ""),
+    };
+    let is_point = |point: &str| {
+        let Some((x, y)) = point.strip_prefix('@').and_then(|p| p.split_once(',')) else {
+            return false;
+        };
+        let number = |n: &str| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit());
+        number(x) && number(y)
+    };
+    let named = !name.is_empty() && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+    (named && (point.is_empty() || is_point(point))).then_some((name, point))
 }
 
 /// The first handle (`#u14`, `#d3`) on the first line of an answer: the element
@@ -344,6 +359,18 @@ mod tests {
         assert_eq!(
             Value::Object(put),
             json!({"index": "#u14", "keys": ["#u14", "$other", "$"], "n": 3, "text": "costs $5"})
+        );
+    }
+
+    #[test]
+    fn a_reference_may_name_a_point_inside_its_element() {
+        let arguments = json!({"index": "$canvas@120,45", "text": "$canvas@home"});
+        let arguments = arguments.as_object().unwrap();
+        assert_eq!(references(arguments), ["canvas"]);
+        let names = HashMap::from([("canvas".to_string(), "#u3".to_string())]);
+        assert_eq!(
+            Value::Object(substitute(arguments, &names)),
+            json!({"index": "#u3@120,45", "text": "$canvas@home"})
         );
     }
 

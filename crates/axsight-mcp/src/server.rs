@@ -43,7 +43,8 @@ parentheses, `A >> B` (B inside A), `nth:0` / `nth:-1`, `visible:true`, `enabled
 (click_element, type_into_element, press_key…) answer with what changed once the UI settled: \
 added/removed/changed lines with handles usable at once, so a new screenshot or tree is rarely needed. \
 An action's target is one of: `selector` (narrowed by `app`/`window`), `index` (a handle such as \
-\"#u14\", or a number with `vision_type`), or `x`+`y` screen pixels. A stale handle is refused; when its \
+\"#u14\", or a number with `vision_type`; \"#u14@120,45\" is the point 120 right of and 45 below \
+#u14's top-left corner, for a canvas), or `x`+`y` screen pixels. A stale handle is refused; when its \
 element was found again the refusal names its new handle, and `heal: true` acts on it and says so. \
 `ui_diff_before_after: false` \
 skips the diff; `timeout_ms` bounds the wait for the UI (default 5000). Where the tree is silent \

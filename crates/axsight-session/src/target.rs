@@ -51,7 +51,8 @@ use crate::ToolError;
 /// The target of an action, as the agent named it.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Target {
-    /// A handle as printed (`#u14`, `u14`).
+    /// A handle as printed (`#u14`, `u14`); a tree handle may carry a point
+    /// inside its element's box (`#u3@120,45`), aimed at as a screen point is.
     Handle(String),
     /// A tree handle that, gone stale, stands for the element found again in its
     /// place when exactly one matches it with high confidence (`heal: true`).
@@ -65,6 +66,16 @@ pub enum Target {
     },
     /// A point on screen.
     Point(Point),
+}
+
+impl Target {
+    /// The same kind of target with another handle's text.
+    fn with_handle(&self, handle: &str) -> Target {
+        match self {
+            Target::HealingHandle(_) => Target::HealingHandle(handle.to_string()),
+            _ => Target::Handle(handle.to_string()),
+        }
+    }
 }
 
 /// A target found: its window as just read, and the element (none for a point
@@ -152,6 +163,14 @@ impl<E: Engine> Session<E> {
         target: &Target,
         same_as_seen: bool,
     ) -> Result<Aimed, ToolError> {
+        let (within, offset) = match target {
+            Target::Handle(text) | Target::HealingHandle(text) => match split_offset(text)? {
+                Some((handle, offset)) => (target.with_handle(handle), Some(offset)),
+                None => (target.clone(), None),
+            },
+            _ => (target.clone(), None),
+        };
+        let target = &within;
         let aimed = match target {
             Target::Handle(text) if !is_tree_handle(text) => self.aim_spotted(engine, text).await?,
             Target::Handle(text) => self.aim_handle(engine, text, same_as_seen, false).await?,
@@ -171,7 +190,52 @@ impl<E: Engine> Session<E> {
             }
             Target::Point(point) => self.aim_point(engine, *point).await?,
         };
+        let aimed = match offset {
+            Some(offset) => self.aim_within(engine, aimed, target, offset).await?,
+            None => aimed,
+        };
         self.remember(&aimed.snapshot);
+        Ok(aimed)
+    }
+
+    /// The point `offset` from the top-left corner of the element `aimed`
+    /// found for `target`, aimed at as an `x`, `y` target is.
+    async fn aim_within(
+        &self,
+        engine: &E,
+        aimed: Aimed,
+        target: &Target,
+        offset: Point,
+    ) -> Result<Aimed, ToolError> {
+        let shown = match target {
+            Target::Handle(text) | Target::HealingHandle(text) => text.as_str(),
+            _ => "",
+        };
+        let Some(element) = aimed.element() else {
+            return Err(ToolError::CannotAct(format!("{shown} names no element")));
+        };
+        let Some(bounds) = element.bounds else {
+            return Err(ToolError::CannotAct(format!(
+                "{shown} has no box on screen to find a point in"
+            )));
+        };
+        if offset.x >= bounds.width || offset.y >= bounds.height {
+            return Err(ToolError::BadArguments(format!(
+                "{shown}@{},{} lies outside its box, {}×{} pixels",
+                offset.x, offset.y, bounds.width, bounds.height
+            )));
+        }
+        let point = Point {
+            x: bounds.x + offset.x,
+            y: bounds.y + offset.y,
+        };
+        let mut aimed = Aimed {
+            node: element_at(&aimed.snapshot.tree, point).or(aimed.node),
+            point: Some(point),
+            label: None,
+            snapshot: aimed.snapshot,
+        };
+        aimed.label = self.name_point(engine, &aimed, point).await;
         Ok(aimed)
     }
 
@@ -573,6 +637,38 @@ impl<E: Engine> Session<E> {
     }
 }
 
+/// A tree handle with a point inside its element (`#u3@120,45`: 120 pixels
+/// right of its box's left edge, 45 below its top): the handle and the offset.
+/// `None` for a handle without one.
+fn split_offset(text: &str) -> Result<Option<(&str, Point)>, ToolError> {
+    let Some((handle, offset)) = text.split_once('@') else {
+        return Ok(None);
+    };
+    let bad = || {
+        ToolError::BadArguments(format!(
+            "{} is not a handle with a point in it: write `#u3@120,45` (pixels from the \
+             left and top of #u3's box)",
+            quote(text)
+        ))
+    };
+    let (x, y) = offset.split_once(',').ok_or_else(bad)?;
+    let x: i32 = x.trim().parse().map_err(|_| bad())?;
+    let y: i32 = y.trim().parse().map_err(|_| bad())?;
+    if x < 0 || y < 0 {
+        return Err(bad());
+    }
+    if !handle
+        .parse::<Handle>()
+        .is_ok_and(|h| h.source == Source::Tree)
+    {
+        return Err(ToolError::BadArguments(format!(
+            "a point goes inside a tree handle's box (`#u3@120,45`), not {}",
+            quote(handle)
+        )));
+    }
+    Ok(Some((handle, Point { x, y })))
+}
+
 /// Whether a handle's text names a tree element (`#u…`); anything unparsable
 /// goes the tree's way, whose error says what is wrong with it.
 fn is_tree_handle(text: &str) -> bool {
@@ -626,4 +722,34 @@ async fn shown_at<E: Engine>(
         }
     }
     None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_handle_carries_a_point_in_its_box() {
+        assert_eq!(
+            split_offset("#u3@120,45").ok().flatten(),
+            Some(("#u3", Point { x: 120, y: 45 }))
+        );
+        assert_eq!(split_offset("#u3").ok().flatten(), None);
+    }
+
+    #[test]
+    fn a_bad_point_in_a_handle_is_refused_with_its_form() {
+        for bad in ["#u3@", "#u3@12", "#u3@a,b", "#u3@-1,4"] {
+            let error = split_offset(bad).err().map(|e| e.to_string());
+            assert!(
+                error.as_deref().is_some_and(|e| e.contains("#u3@120,45")),
+                "{bad}: {error:?}"
+            );
+        }
+        let error = split_offset("#o7@1,1").err().map(|e| e.to_string());
+        assert!(
+            error.as_deref().is_some_and(|e| e.contains("tree handle")),
+            "{error:?}"
+        );
+    }
 }

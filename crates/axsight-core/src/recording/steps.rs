@@ -16,6 +16,16 @@ const DOUBLE_CLICK_MS: u32 = 400;
 /// The farthest two presses of one double click lie apart, in pixels.
 const DOUBLE_CLICK_DISTANCE: i32 = 4;
 
+/// A point inside an element (a silent surface, or a window): found again by
+/// the element's selector, clicked at the same place in its box, wherever
+/// the window sits now.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Within {
+    pub target: StepTarget,
+    /// From the left and top of its box.
+    pub offset: Point,
+}
+
 /// Text a step types: as recorded, or a parameter given at replay.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Typed {
@@ -48,7 +58,8 @@ pub enum RecordedStep {
         double: bool,
         modifiers: Vec<Modifier>,
     },
-    /// `click_element` at a screen point: nothing the tree names was there.
+    /// `click_element` at a point where nothing the tree names was: inside a
+    /// silent surface or a window, where one is known, else on the screen.
     ClickAt {
         at: Point,
         button: MouseButton,
@@ -56,6 +67,8 @@ pub enum RecordedStep {
         modifiers: Vec<Modifier>,
         /// The app whose window was there, if any.
         app: Option<String>,
+        /// The element or window the point lay in, and where in it.
+        within: Option<Within>,
     },
     /// `find_element` by the text OCR read where a click landed in a silent
     /// surface, then `click_element` on what it finds.
@@ -132,14 +145,21 @@ impl RecordedStep {
                 double,
                 modifiers,
                 app,
+                within,
             } => {
-                let whose = in_a_window_of(app.as_deref());
-                format!(
-                    "{} at ({}, {}){whose}: nothing the tree names is there",
-                    click_words(*button, *double, modifiers),
-                    at.x,
-                    at.y
-                )
+                let click = click_words(*button, *double, modifiers);
+                match within {
+                    Some(Within { target, offset }) => format!(
+                        "{click} at ({}, {}) inside {}: nothing the tree names is there",
+                        offset.x, offset.y, target.described
+                    ),
+                    None => format!(
+                        "{click} at ({}, {}){}: nothing the tree names is there",
+                        at.x,
+                        at.y,
+                        in_a_window_of(app.as_deref())
+                    ),
+                }
             }
             RecordedStep::ClickText {
                 text,
@@ -214,9 +234,10 @@ impl RecordedStep {
             | RecordedStep::Scroll { target, .. }
             | RecordedStep::WaitFor { target } => vec![target],
             RecordedStep::Drag { from, to } => vec![from, to],
-            RecordedStep::ClickAt { .. }
-            | RecordedStep::ClickText { .. }
-            | RecordedStep::Keys { .. } => Vec::new(),
+            RecordedStep::ClickAt { within, .. } => {
+                within.iter().map(|within| &within.target).collect()
+            }
+            RecordedStep::ClickText { .. } | RecordedStep::Keys { .. } => Vec::new(),
         }
     }
 }
@@ -291,6 +312,7 @@ struct LastPress {
 ///     chars: 0,
 ///     name: "Name".into(),
 ///     silent: false,
+///     bounds: None,
 /// };
 /// let mut recording = Recording::new(false);
 /// recording.click(Some(field.clone()), Point { x: 5, y: 5 }, MouseButton::Left, &[], 0);
@@ -386,6 +408,7 @@ impl Recording {
                 double: false,
                 modifiers: modifiers.to_vec(),
                 app: None,
+                within: None,
             });
             return;
         };
@@ -412,6 +435,14 @@ impl Recording {
     pub fn click_in_app(&mut self, app: &str) {
         if let Some(RecordedStep::ClickAt { app: whose, .. }) = self.steps.last_mut() {
             *whose = Some(app.to_string());
+        }
+    }
+
+    /// The last click, at a point no element names, lay in `target` (a
+    /// silent surface, or a window) at `offset` from its box's corner.
+    pub fn click_within(&mut self, target: StepTarget, offset: Point) {
+        if let Some(RecordedStep::ClickAt { within, .. }) = self.steps.last_mut() {
+            *within = Some(Within { target, offset });
         }
     }
 
@@ -822,6 +853,7 @@ mod tests {
             chars: 0,
             name: name.into(),
             silent: false,
+            bounds: None,
         }
     }
 

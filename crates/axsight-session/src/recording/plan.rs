@@ -6,7 +6,9 @@
 
 use std::collections::HashMap;
 
-use axsight_core::{quote, Modifier, MouseButton, Parameter, RecordedStep, StepTarget, Typed};
+use axsight_core::{
+    quote, Modifier, MouseButton, Parameter, RecordedStep, StepTarget, Typed, Within,
+};
 use serde_json::{json, Map, Value};
 
 /// The plan format's version, in its `axsight_plan` field.
@@ -50,8 +52,13 @@ impl Plan {
                 }
             }
             match step {
-                RecordedStep::ClickAt { .. } => plan.fragile.push(format!(
+                RecordedStep::ClickAt { within: None, .. } => plan.fragile.push(format!(
                     "{said}: a point on the screen, which finds nothing if the window moved"
+                )),
+                RecordedStep::ClickAt {
+                    within: Some(_), ..
+                } => plan.fragile.push(format!(
+                    "{said}: a point in a box, which finds another thing if what is drawn there moved"
                 )),
                 RecordedStep::ClickText { .. } => plan.fragile.push(format!(
                     "{said}: found by the text OCR read there, where the tree names nothing"
@@ -236,13 +243,31 @@ fn calls(step: &RecordedStep, number: usize, said: &str) -> Vec<(Value, String)>
             button,
             double,
             modifiers,
+            within,
             ..
         } => {
             let mut arguments = Map::new();
-            arguments.insert("x".into(), json!(at.x));
-            arguments.insert("y".into(), json!(at.y));
+            let Some(Within { target, offset }) = within else {
+                arguments.insert("x".into(), json!(at.x));
+                arguments.insert("y".into(), json!(at.y));
+                put_click(&mut arguments, *button, *double, modifiers);
+                return one(call("click_element", arguments));
+            };
+            // The element is found first, then clicked at the same place in
+            // its box, wherever it sits now.
+            let name = format!("box_{number}");
+            let mut find = scoped(Some(&target.app), target.window.as_deref());
+            find.insert("find".into(), json!(target.selector));
+            find.insert("as".into(), json!(name));
+            arguments.insert(
+                "index".into(),
+                json!(format!("${name}@{},{}", offset.x, offset.y)),
+            );
             put_click(&mut arguments, *button, *double, modifiers);
-            one(call("click_element", arguments))
+            vec![
+                (Value::Object(find), format!("find {}", target.described)),
+                (call("click_element", arguments), said.to_string()),
+            ]
         }
         RecordedStep::ClickText {
             text,
@@ -442,6 +467,18 @@ mod tests {
                 double: true,
                 modifiers: vec![],
                 app: None,
+                within: None,
+            },
+            RecordedStep::ClickAt {
+                at: Point { x: 130, y: 245 },
+                button: MouseButton::Left,
+                double: false,
+                modifiers: vec![],
+                app: Some("form".into()),
+                within: Some(Within {
+                    target: target("role:Canvas && name:\"Board\"", "[Canvas] Board"),
+                    offset: Point { x: 30, y: 45 },
+                }),
             },
         ];
         let parameters = vec![Parameter {
@@ -459,8 +496,8 @@ mod tests {
         let plan = Plan::new(&steps, &parameters, "watch".into());
         let json = plan.to_json("2026-12-05T00:00:00.000Z");
         let steps = json["steps"].as_array().unwrap();
-        assert_eq!(steps.len(), 9);
-        assert_eq!(json["described"].as_array().unwrap().len(), 9);
+        assert_eq!(steps.len(), 11);
+        assert_eq!(json["described"].as_array().unwrap().len(), 11);
         assert_eq!(steps[0]["tool"], "type_into_element");
         assert_eq!(steps[0]["arguments"]["text"], "Ada");
         assert_eq!(steps[1]["arguments"]["text"], "$password_1");
@@ -472,7 +509,15 @@ mod tests {
         assert_eq!(steps[6]["arguments"]["from"], "$drag_4");
         assert_eq!(steps[7]["arguments"]["key"], "ctrl+s");
         assert_eq!(steps[8]["arguments"]["click_type"], "double");
-        assert_eq!(json["fragile"].as_array().unwrap().len(), 2);
+        // A point in a silent surface: the surface found, then a point in it.
+        assert_eq!(steps[9]["find"], "role:Canvas && name:\"Board\"");
+        assert_eq!(steps[9]["as"], "box_7");
+        assert_eq!(steps[10]["arguments"]["index"], "$box_7@30,45");
+        assert_eq!(
+            json["described"][10],
+            "click at (30, 45) inside [Canvas] Board: nothing the tree names is there"
+        );
+        assert_eq!(json["fragile"].as_array().unwrap().len(), 3);
         assert_eq!(json["apps"], json!(["form"]));
         assert_eq!(Plan::from_json(&json).unwrap(), plan);
     }

@@ -12,7 +12,9 @@ use axsight_core::{
     Observed, ObservedInput, Point, Recording, SeenChange, StepTarget, WindowSnapshot,
 };
 
-use super::view::{element_in, focus_in, hit_at, hit_in, look, opened, window_at, View};
+use super::view::{
+    element_in, focus_in, hit_at, hit_in, look, opened, window_at, window_target, View,
+};
 use crate::Session;
 
 /// The longest the windows go unread while events keep coming.
@@ -221,7 +223,10 @@ impl<'e, E: Engine> Recorder<'e, E> {
         };
         self.typing = false;
         // In a silent surface the place is what counts, not the element.
-        let hit = press.hit.filter(|hit| !hit.silent);
+        let (hit, surface) = match press.hit {
+            Some(hit) if hit.silent => (None, Some(hit)),
+            hit => (hit, None),
+        };
         match (hit, onto) {
             (Some(from), Some(to)) => self.recording.drag(from, to),
             (hit, _) => {
@@ -229,28 +234,40 @@ impl<'e, E: Engine> Recorder<'e, E> {
                 self.recording
                     .click(hit, press.at, press.button, &press.modifiers, press.time_ms);
                 if nothing {
-                    self.name_the_point(press.at).await;
+                    self.name_the_point(press.at, surface).await;
                 }
             }
         }
     }
 
     /// Says what is at a point clicked where the tree names nothing: its
-    /// app, and the text OCR reads there (read after the click, which may
-    /// have changed it).
-    async fn name_the_point(&mut self, at: Point) {
+    /// app, the silent surface or window it lay in and where, and the text
+    /// OCR reads there (read after the click, which may have changed it).
+    async fn name_the_point(&mut self, at: Point, surface: Option<Hit>) {
         let engine = self.engine;
         let Some(window) = window_at(engine, &self.view, at).await else {
             return;
         };
         let listed = self.view.apps.iter().find_map(|app| {
             let window = app.windows.iter().find(|w| w.id == window)?;
-            Some((app.name.clone(), window.title.clone()))
+            Some((app.name.clone(), window))
         });
-        let Some((app, title)) = listed else {
+        let Some((app, listed)) = listed else {
             return;
         };
+        let title = listed.title.clone();
+        let within = match surface {
+            Some(surface) => surface.bounds.map(|b| (surface.target, b)),
+            None => listed.bounds.map(|b| (window_target(&app, listed), b)),
+        };
         self.recording.click_in_app(&app);
+        if let Some((target, bounds)) = within {
+            let offset = Point {
+                x: at.x - bounds.x,
+                y: at.y - bounds.y,
+            };
+            self.recording.click_within(target, offset);
+        }
         if let Some(text) = self.session.read_around(engine, at).await {
             let window = (!title.is_empty()).then_some(title);
             self.recording.click_reads(text, window);

@@ -162,19 +162,26 @@ pub(super) fn opened(before: &[Application], now: &[Application]) -> Vec<(Elemen
             if window.title.trim().is_empty() {
                 continue; // a popup: the step that opened it acts in it next
             }
-            found.push((
-                window.id.clone(),
-                StepTarget {
-                    selector: format!("role:{}", window.role),
-                    app: app.name.clone(),
-                    window: Some(window.title.clone()),
-                    described: format!("[{}] {}", window.role, axsight_core::bare(&window.title)),
-                    fragile: None,
-                },
-            ));
+            found.push((window.id.clone(), window_target(&app.name, window)));
         }
     }
     found
+}
+
+/// The window `window` of `app`, found by its role and title.
+pub(super) fn window_target(app: &str, window: &axsight_core::Window) -> StepTarget {
+    let title = (!window.title.is_empty()).then(|| window.title.clone());
+    let mut described = format!("[{}]", window.role);
+    if let Some(title) = &title {
+        described.push_str(&format!(" {}", axsight_core::bare(title)));
+    }
+    StepTarget {
+        selector: format!("role:{}", window.role),
+        app: app.to_string(),
+        window: title,
+        described,
+        fragile: None,
+    }
 }
 
 /// What a press at `at` landed on, in the windows last read: a popup there,

@@ -5,18 +5,23 @@ fixture's form, chooses from its combo box and answers its menu's dialog while
 size, where the window sits elsewhere and is larger, and the fixture's own state
 file (not axsight) says whether the job was done. The password typed while
 recording is in neither the plan nor the recorder's debug log."""
+import functools
 import json
 import os
 import re
 import shutil
 import signal
 import subprocess
+import threading
 import time
+from http.server import ThreadingHTTPServer
 
 import pytest
 
 from conftest import FIXTURE_APP, PrivateDesktop, poll
+from test_firefox import WEB, Shop
 from test_mcp_server import AXSIGHT_BIN, DESKTOP_VARS, run_session
+from test_scaling import CHROMIUM
 from test_toolkits import QT_FIXTURE
 
 TITLE = "Recorded form"
@@ -532,3 +537,80 @@ def test_a_text_editors_save_as_is_recorded_and_replayed(tmp_path):
     print(done.stdout, done.stderr)
     assert done.returncode == 0, done.stderr
     assert saved.read_text().rstrip("\n") == "hello from a person"
+
+
+@pytest.fixture(scope="module")
+def shop():
+    """The web fixtures on loopback, and /order, which keeps each form POSTed to it:
+    what the browser sent, read outside axsight."""
+    orders = []
+    handler = type("RecordedShop", (Shop,), {"orders": orders})
+    server = ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(handler, directory=str(WEB)))
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.server_address[1]}", orders
+    server.shutdown()
+
+
+def start_chromium(url, profile, size):
+    """How to start Chromium on URL with a profile of its own and its window SIZE."""
+    def start(env, _state):
+        app = subprocess.Popen([CHROMIUM, "--no-sandbox", "--disable-gpu", "--no-first-run",
+                                "--password-store=basic", "--force-renderer-accessibility",
+                                f"--user-data-dir={profile}", f"--window-size={size}", url],
+                               env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        app = wait_for_app(env, app)
+        # The page's fields, not only the browser's frame, are in the tree.
+        person = Person(env, None)
+        assert poll(lambda: person.find("role:Edit && name:Name"), timeout=30, interval=0.2), \
+            "Chromium's page never showed its form"
+        return app
+    return start
+
+
+@pytest.mark.skipif(CHROMIUM is None, reason="Chromium is not installed")
+def test_a_web_form_in_chromium_is_recorded_and_replayed(tmp_path, shop):
+    """A person fills the web fixture's order form in Chromium (a name, a password,
+    a check box) and places the order; replayed into another desktop where the
+    browser's window is larger and elsewhere, the shop's server receives the same
+    order, with the password given at replay."""
+    if not os.path.exists("/usr/bin/xdotool"):
+        pytest.skip("xdotool is not installed (scripts/install-deps)")
+    base, orders = shop
+    password = "web-PW-recorded"
+
+    def place_an_order(person):
+        person.click("role:Edit && name:Name")
+        person.type("Ada")
+        person.shows('role:Edit && name:Name && value:Ada')
+        person.click("role:Edit && name:Password")
+        person.type(password)
+        person.shows('name:"Password edited"')
+        person.click('role:CheckBox && name:"Gift wrap"')
+        person.shows('role:CheckBox && name:"Gift wrap" && checked:true')
+        person.click('role:Button && name:"Place order"')
+        assert poll(lambda: orders, timeout=15), "the order never reached the shop"
+        return 'click [Button] Place order'
+
+    text, log = record(tmp_path, start_chromium(f"{base}/order.html", tmp_path / "profile",
+                                                "900,700"), place_an_order)
+    plan = json.loads(text)
+    print(text)
+    assert orders == [{"name": "Ada", "password": password, "gift": "yes"}], orders
+    assert [step.get("tool") for step in plan["steps"]] == [
+        "type_into_element", "type_into_element", "set_toggled", "click_element"], plan
+    assert plan["described"][0].startswith('type "Ada" into [Edit] Name'), plan["described"]
+    assert plan["described"][1].startswith("type $password_1 into [Edit] Password")
+    assert plan["described"][2].startswith("check [CheckBox] Gift wrap")
+    assert plan["fragile"] == [], plan["fragile"]
+    assert password not in text and password not in log
+    orders.clear()
+    (tmp_path / "replay").mkdir()
+    done, _ = replay(
+        tmp_path / "replay", tmp_path / "plan.json", "--param", "password_1=replayed-pw",
+        start=start_chromium(f"{base}/order.html", tmp_path / "profile-2", "1200,800"),
+        arrange=lambda env: place(env, "Order", 150, 90))
+    print(done.stdout, done.stderr)
+    assert done.returncode == 0, done.stderr
+    assert poll(lambda: orders, timeout=15), done.stdout
+    assert orders == [{"name": "Ada", "password": "replayed-pw", "gift": "yes"}], orders

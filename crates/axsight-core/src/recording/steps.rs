@@ -532,7 +532,17 @@ impl Recording {
             Some(Held::Field(hit)) => Some(hit.clone()),
             _ => None,
         };
-        let focus = clicked.as_ref().or(focus);
+        // Text goes on into the field being typed into: a read made between
+        // two keys may not show the focus there yet (Chromium's page), and a
+        // secret's characters must never become keys of their own.
+        let editing = chord.modifiers.is_empty()
+            && matches!(chord.key, Key::Char(_) | Key::Named("BackSpace" | "Return"));
+        let typing = self
+            .typing
+            .as_ref()
+            .filter(|_| editing)
+            .map(|typing| typing.hit.clone());
+        let focus = clicked.as_ref().or(typing.as_ref()).or(focus);
         let field = focus.filter(|hit| hit.text_field);
         let typing_here = |typing: &Option<Typing>| matches!((typing, field), (Some(t), Some(f)) if t.hit.element == f.element);
         match (&chord.key, field) {
@@ -712,6 +722,11 @@ impl Recording {
     pub fn finish(mut self) -> (Vec<RecordedStep>, Vec<Parameter>) {
         self.end_typing();
         self.write_held();
+        // A window the last step opened that nothing acts in (a browser's
+        // offer to save a password) is no part of the job.
+        while let Some(RecordedStep::WaitFor { .. }) = self.steps.last() {
+            self.steps.pop();
+        }
         (self.steps, self.parameters)
     }
 
@@ -879,6 +894,12 @@ mod tests {
         }
     }
 
+    /// Tab to `field` (dropped once typing there starts), then `text` typed.
+    fn tab_and_type(recording: &mut Recording, text: &str, field: &Hit) {
+        recording.key(&named("Tab", vec![]), Some(field));
+        type_text(recording, text, field);
+    }
+
     fn said(steps: &[RecordedStep]) -> Vec<String> {
         steps.iter().map(RecordedStep::described).collect()
     }
@@ -938,14 +959,14 @@ mod tests {
         let mut offered = hit(Role::Edit, "File name");
         offered.text = Some("Untitled".into());
         offered.chars = 8;
-        type_text(&mut recording, "/tmp/n", &offered);
+        tab_and_type(&mut recording, "/tmp/n", &offered);
         recording.field_shows("Edit/File name", "/tmp");
         type_text(&mut recording, "otes.txt", &offered);
         // Read once the first keys had landed: what it held was the typing's.
         let mut late = hit(Role::Edit, "Your name");
         late.text = Some("Gr".into());
         late.chars = 2;
-        type_text(&mut recording, "Grace", &late);
+        tab_and_type(&mut recording, "Grace", &late);
         let (steps, _) = recording.finish();
         assert_eq!(
             said(&steps),
@@ -976,14 +997,56 @@ mod tests {
     }
 
     #[test]
+    fn a_secret_typed_on_while_a_read_shows_the_focus_elsewhere_stays_in_its_field() {
+        let mut password = hit(Role::Edit, "Password");
+        password.secret = true;
+        let page = hit(Role::Document, "Order");
+        let mut recording = Recording::new(false);
+        recording.click(Some(password.clone()), AT, MouseButton::Left, &[], 0);
+        recording.key(&char_key('h'), Some(&page));
+        for c in "unter2".chars() {
+            // Chromium's page read between keys says the document has the focus.
+            recording.key(&char_key(c), Some(&page));
+        }
+        recording.key(&named("Return", vec![]), Some(&page));
+        // A chord goes where the focus is said to be.
+        recording.key(&named("F5", vec![]), Some(&page));
+        let (steps, parameters) = recording.finish();
+        assert_eq!(
+            said(&steps),
+            [
+                "type $password_1 into [Edit] Password, then Return",
+                "press F5"
+            ]
+        );
+        assert_eq!(parameters.len(), 1);
+        assert!(!format!("{steps:?}").contains("unter"));
+    }
+
+    #[test]
+    fn a_window_the_last_step_opened_is_not_waited_for() {
+        let mut recording = Recording::new(false);
+        recording.click(
+            Some(hit(Role::Button, "Place order")),
+            AT,
+            MouseButton::Left,
+            &[],
+            0,
+        );
+        recording.window_opened(hit(Role::Alert, "Save password?").target);
+        let (steps, _) = recording.finish();
+        assert_eq!(said(&steps), ["click [Button] Place order"]);
+    }
+
+    #[test]
     fn with_params_every_text_is_a_parameter_with_its_example() {
         let name = hit(Role::Edit, "Name");
         let mut password = hit(Role::Edit, "Password");
         password.secret = true;
         let mut recording = Recording::new(true);
         type_text(&mut recording, "Ada", &name);
-        type_text(&mut recording, "pw", &password);
-        type_text(&mut recording, "Bob", &hit(Role::Edit, "Other"));
+        tab_and_type(&mut recording, "pw", &password);
+        tab_and_type(&mut recording, "Bob", &hit(Role::Edit, "Other"));
         let (steps, parameters) = recording.finish();
         let names: Vec<_> = parameters.iter().map(|p| p.name.as_str()).collect();
         assert_eq!(names, ["text_1", "password_1", "text_2"]);

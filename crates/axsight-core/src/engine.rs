@@ -124,6 +124,29 @@ pub enum Placement {
     Minimize(bool),
 }
 
+/// What starting an app runs.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Launch {
+    /// A program and its arguments, started without a shell; `desktop_id` names
+    /// the desktop file whose `Exec` they are.
+    Program {
+        argv: Vec<String>,
+        desktop_id: Option<String>,
+    },
+    /// A line for `/bin/sh -c`, only where whoever serves allowed a shell.
+    Shell(String),
+}
+
+impl Launch {
+    /// The command line, as an answer shows it.
+    pub fn command(&self) -> String {
+        match self {
+            Launch::Program { argv, .. } => crate::join_command(argv),
+            Launch::Shell(line) => line.clone(),
+        }
+    }
+}
+
 /// An application the engine started.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Launched {
@@ -255,9 +278,17 @@ pub trait Engine: Send + Sync + Sized + 'static {
     /// a recording), where the desktop lets a program see that.
     fn watch_input(&self) -> impl Future<Output = Result<crate::InputWatch, Self::Error>> + Send;
 
-    /// Starts an application by name, desktop id or command line, in an environment
-    /// every toolkit accepts.
-    fn launch(&self, app: &str) -> impl Future<Output = Result<Launched, Self::Error>> + Send;
+    /// What starting `app` by a desktop file's id (`org.gnome.Calculator`, with or
+    /// without `.desktop`) or its `Name=` runs; `None` when no desktop file names
+    /// it (the caller then splits `app` as a command line).
+    fn desktop_launch(
+        &self,
+        app: &str,
+    ) -> impl Future<Output = Result<Option<Launch>, Self::Error>> + Send;
+
+    /// Starts `launch`, in an environment every toolkit accepts.
+    fn launch(&self, launch: &Launch)
+        -> impl Future<Output = Result<Launched, Self::Error>> + Send;
 
     /// What element `element`'s text is, with its caret and selection; with
     /// `runs`, its formatting run by run, else only the formatting at the

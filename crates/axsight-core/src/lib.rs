@@ -39,6 +39,7 @@
 
 mod aim;
 mod capture;
+mod command_line;
 mod compact;
 mod describe;
 mod desktop;
@@ -66,6 +67,7 @@ mod tree;
 
 pub use aim::{click_action, clickable_point, element_at, visible_box};
 pub use capture::Capture;
+pub use command_line::{join_command, split_command, split_exec, CommandLineError};
 pub use compact::{
     element_head, folds_away, format_element, render, render_with, CompactOptions, InlineLines,
     Rendered,
@@ -77,8 +79,8 @@ pub use desktop::{
 pub use diff::{diff, render_diff, Changed, FieldChange, TreeDiff, WindowChange};
 pub use element::{Bounds, Element, ElementId};
 pub use engine::{
-    ChangeWitness, ClipboardText, ConnectOptions, Engine, EngineError, FailureKind, Launched,
-    Placement, ReadOptions, WindowQuery,
+    ChangeWitness, ClipboardText, ConnectOptions, Engine, EngineError, FailureKind, Launch,
+    Launched, Placement, ReadOptions, WindowQuery,
 };
 pub use handle::{Handle, HandleEntry, HandleParseError, HandleRegistry, Resolved, Source};
 pub use heal::{fingerprints, refind, Fingerprint, Refound};

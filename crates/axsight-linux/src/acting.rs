@@ -9,8 +9,8 @@
 use std::time::Duration;
 
 use axsight_core::{
-    Bounds, Capture, ClipboardText, ElementId, EventMark, Input, InputWatch, Launched, Operation,
-    Performed, Placement, Point, SettleEnd, SettlePolicy, Settled,
+    Bounds, Capture, ClipboardText, ElementId, EventMark, Input, InputWatch, Launch, Launched,
+    Operation, Performed, Placement, Point, SettleEnd, SettlePolicy, Settled,
 };
 
 use crate::apps::AppEntry;
@@ -269,13 +269,24 @@ impl LinuxEngine {
             .map_err(Error::from)
     }
 
-    /// Starts an application (see `launch`).
-    /// Reading desktop files and forking run off the runtime, which also carries
-    /// the event recorder.
-    pub async fn launch(&self, app: &str) -> Result<Launched> {
+    /// What the desktop file `app` names runs (see `launch::desktop_launch`).
+    /// Reading desktop files runs off the runtime, which also carries the
+    /// event recorder.
+    pub async fn desktop_launch(&self, app: &str) -> Result<Option<Launch>> {
         let app = app.to_string();
+        tokio::task::spawn_blocking(move || launch::desktop_launch(&app))
+            .await
+            .map_err(|error| Error::Launch {
+                command: String::new(),
+                why: error.to_string(),
+            })
+    }
+
+    /// Starts an application (see `launch`); forking runs off the runtime.
+    pub async fn launch(&self, what: &Launch) -> Result<Launched> {
+        let what = what.clone();
         let discovery = self.discovery().clone();
-        tokio::task::spawn_blocking(move || launch::launch(&app, &discovery))
+        tokio::task::spawn_blocking(move || launch::launch(&what, &discovery))
             .await
             .map_err(|error| Error::Launch {
                 command: String::new(),

@@ -10,8 +10,8 @@ use std::time::Duration;
 use axsight_atspi::Accessibility;
 use axsight_core::{
     Application, Bounds, Capture, ChangeWitness, ClipboardText, ConnectOptions, ElementId, Engine,
-    EventMark, Input, InputWatch, Launched, Operation, Performed, Placement, Point, ReadOptions,
-    ScreenMapping, SettlePolicy, Settled, Window, WindowQuery, WindowSnapshot,
+    EventMark, Input, InputWatch, Launch, Launched, Operation, Performed, Placement, Point,
+    ReadOptions, ScreenMapping, SettlePolicy, Settled, Window, WindowQuery, WindowSnapshot,
 };
 use futures_util::future::join_all;
 
@@ -566,8 +566,12 @@ impl Engine for LinuxEngine {
         LinuxEngine::watch_input(self).await
     }
 
-    async fn launch(&self, app: &str) -> Result<Launched> {
-        LinuxEngine::launch(self, app).await
+    async fn desktop_launch(&self, app: &str) -> Result<Option<Launch>> {
+        LinuxEngine::desktop_launch(self, app).await
+    }
+
+    async fn launch(&self, launch: &Launch) -> Result<Launched> {
+        LinuxEngine::launch(self, launch).await
     }
 
     fn add_witness(&self, pid: u32, witness: Arc<dyn ChangeWitness>) {

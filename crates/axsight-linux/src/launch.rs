@@ -2,7 +2,11 @@
 //! toolkit accepts.
 //!
 //! An app is named by its desktop id (`org.gnome.Calculator`, with or without
-//! `.desktop`), by the `Name=` of a desktop file, or by a command line. The child
+//! `.desktop`) or by the `Name=` of a desktop file ([`desktop_launch`] reads its
+//! `Exec` into a program and arguments by the Desktop Entry spec), or the caller
+//! splits a command line itself (`axsight_core::split_command`). A program is
+//! started from its argv, never through a shell; a shell line runs only as
+//! [`Launch::Shell`], which the session makes only where serving allowed it. The child
 //! gets the display and session bus axsight found, and loses `AT_SPI_BUS_ADDRESS`:
 //! Qt 6 apps never register on the accessibility bus when it is set, while every
 //! toolkit finds the bus through the session bus or the X root window without it.
@@ -10,7 +14,7 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
-use axsight_core::Launched;
+use axsight_core::{split_exec, Launch, Launched};
 
 use crate::discover::Discovery;
 use crate::{Error, Result};
@@ -25,22 +29,30 @@ const JAVA_ATK_WRAPPER: &[&str] = &["/usr/share/java/java-atk-wrapper.jar"];
 /// The system property that names the assistive technologies a JVM loads.
 const ASSISTIVE_TECHNOLOGIES: &str = "javax.accessibility.assistive_technologies";
 
-/// Starts `app` detached from axsight (its own session, output discarded), so it
-/// outlives the server and never writes into the MCP stream.
-pub(crate) fn launch(app: &str, discovery: &Discovery) -> Result<Launched> {
-    let app = app.trim();
-    if app.is_empty() {
-        return Err(Error::Launch {
-            command: String::new(),
-            why: "no application named".into(),
-        });
-    }
-    let command = desktop_exec(app).unwrap_or_else(|| app.to_string());
-    let mut child = Command::new("/bin/sh");
-    // `exec` so the pid we report is the app's, not the shell's.
+/// Starts `launch` detached from axsight (its own session, output discarded),
+/// so it outlives the server and never writes into the MCP stream.
+pub(crate) fn launch(launch: &Launch, discovery: &Discovery) -> Result<Launched> {
+    let command = launch.command();
+    let mut child = match launch {
+        Launch::Program { argv, .. } => {
+            let Some((program, arguments)) = argv.split_first() else {
+                return Err(Error::Launch {
+                    command,
+                    why: "no program named".into(),
+                });
+            };
+            let mut child = Command::new(program);
+            child.args(arguments);
+            child
+        }
+        Launch::Shell(line) => {
+            let mut child = Command::new("/bin/sh");
+            // `exec` so the pid we report is the app's, not the shell's.
+            child.arg("-c").arg(format!("exec {line}"));
+            child
+        }
+    };
     child
-        .arg("-c")
-        .arg(format!("exec {command}"))
         .stdin(Stdio::null())
         .stdout(Stdio::null())
         .stderr(Stdio::null());
@@ -97,8 +109,13 @@ fn java_tool_options(existing: Option<&str>, jar: &Path) -> String {
     }
 }
 
-/// The command line of the desktop file `app` names, if one does.
-fn desktop_exec(app: &str) -> Option<String> {
+/// What the desktop file `app` names (by its id or its `Name=`) runs, if one
+/// does.
+pub(crate) fn desktop_launch(app: &str) -> Option<Launch> {
+    let app = app.trim();
+    if app.is_empty() {
+        return None;
+    }
     let dirs = application_dirs();
     let id = app.strip_suffix(".desktop").unwrap_or(app);
     let by_id = dirs
@@ -109,8 +126,13 @@ fn desktop_exec(app: &str) -> Option<String> {
         Some(path) => path,
         None => by_name(&dirs, app)?,
     };
-    let text = std::fs::read_to_string(file).ok()?;
-    exec_line(&text)
+    let text = std::fs::read_to_string(&file).ok()?;
+    let argv = exec_argv(&text, &file)?;
+    let desktop_id = file
+        .file_stem()
+        .and_then(|stem| stem.to_str())
+        .map(str::to_string);
+    Some(Launch::Program { argv, desktop_id })
 }
 
 /// The first desktop file whose `Name=` is `name` (any case).
@@ -166,11 +188,66 @@ fn entry_fields(text: &str) -> impl Iterator<Item = (&str, &str)> {
     })
 }
 
-/// The `Exec=` command with its field codes (`%U`, `%f`…) removed.
-fn exec_line(text: &str) -> Option<String> {
-    let (_, exec) = entry_fields(text).find(|(key, _)| *key == "Exec")?;
+/// The `Exec=` command of desktop file `text` (at `path`) as a program and its
+/// arguments, by the Desktop Entry spec: the value's escapes undone, its words
+/// split by its quoting, and its field codes expanded where they name the
+/// entry itself (`%c`, `%i`, `%k`) and dropped where they stand for files or
+/// URLs, which a start by name has none of.
+fn exec_argv(text: &str, path: &Path) -> Option<Vec<String>> {
+    let field = |name: &str| {
+        entry_fields(text)
+            .find(|(key, _)| *key == name)
+            .map(|(_, value)| unescape(value))
+    };
+    let exec = field("Exec")?;
+    let mut argv = Vec::new();
+    for word in split_exec(&exec).ok()? {
+        match word.as_str() {
+            "%f" | "%F" | "%u" | "%U" | "%d" | "%D" | "%n" | "%N" | "%v" | "%m" => {}
+            "%i" => {
+                if let Some(icon) = field("Icon").filter(|icon| !icon.is_empty()) {
+                    argv.push("--icon".to_string());
+                    argv.push(icon);
+                }
+            }
+            "%c" => argv.push(field("Name").unwrap_or_default()),
+            "%k" => argv.push(path.display().to_string()),
+            _ => argv.push(without_field_codes(&word)),
+        }
+    }
+    (!argv.is_empty()).then_some(argv)
+}
+
+/// A desktop file value's escapes (`\s`, `\n`, `\t`, `\r`, `\\`) undone.
+fn unescape(value: &str) -> String {
     let mut out = String::new();
-    let mut chars = exec.chars().peekable();
+    let mut chars = value.chars();
+    while let Some(c) = chars.next() {
+        if c != '\\' {
+            out.push(c);
+            continue;
+        }
+        match chars.next() {
+            Some('s') => out.push(' '),
+            Some('n') => out.push('\n'),
+            Some('t') => out.push('\t'),
+            Some('r') => out.push('\r'),
+            Some('\\') => out.push('\\'),
+            // Kept for the quoting rules, which read backslashes of their own.
+            Some(other) => {
+                out.push('\\');
+                out.push(other);
+            }
+            None => out.push('\\'),
+        }
+    }
+    out
+}
+
+/// A word with the field codes inside it removed, `%%` kept as `%`.
+fn without_field_codes(word: &str) -> String {
+    let mut out = String::new();
+    let mut chars = word.chars().peekable();
     while let Some(c) = chars.next() {
         match (c, chars.peek()) {
             ('%', Some('%')) => {
@@ -183,8 +260,7 @@ fn exec_line(text: &str) -> Option<String> {
             _ => out.push(c),
         }
     }
-    let command = out.split_whitespace().collect::<Vec<_>>().join(" ");
-    (!command.is_empty()).then_some(command)
+    out
 }
 
 #[cfg(test)]
@@ -193,12 +269,41 @@ mod tests {
 
     const CALCULATOR: &str = "[Desktop Entry]\nName=Calculator\nExec=gnome-calculator %U\n\n[Desktop Action new]\nExec=other\n";
 
+    fn argv(text: &str) -> Option<Vec<String>> {
+        exec_argv(text, Path::new("/usr/share/applications/app.desktop"))
+    }
+
     #[test]
-    fn exec_lines_lose_field_codes() {
-        assert_eq!(exec_line(CALCULATOR).as_deref(), Some("gnome-calculator"));
+    fn exec_lines_are_programs_and_arguments_without_file_codes() {
+        assert_eq!(argv(CALCULATOR).unwrap(), ["gnome-calculator"]);
         let text = "[Desktop Entry]\nExec=app --rate 50%% %f\n";
-        assert_eq!(exec_line(text).as_deref(), Some("app --rate 50%"));
-        assert_eq!(exec_line("[Other]\nExec=x\n"), None);
+        assert_eq!(argv(text).unwrap(), ["app", "--rate", "50%"]);
+        assert_eq!(argv("[Other]\nExec=x\n"), None);
+    }
+
+    #[test]
+    fn exec_quoting_and_the_entrys_own_codes_are_the_specs() {
+        let text = "[Desktop Entry]\nName=My App\nIcon=my-app\n\
+                    Exec=\"/opt/my app/run\" --name %c %i --file %k -c \"echo \\\\$HOME; x\"\n";
+        assert_eq!(
+            argv(text).unwrap(),
+            [
+                "/opt/my app/run",
+                "--name",
+                "My App",
+                "--icon",
+                "my-app",
+                "--file",
+                "/usr/share/applications/app.desktop",
+                "-c",
+                "echo $HOME; x"
+            ]
+        );
+        // The value's own escapes come first: `\s` is a space inside one word.
+        assert_eq!(
+            argv("[Desktop Entry]\nExec=app a\\sb\n").unwrap(),
+            ["app", "a b"]
+        );
     }
 
     #[test]

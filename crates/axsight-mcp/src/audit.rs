@@ -1,7 +1,7 @@
 //! The audit log (`serve --audit-log FILE`): one JSON line for every call of an
 //! acting tool — when, which tool, what it aimed at, what it did (the answer's
 //! first line, where the element it resolved to is named), how it ended and how
-//! long it took. Typed text is never written, only its length: a password typed
+//! long it took (`ok`, `error`, or `refused` by the server's policy). Typed text is never written, only its length: a password typed
 //! through `type_into_element` stays out of the log as it stays out of answers.
 //! The file is rotated by size: past its limit it becomes `FILE.1` (one old file
 //! is kept) and a new one is begun.
@@ -120,10 +120,20 @@ fn line_of(entry: &AuditEntry<'_>, now: SystemTime) -> Value {
         "time": utc_time(now),
         "tool": entry.tool,
         "target": target,
-        "outcome": if entry.ok { "ok" } else { "error" },
+        "outcome": outcome(entry),
         "answer": cut(first_line, 300),
         "ms": entry.took.as_millis() as u64,
     })
+}
+
+/// `ok`, `error`, or `refused` where the server's policy did not allow the
+/// call (`ToolError::NotAllowed`, whose words begin so).
+fn outcome(entry: &AuditEntry<'_>) -> &'static str {
+    match (entry.ok, entry.answer.starts_with("not allowed: ")) {
+        (true, _) => "ok",
+        (false, true) => "refused",
+        (false, false) => "error",
+    }
 }
 
 fn clipped(value: &Value) -> Value {

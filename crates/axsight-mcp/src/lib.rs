@@ -86,13 +86,18 @@ pub struct ServeOptions {
     /// Where acting calls are recorded (see [`AuditLog`]), shared by every
     /// session of the server.
     pub audit: Option<std::sync::Arc<AuditLog>>,
+    /// What a client may start on the desktop.
+    pub policy: std::sync::Arc<axsight_session::DesktopPolicy>,
 }
 
 impl ServeOptions {
     /// A server over `grounding` as these options ask: the one way stdio's
     /// server and each HTTP session's are made.
     pub fn server<E: axsight_core::Engine>(&self, grounding: Grounding) -> AxsightServer<E> {
-        let server = AxsightServer::<E>::with_grounding(grounding);
+        let session = axsight_session::Session::watching()
+            .with_grounding(grounding)
+            .with_policy(self.policy.clone());
+        let server = AxsightServer::<E>::serving(session);
         let server = if self.read_only {
             server.read_only()
         } else {

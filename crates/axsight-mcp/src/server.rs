@@ -86,6 +86,11 @@ impl<E: Engine> AxsightServer<E> {
 
     /// A server whose detector and vision endpoint are `grounding`'s.
     pub fn with_grounding(grounding: Grounding) -> AxsightServer<E> {
+        AxsightServer::serving(Session::watching().with_grounding(grounding))
+    }
+
+    /// A server of `session`'s tools.
+    pub fn serving(session: Session<E>) -> AxsightServer<E> {
         let mut tool_router = Self::routes();
         // The check reads the schemas with their unions and aliases; clients get
         // them compact and portable.
@@ -100,7 +105,7 @@ impl<E: Engine> AxsightServer<E> {
             crate::schema::compact(schema);
         }
         AxsightServer {
-            session: Arc::new(Session::watching().with_grounding(grounding)),
+            session: Arc::new(session),
             tool_router,
             arguments: Arc::new(arguments),
             audit: None,

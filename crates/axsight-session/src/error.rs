@@ -60,6 +60,10 @@ pub enum ToolError {
     #[error("{0}")]
     CannotAct(String),
 
+    /// Whoever serves the desktop does not let the agent do this.
+    #[error("not allowed: {0}")]
+    NotAllowed(String),
+
     #[error("timed out: {0}")]
     TimedOut(String),
 

@@ -28,6 +28,7 @@ mod browsers;
 mod browsing;
 mod describe;
 mod error;
+mod policy;
 mod recording;
 mod screenshot;
 mod session;
@@ -41,6 +42,7 @@ pub use acting::{
 pub use browsers::{BrowserSetup, READ_ATTACH_DEADLINE};
 pub use browsing::NavigateRequest;
 pub use error::ToolError;
+pub use policy::DesktopPolicy;
 pub use recording::{Plan, RecordNews, RecordOptions, PLAN_VERSION};
 pub use screenshot::{Shot, ShotRequest};
 pub use session::{Findings, Found, Grounding, Session, TreeOutput, TreeRequest};

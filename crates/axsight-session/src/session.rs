@@ -235,6 +235,8 @@ pub struct Session<E: Engine> {
     pub(crate) desktop_told: Mutex<Option<crate::acting::Desktop>>,
     /// A recording under way (the `record` tool's), until it is stopped.
     pub(crate) recording: tokio::sync::Mutex<Option<crate::recording::Running>>,
+    /// What whoever serves lets the agent start.
+    pub(crate) policy: Arc<crate::DesktopPolicy>,
 }
 
 impl<E: Engine> Default for Session<E> {
@@ -259,6 +261,7 @@ impl<E: Engine> Default for Session<E> {
             pointer: Mutex::default(),
             desktop_told: Mutex::default(),
             recording: tokio::sync::Mutex::default(),
+            policy: Arc::default(),
         }
     }
 }
@@ -288,6 +291,12 @@ impl<E: Engine> Session<E> {
         self.vision_endpoint = grounding.vision_endpoint;
         self.browsers = Browsers::new(grounding.browser);
         self.fall_through = grounding.fall_through;
+        self
+    }
+
+    /// The session under `policy`.
+    pub fn with_policy(mut self, policy: Arc<crate::DesktopPolicy>) -> Session<E> {
+        self.policy = policy;
         self
     }
 

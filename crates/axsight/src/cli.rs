@@ -235,29 +235,7 @@ pub enum Command {
     /// Check the display, the buses and accessibility, and say how to fix what is wrong.
     Doctor,
     /// Serve MCP over stdio, or over streamable HTTP with --http.
-    Serve {
-        /// Offer only the reading tools: nothing on the desktop can be changed.
-        #[arg(long)]
-        read_only: bool,
-        /// Record every acting call in FILE, one JSON line each (typed text by its
-        /// length only); rotated to FILE.1 past --audit-max-bytes.
-        #[arg(long, value_name = "FILE")]
-        audit_log: Option<std::path::PathBuf>,
-        /// The audit log's size before it is rotated.
-        #[arg(long, value_name = "BYTES", default_value_t = axsight_mcp::AUDIT_MAX_BYTES)]
-        audit_max_bytes: u64,
-        /// Serve streamable HTTP on ADDR (e.g. 127.0.0.1:8765) instead of stdio; MCP
-        /// is at /mcp, health at /healthz and /readyz.
-        #[arg(long, value_name = "ADDR")]
-        http: Option<std::net::SocketAddr>,
-        /// The bearer token HTTP clients must send, read from FILE; required off
-        /// loopback, where one is made and printed once when none is given.
-        #[arg(long, value_name = "FILE", requires = "http")]
-        token_file: Option<std::path::PathBuf>,
-        /// A browser origin allowed to call the HTTP endpoint (repeatable).
-        #[arg(long, value_name = "ORIGIN", requires = "http")]
-        allowed_origin: Vec<String>,
-    },
+    Serve(ServeFlags),
     /// Print a shell's completion script on stdout, e.g. `axsight completions bash >
     /// ~/.local/share/bash-completion/completions/axsight`.
     Completions {
@@ -427,6 +405,45 @@ fn parse_display(text: &str) -> Result<String, String> {
             "{text:?} is not an X display: give one like :0 or :1"
         )),
     }
+}
+
+/// How `axsight serve` serves, and what it lets a client do.
+#[derive(Debug, Clone, clap::Args)]
+pub struct ServeFlags {
+    /// Offer only the reading tools: nothing on the desktop can be changed.
+    #[arg(long)]
+    pub read_only: bool,
+    /// Record every acting call in FILE, one JSON line each (typed text by its
+    /// length only); rotated to FILE.1 past --audit-max-bytes.
+    #[arg(long, value_name = "FILE")]
+    pub audit_log: Option<std::path::PathBuf>,
+    /// The audit log's size before it is rotated.
+    #[arg(long, value_name = "BYTES", default_value_t = axsight_mcp::AUDIT_MAX_BYTES)]
+    pub audit_max_bytes: u64,
+    /// Serve streamable HTTP on ADDR (e.g. 127.0.0.1:8765) instead of stdio; MCP
+    /// is at /mcp, health at /healthz and /readyz.
+    #[arg(long, value_name = "ADDR")]
+    pub http: Option<std::net::SocketAddr>,
+    /// The bearer token HTTP clients must send, read from FILE; required off
+    /// loopback, where one is made and printed once when none is given.
+    #[arg(long, value_name = "FILE", requires = "http")]
+    pub token_file: Option<std::path::PathBuf>,
+    /// A browser origin allowed to call the HTTP endpoint (repeatable).
+    #[arg(long, value_name = "ORIGIN", requires = "http")]
+    pub allowed_origin: Vec<String>,
+    /// Let open_application start APP (repeatable): a desktop id
+    /// (org.gnome.gedit), a program on PATH (gedit) or a path (/usr/bin/gedit).
+    /// With any, nothing else is started.
+    #[arg(long, value_name = "APP")]
+    pub allow_app: Vec<String>,
+    /// Let open_application start the apps FILE lists, one per line (`#` begins
+    /// a comment), as --allow-app takes them.
+    #[arg(long, value_name = "FILE")]
+    pub apps: Option<std::path::PathBuf>,
+    /// Run an open_application line that needs a shell (`$`, `;`, a pipe)
+    /// through /bin/sh. Off, such a line is refused; never with an allow-list.
+    #[arg(long)]
+    pub allow_shell: bool,
 }
 
 #[cfg(test)]

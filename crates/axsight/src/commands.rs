@@ -10,6 +10,7 @@ mod gnome_extension;
 mod kde_authorize;
 mod man;
 mod recording;
+mod serve;
 mod shot;
 mod xdg;
 
@@ -157,62 +158,7 @@ pub async fn run(command: Command, flags: GroundingFlags) -> anyhow::Result<Exit
         Command::Replay { plan, params } => {
             return recording::replay(&plan, &params, grounding).await
         }
-        Command::Serve {
-            read_only,
-            audit_log,
-            audit_max_bytes,
-            http,
-            token_file,
-            allowed_origin,
-        } => {
-            crate::allocator::return_big_buffers();
-            // Chromium, Firefox and Qt expose their trees only while IsEnabled is true.
-            if let Some(bus) = axsight_linux::discover::find_session_bus() {
-                if let Err(error) = axsight_linux::discover::accessibility_enabled(&bus, true).await
-                {
-                    tracing::warn!(%error, "could not turn accessibility on");
-                }
-            }
-            let audit = match audit_log {
-                Some(path) => Some(std::sync::Arc::new(
-                    axsight_mcp::AuditLog::open(&path, audit_max_bytes)
-                        .with_context(|| format!("cannot open the audit log {}", path.display()))?,
-                )),
-                None => None,
-            };
-            let options = axsight_mcp::ServeOptions { read_only, audit };
-            match http {
-                Some(addr) => {
-                    let token = match token_file {
-                        Some(path) => Some(
-                            std::fs::read_to_string(&path)
-                                .with_context(|| {
-                                    format!("cannot read the token file {}", path.display())
-                                })?
-                                .trim()
-                                .to_string(),
-                        ),
-                        None if !addr.ip().is_loopback() => {
-                            let token = axsight_mcp::new_token().context("cannot make a token")?;
-                            eprintln!("axsight: clients must send Authorization: Bearer {token}");
-                            Some(token)
-                        }
-                        None => None,
-                    };
-                    let http = axsight_mcp::HttpOptions {
-                        addr,
-                        token,
-                        allowed_origins: allowed_origin,
-                    };
-                    axsight_mcp::serve_http::<LinuxEngine>(grounding, options, http)
-                        .await
-                        .map_err(|e| anyhow::anyhow!(e))?;
-                }
-                None => axsight_mcp::serve_stdio::<LinuxEngine>(grounding, options)
-                    .await
-                    .map_err(|e| anyhow::anyhow!(e))?,
-            }
-        }
+        Command::Serve(flags) => serve::serve(flags, grounding).await?,
         Command::Bench {
             what: BenchCommand::Tree { apps, runs },
         } => bench::tree(&apps, runs).await?,

@@ -6,7 +6,8 @@ use std::time::{Duration, Instant};
 
 use axsight_browser::{find_chromium, is_chromium, is_electron_app};
 use axsight_core::{
-    ElementId, Engine, EngineError, FailureKind, Launched, Placement, State, WindowQuery,
+    split_command, CommandLineError, ElementId, Engine, EngineError, FailureKind, Launch, Launched,
+    Placement, State, WindowQuery,
 };
 
 use super::{ActOptions, Session};
@@ -219,11 +220,13 @@ impl<E: Engine> Session<E> {
             .into_iter()
             .flat_map(|a| a.windows.into_iter().map(|w| w.id))
             .collect();
+        let launch = self.what_to_launch(&engine, app).await?;
+        self.policy.allows(&launch)?;
         let mut mark = engine.mark().await;
-        let browser = self.launch_if_browser(&engine, app).await?;
+        let browser = self.launch_if_browser(&engine, &launch).await?;
         let launched = match &browser {
             Some(launched) => launched.clone(),
-            None => engine.launch(app).await.map_err(ToolError::engine)?,
+            None => engine.launch(&launch).await.map_err(ToolError::engine)?,
         };
         let start = Instant::now();
         let deadline = start + timeout;
@@ -343,17 +346,61 @@ impl<E: Engine> Session<E> {
         }
     }
 
-    /// Starts `app` through the session's browsers when it is a Chromium-based
-    /// browser, so its page tree and DevTools endpoint are on; `None` for
-    /// any other app.
+    /// What `open_application` with `app` starts: the desktop file it names,
+    /// else the command line split into a program and its arguments. A line
+    /// that needs a shell runs through one only where the policy allows it.
+    async fn what_to_launch(&self, engine: &E, app: &str) -> Result<Launch, ToolError> {
+        let app = app.trim();
+        // A browser's flags are its own: no desktop file stands in for them.
+        let home = std::env::var("HOME").ok();
+        let split = split_command(app, home.as_deref());
+        if let Ok(argv) = &split {
+            let program = argv[0].as_str();
+            if is_chromium(program) || is_electron_app(program) {
+                return Ok(Launch::Program {
+                    argv: argv.clone(),
+                    desktop_id: None,
+                });
+            }
+        }
+        if let Some(launch) = engine
+            .desktop_launch(app)
+            .await
+            .map_err(ToolError::engine)?
+        {
+            return Ok(launch);
+        }
+        match split {
+            Ok(argv) => Ok(Launch::Program {
+                argv,
+                desktop_id: None,
+            }),
+            Err(_) if self.policy.shell => Ok(Launch::Shell(app.to_string())),
+            Err(CommandLineError::Empty) => {
+                Err(ToolError::BadArguments("name the app to open".into()))
+            }
+            Err(error) => Err(ToolError::BadArguments(format!(
+                "open_application starts a program with its arguments, not a shell line: {error}"
+            ))),
+        }
+    }
+
+    /// Starts `launch` through the session's browsers when it is a
+    /// Chromium-based browser, so its page tree and DevTools endpoint are on;
+    /// `None` for any other app.
     async fn launch_if_browser(
         &self,
         engine: &E,
-        app: &str,
+        launch: &Launch,
     ) -> Result<Option<Launched>, ToolError> {
-        // Arguments are taken as words (no quoting): a browser's flags need none.
-        let words: Vec<String> = app.split_whitespace().map(str::to_string).collect();
-        let Some(program) = words.first() else {
+        let Launch::Program {
+            argv,
+            desktop_id: None,
+        } = launch
+        else {
+            return Ok(None);
+        };
+        let Some(program) = argv.first() else {
             return Ok(None);
         };
         // An Electron app is Chromium inside: started the same way, but with
@@ -368,11 +415,11 @@ impl<E: Engine> Session<E> {
         };
         let browser = self
             .browsers
-            .launch(&path, &words[1..], None, engine)
+            .launch(&path, &argv[1..], None, engine)
             .await?;
         Ok(Some(Launched {
             pid: browser.pid().unwrap_or_default(),
-            command: app.to_string(),
+            command: launch.command(),
         }))
     }
 }

@@ -1,5 +1,6 @@
 """What a served desktop lets a client do, tried as a client would, over the
 transport the suite runs on (stdio, or HTTP with AXSIGHT_E2E_TRANSPORT=http):
+`--tools` and `--deny-tools` decide which tools are listed and callable;
 open_application starts programs from an argv and never runs a caller's text
 through a shell; `--allow-shell` is the explicit way back; `--allow-app` and
 `--apps` name what may start, and the audit log records what was refused.
@@ -9,9 +10,14 @@ import os
 import shlex
 import signal
 
+from mcp.shared.exceptions import MCPError
+
 from conftest import FIXTURE_APP, poll
 from test_acting import PID, alive
-from test_mcp_server import run_session
+from test_mcp_server import READ_ONLY_TOOLS, TOOLS, run_session
+
+WINDOWS = {"activate_window", "close_window", "move_window", "resize_window",
+           "maximize_window", "minimize_window"}
 
 
 def kill_all(pids):
@@ -90,3 +96,59 @@ def test_a_policy_that_contradicts_itself_is_refused_at_start(desktop, tmp_path)
                           capture_output=True, text=True, timeout=30, stdin=subprocess.DEVNULL)
     assert done.returncode != 0
     assert "--allow-shell and an app allow-list cannot go together" in done.stderr, done.stderr
+
+
+async def refused_by_name(c, tool, arguments):
+    """Calls TOOL, which the policy leaves out: a protocol error that says so."""
+    try:
+        result = await c.session.call_tool(tool, arguments)
+    except MCPError as error:
+        assert f"not allowed: {tool} is not offered by this server" in str(error), error
+        return
+    raise AssertionError(f"{tool}, left out, was called: {result}")
+
+
+def test_tools_named_or_grouped_are_all_a_client_sees_and_can_call(fixture_app, tmp_path):
+    """`--tools reading,windows` lists exactly those groups; `--deny-tools
+    click_element,launch` lists the rest, refuses the two by name, also as a step of
+    execute_sequence, and the audit log records each refusal."""
+    audit = tmp_path / "audit.jsonl"
+
+    async def grouped(c):
+        listed = {t.name for t in (await c.list_tools()).tools}
+        assert listed == READ_ONLY_TOOLS | WINDOWS, listed
+        await refused_by_name(c, "press_key", {"key": "Escape"})
+
+    run_session(grouped, args=["--tools", "reading,windows"])
+
+    async def denied(c):
+        listed = {t.name for t in (await c.list_tools()).tools}
+        assert listed == TOOLS - {"click_element", "open_application"}, listed
+        await refused_by_name(c, "click_element", {"selector": "name:Save"})
+        await refused_by_name(c, "open_application", {"app": "true"})
+        done = await c.call("execute_sequence", {"steps": [
+            {"tool": "find_elements", "arguments": {"selector": "role:Button && name:Save",
+                                                    "app": str(fixture_app.pid)}},
+            {"tool": "click_element", "arguments": {"selector": "role:Button && name:Save",
+                                                    "app": str(fixture_app.pid)}}]})
+        text = "".join(b.text for b in done.content if b.type == "text")
+        # Refused before any step ran.
+        assert done.is_error and text.startswith(
+            "not allowed: step 2: click_element is not offered by this server"), text
+        assert text.endswith("nothing ran"), text
+
+    run_session(denied, args=["--deny-tools", "click_element,launch", "--audit-log", str(audit)])
+    entries = [json.loads(line) for line in audit.read_text().splitlines()]
+    refused = [(e["tool"], e["outcome"]) for e in entries if e["outcome"] == "refused"]
+    assert refused == [("click_element", "refused"), ("open_application", "refused"),
+                       ("execute_sequence", "refused")], entries
+
+
+def test_an_unknown_tool_or_group_stops_the_server_with_the_groups(desktop):
+    import subprocess
+    from test_mcp_server import AXSIGHT_BIN
+    done = subprocess.run([str(AXSIGHT_BIN), "serve", "--tools", "reading,clicking"],
+                          capture_output=True, text=True, timeout=30, stdin=subprocess.DEVNULL)
+    assert done.returncode != 0
+    assert "`clicking` is neither a tool nor a group of tools; the groups are reading, acting" \
+        in done.stderr, done.stderr

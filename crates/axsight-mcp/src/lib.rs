@@ -5,7 +5,7 @@
 //! argument checking against them, result shaping (text, images, structured
 //! content, input-required results), `execute_sequence`'s dispatch by tool
 //! name, the transports (the stdio line guard, HTTP with its token and origin
-//! checks), read-only serving and the audit log. What a tool does is the
+//! checks), which tools are offered (`tool_policy.rs`) and the audit log. What a tool does is the
 //! session's; it must not grow desktop or acting policy of its own. It drives
 //! any [`axsight_core::Engine`]; the binary picks the platform's
 //! (`axsight-linux`).
@@ -69,20 +69,22 @@ mod reference;
 mod schema;
 mod sequence;
 mod server;
+mod tool_policy;
 
 pub use audit::{utc_time, AuditLog, DEFAULT_MAX_BYTES as AUDIT_MAX_BYTES};
 pub use http::{new_token, serve_http, HttpOptions};
 pub use in_process::{InProcessClient, InProcessError, ToolAnswer};
 pub use reference::{ReferenceError, REGENERATE as REGENERATE_TOOLS_REFERENCE};
 pub use server::{AxsightServer, INSTRUCTIONS};
+pub use tool_policy::{ToolPolicy, GROUPS as TOOL_GROUPS};
 
 use axsight_session::Grounding;
 
 /// How `axsight serve` serves, besides its grounding.
 #[derive(Debug, Clone, Default)]
 pub struct ServeOptions {
-    /// Only the reading tools.
-    pub read_only: bool,
+    /// The tools offered (`--tools`, `--deny-tools`, `--read-only`).
+    pub tools: ToolPolicy,
     /// Where acting calls are recorded (see [`AuditLog`]), shared by every
     /// session of the server.
     pub audit: Option<std::sync::Arc<AuditLog>>,
@@ -98,11 +100,7 @@ impl ServeOptions {
             .with_grounding(grounding)
             .with_policy(self.policy.clone());
         let server = AxsightServer::<E>::serving(session);
-        let server = if self.read_only {
-            server.read_only()
-        } else {
-            server
-        };
+        let server = server.offering(&self.tools);
         match &self.audit {
             Some(log) => server.with_audit(log.clone()),
             None => server,

@@ -94,6 +94,9 @@ impl Plan {
     }
 }
 
+/// How a step names a tool the server's policy leaves out.
+pub const NOT_OFFERED: &str = "is not offered by this server (its tool policy leaves it out)";
+
 impl Step {
     fn new(step: StepArgs, known_tools: &[String]) -> Result<Step, String> {
         let kind = match (step.tool, step.find) {
@@ -102,6 +105,9 @@ impl Step {
             (Some(tool), None) => {
                 if tool == "execute_sequence" {
                     return Err("a sequence cannot run a sequence".into());
+                }
+                if !known_tools.contains(&tool) && crate::tool_policy::is_tool(&tool) {
+                    return Err(format!("{tool} {NOT_OFFERED}; nothing ran"));
                 }
                 if !known_tools.contains(&tool) {
                     return Err(format!("no tool is called `{}`", short(&tool)));

@@ -153,9 +153,22 @@ impl<E: Engine> AxsightServer<E> {
         mut request: CallToolRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
-        // The router's tools, not the rules': a read-only server has fewer.
+        // The router's tools, not the rules': a policy may offer fewer.
         if self.tool_router.get(&request.name).is_none() {
-            return Err(protocol::unknown_tool(&request.name));
+            if !crate::tool_policy::is_tool(&request.name) {
+                return Err(protocol::unknown_tool(&request.name));
+            }
+            let refused = protocol::tool_not_offered(&request.name);
+            if let Some(log) = &self.audit {
+                log.record(&crate::audit::AuditEntry {
+                    tool: &request.name,
+                    arguments: &request.arguments.clone().unwrap_or_default(),
+                    answer: &refused.message,
+                    ok: false,
+                    took: std::time::Duration::ZERO,
+                });
+            }
+            return Err(refused);
         }
         let mut arguments = request.arguments.take().unwrap_or_default();
         if let Err(why) = self.arguments.check(&request.name, &mut arguments) {
@@ -221,20 +234,35 @@ impl<E: Engine> AxsightServer<E> {
 }
 
 impl<E: Engine> AxsightServer<E> {
-    /// This server with only its reading tools (those marked read-only): the
-    /// acting ones are neither listed nor callable.
-    pub fn read_only(mut self) -> AxsightServer<E> {
-        let acting: Vec<String> = self
+    /// This server offering only the tools `policy` offers: the others are
+    /// neither listed nor callable, and a call of one is refused as the
+    /// policy's (see [`Self::call_checked`]).
+    pub fn offering(mut self, policy: &crate::ToolPolicy) -> AxsightServer<E> {
+        let left_out: Vec<String> = self
             .tool_router
             .list_all()
             .into_iter()
-            .filter(|tool| tool.annotations.as_ref().and_then(|a| a.read_only_hint) != Some(true))
             .map(|tool| tool.name.to_string())
+            .filter(|name| !policy.offers(name))
             .collect();
-        for name in acting {
+        for name in left_out {
             self.tool_router.remove_route(&name);
         }
         self
+    }
+
+    /// The names of the tools this server offers.
+    pub fn tool_names(&self) -> Vec<String> {
+        self.tool_router
+            .list_all()
+            .into_iter()
+            .map(|tool| tool.name.to_string())
+            .collect()
+    }
+
+    /// This server with only its reading tools (`serve --read-only`).
+    pub fn read_only(self) -> AxsightServer<E> {
+        self.offering(&crate::ToolPolicy::read_only())
     }
 }
 

@@ -410,9 +410,18 @@ fn parse_display(text: &str) -> Result<String, String> {
 /// How `axsight serve` serves, and what it lets a client do.
 #[derive(Debug, Clone, clap::Args)]
 pub struct ServeFlags {
-    /// Offer only the reading tools: nothing on the desktop can be changed.
+    /// Offer only the reading tools: nothing on the desktop can be changed (the
+    /// same as --tools reading).
     #[arg(long)]
     pub read_only: bool,
+    /// Offer only these tools: names or groups (reading, acting, windows,
+    /// clipboard, launch, browser, browser-script, recording), comma-separated or
+    /// repeated. The others are absent from tools/list and refused by name.
+    #[arg(long, value_name = "TOOLS")]
+    pub tools: Vec<String>,
+    /// Leave out these tools (names or groups, as --tools takes them).
+    #[arg(long, value_name = "TOOLS")]
+    pub deny_tools: Vec<String>,
     /// Record every acting call in FILE, one JSON line each (typed text by its
     /// length only); rotated to FILE.1 past --audit-max-bytes.
     #[arg(long, value_name = "FILE")]

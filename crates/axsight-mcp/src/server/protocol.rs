@@ -70,6 +70,18 @@ pub fn unknown_tool(name: &str) -> ErrorData {
     )
 }
 
+/// A call of a tool this server's policy leaves out.
+pub fn tool_not_offered(name: &str) -> ErrorData {
+    ErrorData::new(
+        ErrorCode::INVALID_PARAMS,
+        format!(
+            "not allowed: {name} {}; tools/list names the tools it offers",
+            crate::sequence::NOT_OFFERED
+        ),
+        None,
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

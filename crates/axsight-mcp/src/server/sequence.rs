@@ -40,6 +40,9 @@ impl<E: Engine> AxsightServer<E> {
     ) -> Result<CallToolResult, ErrorData> {
         let plan = match self.plan(args) {
             Ok(plan) => plan,
+            Err(why) if why.contains(crate::sequence::NOT_OFFERED) => {
+                return Ok(failure(ToolError::NotAllowed(why)))
+            }
             Err(why) => return Ok(failure(ToolError::BadArguments(why))),
         };
         let start = Instant::now();

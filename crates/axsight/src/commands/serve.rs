@@ -5,6 +5,7 @@ use std::sync::Arc;
 
 use anyhow::{bail, Context as _};
 use axsight_linux::LinuxEngine;
+use axsight_mcp::ToolPolicy;
 use axsight_session::{DesktopPolicy, Grounding};
 
 use crate::cli::ServeFlags;
@@ -26,8 +27,13 @@ pub async fn serve(flags: ServeFlags, grounding: Grounding) -> anyhow::Result<()
         )),
         None => None,
     };
+    let mut tools =
+        ToolPolicy::new(&flags.tools, &flags.deny_tools).map_err(|why| anyhow::anyhow!("{why}"))?;
+    if flags.read_only {
+        tools = tools.and(&ToolPolicy::read_only());
+    }
     let options = axsight_mcp::ServeOptions {
-        read_only: flags.read_only,
+        tools,
         audit,
         policy: Arc::new(policy),
     };

@@ -107,8 +107,11 @@ pub async fn serve_http<E: Engine>(
     if let Some(token) = &http.token {
         check_token(token)?;
     }
+    // The tools and their rules are made once; each session gets its own
+    // session state beside them.
+    let prototype = options.server::<E>(grounding.clone());
     let factory_grounding = grounding.clone();
-    let factory = move || Ok(options.server::<E>(factory_grounding.clone()));
+    let factory = move || Ok(prototype.with_session(options.session(factory_grounding.clone())));
     let listener = tokio::net::TcpListener::bind(http.addr).await?;
     let bound = listener.local_addr()?;
     let mut hosts = vec!["localhost".to_string(), "127.0.0.1".into(), "::1".into()];

@@ -93,14 +93,21 @@ pub struct ServeOptions {
 }
 
 impl ServeOptions {
-    /// A server over `grounding` as these options ask: the one way stdio's
-    /// server and each HTTP session's are made.
-    pub fn server<E: axsight_core::Engine>(&self, grounding: Grounding) -> AxsightServer<E> {
-        let session = axsight_session::Session::watching()
+    /// A session over `grounding` under these options' desktop policy.
+    pub fn session<E: axsight_core::Engine>(
+        &self,
+        grounding: Grounding,
+    ) -> axsight_session::Session<E> {
+        axsight_session::Session::watching()
             .with_grounding(grounding)
-            .with_policy(self.policy.clone());
-        let server = AxsightServer::<E>::serving(session);
-        let server = server.offering(&self.tools);
+            .with_policy(self.policy.clone())
+    }
+
+    /// A server over `grounding` as these options ask: the one way stdio's
+    /// server and the HTTP sessions' first are made (the others share its
+    /// tools through [`AxsightServer::with_session`]).
+    pub fn server<E: axsight_core::Engine>(&self, grounding: Grounding) -> AxsightServer<E> {
+        let server = AxsightServer::<E>::serving(self.session(grounding)).offering(&self.tools);
         match &self.audit {
             Some(log) => server.with_audit(log.clone()),
             None => server,

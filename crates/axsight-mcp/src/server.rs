@@ -60,7 +60,9 @@ Prefer, in order: tree, DOM, detector or vision, OCR, coordinates.";
 /// The axsight MCP server, over engine `E`.
 pub struct AxsightServer<E: Engine> {
     session: Arc<Session<E>>,
-    tool_router: ToolRouter<AxsightServer<E>>,
+    /// The tools, shared by every session's server (an idle session costs
+    /// none of their schemas).
+    tool_router: Arc<ToolRouter<AxsightServer<E>>>,
     /// Each tool's argument rules, from its schema as schemars wrote it.
     arguments: Arc<ToolArguments>,
     /// Where acting calls are recorded, when `serve --audit-log` asks.
@@ -106,7 +108,7 @@ impl<E: Engine> AxsightServer<E> {
         }
         AxsightServer {
             session: Arc::new(session),
-            tool_router,
+            tool_router: Arc::new(tool_router),
             arguments: Arc::new(arguments),
             audit: None,
         }
@@ -245,10 +247,22 @@ impl<E: Engine> AxsightServer<E> {
             .map(|tool| tool.name.to_string())
             .filter(|name| !policy.offers(name))
             .collect();
+        let router = Arc::make_mut(&mut self.tool_router);
         for name in left_out {
-            self.tool_router.remove_route(&name);
+            router.remove_route(&name);
         }
         self
+    }
+
+    /// A server of `session`'s own with this one's tools, argument rules and
+    /// audit log, shared: what each HTTP session gets.
+    pub fn with_session(&self, session: Session<E>) -> AxsightServer<E> {
+        AxsightServer {
+            session: Arc::new(session),
+            tool_router: self.tool_router.clone(),
+            arguments: self.arguments.clone(),
+            audit: self.audit.clone(),
+        }
     }
 
     /// The names of the tools this server offers.

@@ -5,16 +5,19 @@ open_application starts programs from an argv and never runs a caller's text
 through a shell; `--allow-shell` is the explicit way back; `--allow-app` and
 `--apps` name what may start, and the audit log records what was refused.
 """
+import http.client
 import json
 import os
 import shlex
 import signal
+import subprocess
 
+import pytest
 from mcp.shared.exceptions import MCPError
 
 from conftest import FIXTURE_APP, poll
 from test_acting import PID, alive
-from test_mcp_server import READ_ONLY_TOOLS, TOOLS, run_session
+from test_mcp_server import READ_ONLY_TOOLS, TOOLS, TRANSPORT, run_session
 
 WINDOWS = {"activate_window", "close_window", "move_window", "resize_window",
            "maximize_window", "minimize_window"}
@@ -90,7 +93,6 @@ def test_only_the_apps_the_allow_list_names_start(desktop, tmp_path):
 
 
 def test_a_policy_that_contradicts_itself_is_refused_at_start(desktop, tmp_path):
-    import subprocess
     from test_mcp_server import AXSIGHT_BIN
     done = subprocess.run([str(AXSIGHT_BIN), "serve", "--allow-app", "gedit", "--allow-shell"],
                           capture_output=True, text=True, timeout=30, stdin=subprocess.DEVNULL)
@@ -145,10 +147,135 @@ def test_tools_named_or_grouped_are_all_a_client_sees_and_can_call(fixture_app, 
 
 
 def test_an_unknown_tool_or_group_stops_the_server_with_the_groups(desktop):
-    import subprocess
     from test_mcp_server import AXSIGHT_BIN
     done = subprocess.run([str(AXSIGHT_BIN), "serve", "--tools", "reading,clicking"],
                           capture_output=True, text=True, timeout=30, stdin=subprocess.DEVNULL)
     assert done.returncode != 0
     assert "`clicking` is neither a tool nor a group of tools; the groups are reading, acting" \
         in done.stderr, done.stderr
+
+
+def test_acting_calls_past_the_rate_limit_are_refused_and_reading_goes_on(fixture_app):
+    async def body(c):
+        for _ in range(3):
+            await c.ok("press_key", {"key": "shift", "app": str(fixture_app.pid)})
+        refused = await c.error("press_key", {"key": "shift", "app": str(fixture_app.pid)})
+        assert refused.startswith("not allowed: this session made 3 acting calls in the last "
+                                  "minute, the most it may (serve --rate-limit); the next may "
+                                  "come in "), refused
+        assert "axsight-fixture" in await c.ok("get_applications")
+
+    run_session(body, args=["--rate-limit", "3"])
+
+
+class Raw:
+    """Plain HTTP to a `serve --http`: what a client, or a flood, sends."""
+
+    INIT = json.dumps({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+        "protocolVersion": "2025-06-18", "capabilities": {},
+        "clientInfo": {"name": "raw", "version": "1"}}})
+    HEADERS = {"Content-Type": "application/json",
+               "Accept": "application/json, text/event-stream",
+               "MCP-Protocol-Version": "2025-06-18"}
+
+    def __init__(self, port):
+        self.port = port
+
+    def post(self, body, session=None):
+        connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=10)
+        headers = dict(self.HEADERS, **({"Mcp-Session-Id": session} if session else {}))
+        connection.request("POST", "/mcp", body, headers)
+        response = connection.getresponse()
+        text = response.read().decode()
+        connection.close()
+        return response.status, response.getheader("Mcp-Session-Id"), text
+
+    def begin(self, use=True):
+        """A new session's id; with USE, it also lists the tools (in use)."""
+        status, session, text = self.post(self.INIT)
+        assert status == 200 and session, (status, text)
+        self.post(json.dumps({"jsonrpc": "2.0", "method": "notifications/initialized"}), session)
+        if use:
+            assert self.tools(session)[0] == 200
+        return session
+
+    def tools(self, session):
+        return self.post(json.dumps({"jsonrpc": "2.0", "id": 2, "method": "tools/list"}), session)
+
+
+def serving(port, *args):
+    from test_mcp_server import AXSIGHT_BIN
+    server = subprocess.Popen([str(AXSIGHT_BIN), "serve", "--http", f"127.0.0.1:{port}", *args],
+                              stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                              stderr=subprocess.PIPE)
+
+    def up():
+        try:
+            connection = http.client.HTTPConnection("127.0.0.1", port, timeout=1)
+            connection.request("GET", "/healthz")
+            return connection.getresponse().status == 200
+        except OSError:
+            return False
+    assert poll(up, timeout=15), "serve --http never answered"
+    return server
+
+
+def free_port():
+    import socket
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def rss_kb(pid):
+    for line in open(f"/proc/{pid}/status"):
+        if line.startswith("VmRSS"):
+            return int(line.split()[1])
+
+
+@pytest.mark.skipif(TRANSPORT == "http", reason="starts its own HTTP server: once is enough")
+def test_http_sessions_are_capped_end_when_idle_and_a_flood_stays_small(desktop):
+    """--max-sessions 2 --idle-timeout 2s: a third client is refused while both
+    are in use, with why; an idle session ends and a request naming it says so; a
+    session that did nothing gives its place to a new client; and 5,000 bare
+    initialize requests leave the server within 20 MB of where it began (the
+    bound docs/deploy.md states)."""
+    port = free_port()
+    server = serving(port, "--max-sessions", "2", "--idle-timeout", "2s")
+    raw = Raw(port)
+    try:
+        first, second = raw.begin(), raw.begin()
+        status, _, text = raw.post(Raw.INIT)
+        assert status == 503, (status, text)
+        assert "holds its most sessions (2) and each is in use" in text, text
+        # Idle past the timeout, both end (asking about one would keep it alive:
+        # a new client's place tells instead); naming one then says why.
+        assert poll(lambda: raw.post(Raw.INIT)[0] == 200, timeout=10, interval=0.2)
+        assert raw.tools(first)[0] == 404
+        status, _, text = raw.tools(second)
+        assert status == 404 and "idle longer than 2 s (serve --idle-timeout)" in text, text
+        # A session that did nothing makes room for a new client.
+        bare = raw.begin(use=False)
+        raw.begin()
+        newcomer = raw.begin()
+        assert raw.tools(newcomer)[0] == 200
+        status, _, text = raw.tools(bare)
+        assert status == 404 and "when a new client needed its place" in text, text
+    finally:
+        server.terminate()
+        server.wait(timeout=10)
+
+    server = serving(port)
+    try:
+        before = rss_kb(server.pid)
+        statuses = {}
+        for _ in range(5000):
+            status, _, _ = raw.post(Raw.INIT)
+            statuses[status] = statuses.get(status, 0) + 1
+        after = rss_kb(server.pid)
+        print(f"5,000 bare initialize: {statuses}; RSS {before} KB -> {after} KB")
+        assert statuses == {200: 5000}, statuses
+        assert after - before < 20 * 1024, (before, after)
+    finally:
+        server.terminate()
+        server.wait(timeout=10)

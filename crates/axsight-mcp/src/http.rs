@@ -7,12 +7,16 @@
 //! - A bearer token, when set, is required on `/mcp`, compared in constant time.
 //!   Any address but loopback needs one: without `--token-file`, one is made and
 //!   printed once on stderr.
+//! - Sessions are limited in number and in idle time (`http_sessions.rs`): past
+//!   the limit a new client is refused with a 503 that says why, and a request
+//!   naming a session that was ended gets a 404 that says why it ended.
 //! - `/healthz` answers while the server runs; `/readyz` while the desktop's
 //!   accessibility bus and display answer (for an orchestrator's probes).
 
 use std::convert::Infallible;
 use std::net::SocketAddr;
 use std::sync::Arc;
+use std::time::Duration;
 
 use axsight_core::Engine;
 use bytes::Bytes;
@@ -20,9 +24,11 @@ use http_body_util::{combinators::BoxBody, BodyExt, Full};
 use hyper::body::Incoming;
 use hyper::{Request, Response, StatusCode};
 use hyper_util::rt::TokioIo;
+use rmcp::transport::common::http_header::HEADER_SESSION_ID;
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
 use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
 
+use crate::http_sessions::{SessionGuard, SessionLimits};
 use crate::ServeOptions;
 use axsight_session::{Grounding, Session};
 
@@ -34,6 +40,8 @@ pub struct HttpOptions {
     pub token: Option<String>,
     /// Browser origins allowed besides none (`https://app.example`).
     pub allowed_origins: Vec<String>,
+    /// How many sessions, for how long.
+    pub limits: SessionLimits,
 }
 
 /// The fewest characters a bearer token may have: an empty token would let a
@@ -129,7 +137,19 @@ pub async fn serve_http<E: Engine>(
         true => config.disable_allowed_hosts(),
         false => config.with_allowed_hosts(hosts),
     };
-    let mcp = StreamableHttpService::new(factory, Arc::new(LocalSessionManager::default()), config);
+    let mut manager = LocalSessionManager::default();
+    // rmcp's own end of an idle session, behind the guard's.
+    manager.session_config.keep_alive = Some(http.limits.idle + Duration::from_secs(60));
+    let manager = Arc::new(manager);
+    let guard = Arc::new(SessionGuard::new(http.limits, manager.clone()));
+    let reaper = guard.clone();
+    tokio::spawn(async move {
+        loop {
+            tokio::time::sleep(reaper.reap_every()).await;
+            reaper.reap().await;
+        }
+    });
+    let mcp = StreamableHttpService::new(factory, manager, config);
     let readiness = Arc::new(Session::<E>::new().with_grounding(grounding));
     let token: Option<Arc<[u8]>> = http.token.map(|t| Arc::from(t.into_bytes()));
     eprintln!("axsight: serving MCP on http://{bound}/mcp");
@@ -144,12 +164,14 @@ pub async fn serve_http<E: Engine>(
         let mcp = mcp.clone();
         let token = token.clone();
         let readiness = readiness.clone();
+        let guard = guard.clone();
         tokio::spawn(async move {
             let service = hyper::service::service_fn(move |request: Request<Incoming>| {
                 let mcp = mcp.clone();
                 let token = token.clone();
                 let readiness = readiness.clone();
-                async move { Ok::<_, Infallible>(route(request, mcp, token, &readiness).await) }
+                let guard = guard.clone();
+                async move { Ok::<_, Infallible>(route(request, mcp, token, &readiness, &guard).await) }
             });
             let served = hyper::server::conn::http1::Builder::new()
                 .serve_connection(TokioIo::new(stream), service)
@@ -166,6 +188,7 @@ async fn route<S, E>(
     mut mcp: S,
     token: Option<Arc<[u8]>>,
     readiness: &Session<E>,
+    guard: &SessionGuard,
 ) -> Response<Body>
 where
     S: tower_service::Service<Request<Incoming>, Response = Response<Body>, Error = Infallible>,
@@ -197,9 +220,52 @@ where
                     return refused;
                 }
             }
-            match mcp.call(request).await {
-                Ok(response) => response,
-                Err(never) => match never {},
+            let session = request
+                .headers()
+                .get(HEADER_SESSION_ID)
+                .and_then(|value| value.to_str().ok())
+                .map(str::to_string);
+            let ending = request.method() == hyper::Method::DELETE;
+            match session {
+                Some(id) => {
+                    if let Some(why) = guard.touched(&id).await {
+                        return plain(StatusCode::NOT_FOUND, &why);
+                    }
+                    let response = match mcp.call(request).await {
+                        Ok(response) => response,
+                        Err(never) => match never {},
+                    };
+                    if ending {
+                        guard.forget(&id);
+                    }
+                    response
+                }
+                None if request.method() == hyper::Method::POST => {
+                    // A new session: room is made first, one at a time.
+                    let room = match guard.make_room().await {
+                        Ok(room) => room,
+                        Err(why) => {
+                            return plain(StatusCode::SERVICE_UNAVAILABLE, &format!("{why}\n"))
+                        }
+                    };
+                    let response = match mcp.call(request).await {
+                        Ok(response) => response,
+                        Err(never) => match never {},
+                    };
+                    if let Some(id) = response
+                        .headers()
+                        .get(HEADER_SESSION_ID)
+                        .and_then(|value| value.to_str().ok())
+                    {
+                        guard.began(id);
+                    }
+                    drop(room);
+                    response
+                }
+                None => match mcp.call(request).await {
+                    Ok(response) => response,
+                    Err(never) => match never {},
+                },
             }
         }
         _ => plain(StatusCode::NOT_FOUND, "no such endpoint: MCP is at /mcp\n"),

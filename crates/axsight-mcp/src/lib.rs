@@ -59,9 +59,11 @@
 //!   text argument has a size (1,024 characters unless its schema says more), so the
 //!   session's own errors, which may echo a selector or a key, stay small too.
 
+mod acting_budget;
 mod arguments;
 mod audit;
 mod http;
+mod http_sessions;
 mod in_process;
 mod line_guard;
 mod params;
@@ -73,6 +75,7 @@ mod tool_policy;
 
 pub use audit::{utc_time, AuditLog, DEFAULT_MAX_BYTES as AUDIT_MAX_BYTES};
 pub use http::{new_token, serve_http, HttpOptions};
+pub use http_sessions::{parse_duration, SessionLimits};
 pub use in_process::{InProcessClient, InProcessError, ToolAnswer};
 pub use reference::{ReferenceError, REGENERATE as REGENERATE_TOOLS_REFERENCE};
 pub use server::{AxsightServer, INSTRUCTIONS};
@@ -90,6 +93,8 @@ pub struct ServeOptions {
     pub audit: Option<std::sync::Arc<AuditLog>>,
     /// What a client may start on the desktop.
     pub policy: std::sync::Arc<axsight_session::DesktopPolicy>,
+    /// Acting calls a session may make a minute (`None`: any number).
+    pub acting_per_minute: Option<u32>,
 }
 
 impl ServeOptions {
@@ -107,7 +112,9 @@ impl ServeOptions {
     /// server and the HTTP sessions' first are made (the others share its
     /// tools through [`AxsightServer::with_session`]).
     pub fn server<E: axsight_core::Engine>(&self, grounding: Grounding) -> AxsightServer<E> {
-        let server = AxsightServer::<E>::serving(self.session(grounding)).offering(&self.tools);
+        let server = AxsightServer::<E>::serving(self.session(grounding))
+            .offering(&self.tools)
+            .with_acting_limit(self.acting_per_minute);
         match &self.audit {
             Some(log) => server.with_audit(log.clone()),
             None => server,

@@ -67,6 +67,9 @@ pub struct AxsightServer<E: Engine> {
     arguments: Arc<ToolArguments>,
     /// Where acting calls are recorded, when `serve --audit-log` asks.
     audit: Option<Arc<crate::audit::AuditLog>>,
+    /// Acting calls a minute, and this session's budget of them.
+    acting_per_minute: Option<u32>,
+    acting_budget: Option<Arc<crate::acting_budget::ActingBudget>>,
 }
 
 impl<E: Engine> Clone for AxsightServer<E> {
@@ -76,6 +79,8 @@ impl<E: Engine> Clone for AxsightServer<E> {
             tool_router: self.tool_router.clone(),
             arguments: self.arguments.clone(),
             audit: self.audit.clone(),
+            acting_per_minute: self.acting_per_minute,
+            acting_budget: self.acting_budget.clone(),
         }
     }
 }
@@ -111,6 +116,8 @@ impl<E: Engine> AxsightServer<E> {
             tool_router: Arc::new(tool_router),
             arguments: Arc::new(arguments),
             audit: None,
+            acting_per_minute: None,
+            acting_budget: None,
         }
     }
 
@@ -189,10 +196,21 @@ impl<E: Engine> AxsightServer<E> {
         let tool = request.name.to_string();
         request.arguments = Some(arguments);
         let started = std::time::Instant::now();
-        let response = self
-            .tool_router
-            .call(ToolCallContext::new(self, request, context))
-            .await;
+        let over_budget = self
+            .acting_budget
+            .as_ref()
+            .filter(|_| acting)
+            .and_then(|budget| budget.take().err());
+        let response = match over_budget {
+            Some(why) => Ok(CallToolResponse::Complete(failure(ToolError::NotAllowed(
+                why,
+            )))),
+            None => {
+                self.tool_router
+                    .call(ToolCallContext::new(self, request, context))
+                    .await
+            }
+        };
         if let Some((log, arguments)) = audited {
             let (ok, answer) = match &response {
                 Ok(CallToolResponse::Complete(result)) => (
@@ -262,7 +280,20 @@ impl<E: Engine> AxsightServer<E> {
             tool_router: self.tool_router.clone(),
             arguments: self.arguments.clone(),
             audit: self.audit.clone(),
+            acting_per_minute: self.acting_per_minute,
+            // A budget of its own.
+            acting_budget: self
+                .acting_per_minute
+                .map(|n| Arc::new(crate::acting_budget::ActingBudget::new(n))),
         }
+    }
+
+    /// This server allowing `per_minute` acting calls a minute (`None`: any).
+    pub fn with_acting_limit(mut self, per_minute: Option<u32>) -> AxsightServer<E> {
+        self.acting_per_minute = per_minute;
+        self.acting_budget =
+            per_minute.map(|n| Arc::new(crate::acting_budget::ActingBudget::new(n)));
+        self
     }
 
     /// The names of the tools this server offers.

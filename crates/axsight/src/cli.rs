@@ -440,6 +440,20 @@ pub struct ServeFlags {
     /// A browser origin allowed to call the HTTP endpoint (repeatable).
     #[arg(long, value_name = "ORIGIN", requires = "http")]
     pub allowed_origin: Vec<String>,
+    /// The most HTTP sessions held at once; past it, a session that did
+    /// nothing since its initialize makes room, else a new client is refused.
+    #[arg(long, value_name = "N", requires = "http", default_value_t = axsight_mcp::SessionLimits::default().max)]
+    pub max_sessions: usize,
+    /// End an HTTP session idle this long (90, 90s, 30m), with its handles and
+    /// browsers; one that did nothing after its initialize ends after a minute
+    /// (or this, if shorter).
+    #[arg(long, value_name = "DURATION", requires = "http", value_parser = axsight_mcp::parse_duration, default_value = "30m")]
+    pub idle_timeout: std::time::Duration,
+    /// Acting calls a session may make a minute (a burst of N, then N a
+    /// minute); refused past it, saying when the next may come. Default over
+    /// HTTP: 600; over stdio: no limit.
+    #[arg(long, value_name = "N")]
+    pub rate_limit: Option<u32>,
     /// Let open_application start APP (repeatable): a desktop id
     /// (org.gnome.gedit), a program on PATH (gedit) or a path (/usr/bin/gedit).
     /// With any, nothing else is started.

@@ -5,10 +5,14 @@ use std::sync::Arc;
 
 use anyhow::{bail, Context as _};
 use axsight_linux::LinuxEngine;
-use axsight_mcp::ToolPolicy;
+use axsight_mcp::{SessionLimits, ToolPolicy};
 use axsight_session::{DesktopPolicy, Grounding};
 
 use crate::cli::ServeFlags;
+
+/// Acting calls a minute an HTTP session may make unless told otherwise: far
+/// above what an agent waiting for each answer makes, far below a flood.
+const HTTP_ACTING_PER_MINUTE: u32 = 600;
 
 /// Serves until the client goes (stdio) or the process is asked to stop.
 pub async fn serve(flags: ServeFlags, grounding: Grounding) -> anyhow::Result<()> {
@@ -36,6 +40,12 @@ pub async fn serve(flags: ServeFlags, grounding: Grounding) -> anyhow::Result<()
         tools,
         audit,
         policy: Arc::new(policy),
+        acting_per_minute: match (flags.rate_limit, flags.http) {
+            (Some(0), _) => bail!("--rate-limit 0 would refuse every acting call"),
+            (Some(n), _) => Some(n),
+            (None, Some(_)) => Some(HTTP_ACTING_PER_MINUTE),
+            (None, None) => None,
+        },
     };
     let Some(addr) = flags.http else {
         return axsight_mcp::serve_stdio::<LinuxEngine>(grounding, options)
@@ -60,6 +70,11 @@ pub async fn serve(flags: ServeFlags, grounding: Grounding) -> anyhow::Result<()
         addr,
         token,
         allowed_origins: flags.allowed_origin.clone(),
+        limits: SessionLimits {
+            max: flags.max_sessions.max(1),
+            idle: flags.idle_timeout,
+            bare: flags.idle_timeout.min(SessionLimits::default().bare),
+        },
     };
     axsight_mcp::serve_http::<LinuxEngine>(grounding, options, http)
         .await

@@ -151,9 +151,10 @@ def place(env, title, x, y, size=None):
                        env=env, check=True, timeout=30)
 
 
-def record(tmp_path, start, job):
+def record(tmp_path, start, job, stop_key=None):
     """Records JOB (done by a Person with the app START began) on a desktop of its
-    own; returns the plan's text and the recorder's log."""
+    own, ended by Ctrl+C, or by the person pressing STOP_KEY; returns the plan's
+    text and the recorder's log."""
     (tmp_path / "desktop").mkdir()
     private = PrivateDesktop(wm=True, tmp_path=tmp_path / "desktop")
     state = tmp_path / "recorded-state"
@@ -165,14 +166,18 @@ def record(tmp_path, start, job):
         app = start(private.env, state)
         log = tmp_path / "recorder.log"
         plan_file = tmp_path / "plan.json"
-        recorder = subprocess.Popen([str(AXSIGHT_BIN), "record", "--out", str(plan_file)],
+        stop = ["--stop-key", stop_key] if stop_key else []
+        recorder = subprocess.Popen([str(AXSIGHT_BIN), "record", "--out", str(plan_file), *stop],
                                     env=env, stdout=subprocess.DEVNULL,
                                     stderr=open(log, "w"))
         assert poll(lambda: "recording (watching" in log.read_text(), timeout=30), log.read_text()
         last = job(Person(private.env, state))
         # The last step is written once the recorder has seen it.
         assert poll(lambda: last in log.read_text(), timeout=10), log.read_text()
-        recorder.send_signal(signal.SIGINT)
+        if stop_key:
+            Person(private.env, state).key(stop_key)
+        else:
+            recorder.send_signal(signal.SIGINT)
         assert recorder.wait(timeout=30) == 0, log.read_text()
         return plan_file.read_text(), log.read_text()
     finally:
@@ -592,8 +597,10 @@ def test_a_web_form_in_chromium_is_recorded_and_replayed(tmp_path, shop):
         assert poll(lambda: orders, timeout=15), "the order never reached the shop"
         return 'click [Button] Place order'
 
+    # The person ends the recording with a key, from the browser.
     text, log = record(tmp_path, start_chromium(f"{base}/order.html", tmp_path / "profile",
-                                                "900,700"), place_an_order)
+                                                "900,700"), place_an_order, stop_key="ctrl+alt+End")
+    assert "ctrl+alt+End (or Ctrl+C here) ends it" in log, log
     plan = json.loads(text)
     print(text)
     assert orders == [{"name": "Ada", "password": password, "gift": "yes"}], orders

@@ -46,6 +46,10 @@ const FORWARD_POLL: Duration = Duration::from_millis(200);
 pub struct RecordOptions {
     /// Every typed text becomes a parameter of the plan (secrets always are).
     pub every_text_a_parameter: bool,
+    /// A chord that ends the recording when the person presses it, itself no
+    /// step (`Pause`): the person need not go back to a terminal, whose click
+    /// and Ctrl+C would be steps.
+    pub stop_key: Option<axsight_core::KeyChord>,
 }
 
 /// What a recording tells while it runs.
@@ -184,6 +188,7 @@ impl<E: Engine> Session<E> {
                 biased;
                 () = &mut stop => break,
                 input = inputs.recv() => match input {
+                    Some(input) if is_stop_key(&input.what, options.stop_key.as_ref()) => break,
                     Some(input) => recorder.take(input).await,
                     None => break,
                 },
@@ -209,5 +214,35 @@ impl<E: Engine> Session<E> {
             news(RecordNews::Step(step.described()));
         }
         Ok(Plan::new(&steps, &parameters, watched))
+    }
+}
+
+/// Whether `what` is the chord `stop` (its modifiers in any order).
+fn is_stop_key(what: &axsight_core::Observed, stop: Option<&axsight_core::KeyChord>) -> bool {
+    let (axsight_core::Observed::Key(chord), Some(stop)) = (what, stop) else {
+        return false;
+    };
+    let held = |chord: &axsight_core::KeyChord| {
+        let mut modifiers: Vec<String> = chord.modifiers.iter().map(|m| m.to_string()).collect();
+        modifiers.sort();
+        modifiers
+    };
+    let key = |chord: &axsight_core::KeyChord| chord.key.to_string().to_lowercase();
+    held(chord) == held(stop) && key(chord) == key(stop)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use axsight_core::{parse_keys, Observed};
+
+    #[test]
+    fn the_stop_key_is_its_chord_whatever_the_order_of_its_modifiers() {
+        let stop = parse_keys("ctrl+alt+End").unwrap().remove(0);
+        let pressed = |keys: &str| Observed::Key(parse_keys(keys).unwrap().remove(0));
+        assert!(is_stop_key(&pressed("alt+ctrl+End"), Some(&stop)));
+        assert!(!is_stop_key(&pressed("ctrl+End"), Some(&stop)));
+        assert!(!is_stop_key(&pressed("ctrl+alt+Home"), Some(&stop)));
+        assert!(!is_stop_key(&pressed("ctrl+alt+End"), None));
     }
 }

@@ -221,6 +221,10 @@ pub enum Command {
         /// Make every typed text a parameter of the plan (passwords always are).
         #[arg(long)]
         params: bool,
+        /// The key (or chord, as press_key writes them) that ends the recording
+        /// from any app, itself no step; Ctrl+C in the terminal ends it too.
+        #[arg(long, value_name = "KEY", default_value = "Pause")]
+        stop_key: String,
     },
     /// Replay a plan `axsight record` wrote, step by step through the MCP tools,
     /// stopping at the first step that fails.

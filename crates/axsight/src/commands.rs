@@ -154,7 +154,11 @@ pub async fn run(command: Command, flags: GroundingFlags) -> anyhow::Result<Exit
                 axsight_mcp::AxsightServer::<LinuxEngine>::new().tools_reference(&examples)?
             );
         }
-        Command::Record { out, params } => return recording::record(out, params).await,
+        Command::Record {
+            out,
+            params,
+            stop_key,
+        } => return recording::record(out, params, &stop_key).await,
         Command::Replay { plan, params } => {
             return recording::replay(&plan, &params, grounding).await
         }

@@ -28,6 +28,8 @@ impl<E: Engine> AxsightServer<E> {
         }
         let options = RecordOptions {
             every_text_a_parameter: args.params.unwrap_or(false),
+            // The agent stops it with `stop`.
+            stop_key: None,
         };
         let started = self.session.start_recording(options).await;
         Ok(answer(started.map(|how| {

@@ -25,16 +25,24 @@ const STEPS_PER_CALL: usize = 50;
 pub async fn record(
     out: Option<PathBuf>,
     every_text_a_parameter: bool,
+    stop_key: &str,
 ) -> anyhow::Result<ExitCode> {
+    let chords = axsight_core::parse_keys(stop_key)
+        .with_context(|| format!("--stop-key {stop_key} is not a key"))?;
+    let [stop] = <[_; 1]>::try_from(chords)
+        .map_err(|_| anyhow::anyhow!("--stop-key takes one key or chord, not a sequence"))?;
     let session = Session::watching();
     let options = RecordOptions {
         every_text_a_parameter,
+        stop_key: Some(stop.clone()),
     };
     let mut count = 0;
     let plan = session
         .record(options, axsight_mcp::stop_asked(), |news| match news {
             RecordNews::Watching(how) => {
-                eprintln!("recording (watching {how}): work in the apps; Ctrl+C ends it");
+                eprintln!(
+                    "recording (watching {how}): work in the apps; {stop} (or Ctrl+C here) ends it"
+                );
             }
             RecordNews::Step(step) => {
                 count += 1;

@@ -279,3 +279,69 @@ def test_http_sessions_are_capped_end_when_idle_and_a_flood_stays_small(desktop)
     finally:
         server.terminate()
         server.wait(timeout=10)
+
+
+def confirming_client(mode, elicit):
+    """An SDK client of a `serve --confirm` on the suite's transport, in MODE
+    (legacy: the server asks with a request of its own; auto: in an input-required
+    result), answering elicitations with ELICIT (None: it cannot ask); yields it
+    inside `async with`."""
+    from mcp import StdioServerParameters
+    from mcp.client import Client
+    from test_mcp_server import AXSIGHT_BIN, desktop_env
+    if TRANSPORT == "http":
+        port = free_port()
+        server = serving(port, "--confirm")
+        return Client(f"http://127.0.0.1:{port}/mcp", mode=mode,
+                      elicitation_callback=elicit), server
+    params = StdioServerParameters(command=str(AXSIGHT_BIN), args=["serve", "--confirm"],
+                                   env=desktop_env())
+    return Client(params, mode=mode, elicitation_callback=elicit), None
+
+
+@pytest.mark.parametrize("mode", ["legacy", "auto"])
+def test_closing_a_window_asks_the_person_first(desktop, mode):
+    """With --confirm, close_window asks through the client: a "no" leaves the
+    window and is refused, saying so; a client that cannot ask is refused; a "yes"
+    closes it (the fixture then quits). In both of MCP's ways of asking."""
+    import asyncio
+    import anyio
+    from mcp import types
+    from conftest import launch
+    title = f"axsight-confirm-{mode}-{os.getpid()}"
+    app = launch(["/usr/bin/python3", str(FIXTURE_APP), "--title", title], title)
+    asked = []
+
+    def answering(yes):
+        async def elicit(context, params):
+            asked.append(params.message)
+            return types.ElicitResult(action="accept", content={"confirm": yes})
+        return elicit
+
+    async def close(elicit):
+        client, server = confirming_client(mode, elicit)
+        try:
+            with anyio.fail_after(60):
+                async with client:
+                    result = await client.call_tool("close_window", {"window": title})
+                    return result.is_error, "".join(
+                        b.text for b in result.content if b.type == "text")
+        finally:
+            if server:
+                server.terminate()
+                server.wait(timeout=10)
+
+    try:
+        refused, said = asyncio.run(close(answering(False)))
+        assert refused and said.startswith("not allowed: the person said no to: An agent asks "
+                                           f"to close the window '{title}'"), said
+        assert alive(app.proc.pid) and len(asked) == 1, asked
+        refused, said = asyncio.run(close(None))
+        assert refused and "this client cannot ask one" in said, said
+        assert alive(app.proc.pid)
+        refused, said = asyncio.run(close(answering(True)))
+        assert not refused, said
+        assert len(asked) == 2, asked
+        assert poll(lambda: not alive(app.proc.pid), timeout=10), "the window was not closed"
+    finally:
+        kill_all([app.proc.pid])

@@ -95,6 +95,9 @@ pub struct ServeOptions {
     pub policy: std::sync::Arc<axsight_session::DesktopPolicy>,
     /// Acting calls a session may make a minute (`None`: any number).
     pub acting_per_minute: Option<u32>,
+    /// What cannot be undone (closing a window, a quitting chord, a page
+    /// script) asks the person through the client first.
+    pub confirm: bool,
 }
 
 impl ServeOptions {
@@ -114,7 +117,8 @@ impl ServeOptions {
     pub fn server<E: axsight_core::Engine>(&self, grounding: Grounding) -> AxsightServer<E> {
         let server = AxsightServer::<E>::serving(self.session(grounding))
             .offering(&self.tools)
-            .with_acting_limit(self.acting_per_minute);
+            .with_acting_limit(self.acting_per_minute)
+            .confirming(self.confirm);
         match &self.audit {
             Some(log) => server.with_audit(log.clone()),
             None => server,

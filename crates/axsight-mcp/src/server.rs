@@ -6,6 +6,7 @@
 mod acting;
 mod browsing;
 mod client_model;
+mod confirm;
 #[cfg(test)]
 mod fuzz_arguments;
 pub(crate) mod protocol;
@@ -57,6 +58,19 @@ click_element takes; one marked `= #u14` is that tree element: use the tree's ha
 browsers, navigate_browser opens pages and include_dom adds the page's elements with #d handles. \
 Prefer, in order: tree, DOM, detector or vision, OCR, coordinates.";
 
+/// What the audit log says a call answered: its text, or its error.
+fn answer_text(response: &Result<CallToolResponse, ErrorData>) -> String {
+    match response {
+        Ok(CallToolResponse::Complete(result)) => result
+            .content
+            .iter()
+            .find_map(|block| block.as_text().map(|t| t.text.clone()))
+            .unwrap_or_default(),
+        Ok(_) => "waiting for the client's answer".to_string(),
+        Err(error) => error.message.to_string(),
+    }
+}
+
 /// The axsight MCP server, over engine `E`.
 pub struct AxsightServer<E: Engine> {
     session: Arc<Session<E>>,
@@ -70,6 +84,8 @@ pub struct AxsightServer<E: Engine> {
     /// Acting calls a minute, and this session's budget of them.
     acting_per_minute: Option<u32>,
     acting_budget: Option<Arc<crate::acting_budget::ActingBudget>>,
+    /// What cannot be undone asks the person first (`serve --confirm`).
+    confirm: bool,
 }
 
 impl<E: Engine> Clone for AxsightServer<E> {
@@ -81,6 +97,7 @@ impl<E: Engine> Clone for AxsightServer<E> {
             audit: self.audit.clone(),
             acting_per_minute: self.acting_per_minute,
             acting_budget: self.acting_budget.clone(),
+            confirm: self.confirm,
         }
     }
 }
@@ -118,6 +135,7 @@ impl<E: Engine> AxsightServer<E> {
             audit: None,
             acting_per_minute: None,
             acting_budget: None,
+            confirm: false,
         }
     }
 
@@ -196,6 +214,47 @@ impl<E: Engine> AxsightServer<E> {
         let tool = request.name.to_string();
         request.arguments = Some(arguments);
         let started = std::time::Instant::now();
+        let question = match self.confirm {
+            true => confirm::question(
+                &tool,
+                request
+                    .arguments
+                    .as_ref()
+                    .unwrap_or(&serde_json::Map::new()),
+            ),
+            false => None,
+        };
+        if let Some(question) = question {
+            let call = format!(
+                "{tool} {}",
+                serde_json::Value::Object(request.arguments.clone().unwrap_or_default())
+            );
+            let state = request.request_state.take();
+            let responses = request.input_responses.take();
+            let asked = confirm::confirm(&call, &question, state, responses, &context).await;
+            let refused = match asked {
+                confirm::Confirmation::Yes => None,
+                confirm::Confirmation::AskInResult(ask) => {
+                    return Ok(CallToolResponse::InputRequired(ask))
+                }
+                confirm::Confirmation::Refused(why) => Some(why),
+            };
+            if let Some(why) = refused {
+                let response = Ok(CallToolResponse::Complete(failure(ToolError::NotAllowed(
+                    why,
+                ))));
+                if let Some((log, arguments)) = &audited {
+                    log.record(&crate::audit::AuditEntry {
+                        tool: &tool,
+                        arguments,
+                        answer: &answer_text(&response),
+                        ok: false,
+                        took: started.elapsed(),
+                    });
+                }
+                return response;
+            }
+        }
         let over_budget = self
             .acting_budget
             .as_ref()
@@ -212,22 +271,15 @@ impl<E: Engine> AxsightServer<E> {
             }
         };
         if let Some((log, arguments)) = audited {
-            let (ok, answer) = match &response {
-                Ok(CallToolResponse::Complete(result)) => (
-                    result.is_error != Some(true),
-                    result
-                        .content
-                        .iter()
-                        .find_map(|block| block.as_text().map(|t| t.text.clone()))
-                        .unwrap_or_default(),
-                ),
-                Ok(_) => (true, "waiting for the client's model".to_string()),
-                Err(error) => (false, error.message.to_string()),
+            let ok = match &response {
+                Ok(CallToolResponse::Complete(result)) => result.is_error != Some(true),
+                Ok(_) => true,
+                Err(_) => false,
             };
             log.record(&crate::audit::AuditEntry {
                 tool: &tool,
                 arguments: &arguments,
-                answer: &answer,
+                answer: &answer_text(&response),
                 ok,
                 took: started.elapsed(),
             });
@@ -285,7 +337,14 @@ impl<E: Engine> AxsightServer<E> {
             acting_budget: self
                 .acting_per_minute
                 .map(|n| Arc::new(crate::acting_budget::ActingBudget::new(n))),
+            confirm: self.confirm,
         }
+    }
+
+    /// This server asking the person before what cannot be undone.
+    pub fn confirming(mut self, confirm: bool) -> AxsightServer<E> {
+        self.confirm = confirm;
+        self
     }
 
     /// This server allowing `per_minute` acting calls a minute (`None`: any).

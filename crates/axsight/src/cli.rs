@@ -467,6 +467,12 @@ pub struct ServeFlags {
     /// a comment), as --allow-app takes them.
     #[arg(long, value_name = "FILE")]
     pub apps: Option<std::path::PathBuf>,
+    /// Ask the person, through the client (MCP elicitation), before what cannot
+    /// be undone: closing a window, a chord that quits or deletes (ctrl+q,
+    /// alt+F4, shift+Delete), a script in a page. A "no", or a client that
+    /// cannot ask, refuses the call.
+    #[arg(long)]
+    pub confirm: bool,
     /// Run an open_application line that needs a shell (`$`, `;`, a pipe)
     /// through /bin/sh. Off, such a line is refused; never with an allow-list.
     #[arg(long)]

@@ -206,7 +206,7 @@ impl<E: Engine> AxsightServer<E> {
                     },
                     Ok(_) => StepOutcome {
                         ok: false,
-                        text: format!("{tool} needs the client's own model, which a sequence cannot wait for: call it alone"),
+                        text: format!("{tool} needs an answer from the client (its model's, or the person's yes), which a sequence cannot wait for: call it alone"),
                     },
                     Err(error) => StepOutcome {
                         ok: false,

@@ -46,6 +46,7 @@ pub async fn serve(flags: ServeFlags, grounding: Grounding) -> anyhow::Result<()
             (None, Some(_)) => Some(HTTP_ACTING_PER_MINUTE),
             (None, None) => None,
         },
+        confirm: flags.confirm,
     };
     let Some(addr) = flags.http else {
         return axsight_mcp::serve_stdio::<LinuxEngine>(grounding, options)

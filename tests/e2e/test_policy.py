@@ -8,6 +8,7 @@ through a shell; `--allow-shell` is the explicit way back; `--allow-app` and
 import http.client
 import json
 import os
+import re
 import shlex
 import signal
 import subprocess
@@ -345,3 +346,58 @@ def test_closing_a_window_asks_the_person_first(desktop, mode):
         assert poll(lambda: not alive(app.proc.pid), timeout=10), "the window was not closed"
     finally:
         kill_all([app.proc.pid])
+
+
+GTK4_FIXTURE = FIXTURE_APP.parent / "gtk4_fixture_app.py"
+
+
+def test_a_scope_keeps_other_apps_out_of_sight_and_out_of_reach(fixture_app, tmp_path):
+    """--scope axsight-fixture, with the GTK 4 fixture running beside it: the other
+    app is absent from listings and searches, its window cannot be read, a click on
+    it is refused (and does nothing), so are a capture of the whole screen and a
+    recording; the app in scope is read and acted on as ever."""
+    from conftest import launch
+    if not os.path.exists("/usr/bin/xdotool"):
+        pytest.skip("xdotool is not installed (scripts/install-deps)")
+    other = launch(["/usr/bin/python3", str(GTK4_FIXTURE)], "axsight gtk4 fixture")
+    try:
+        from test_mcp_server import AXSIGHT_BIN
+
+        def box(title):
+            found = subprocess.run([str(AXSIGHT_BIN), "find", f'role:Window && name:"{title}"'],
+                                   capture_output=True, text=True, timeout=30).stdout
+            match = re.search(r"\[(-?\d+),(-?\d+),(\d+),(\d+)\]", found)
+            return tuple(map(int, match.groups())) if match else None
+        mx, my, mw, mh = box(fixture_app.title)
+        # The other window beside the fixture's, where nothing else lies.
+        subprocess.run(["xdotool", "search", "--name", "axsight gtk4 fixture", "windowmove",
+                        "--sync", str(mx + mw + 20), "20"], check=True, timeout=30)
+        assert poll(lambda: box("axsight gtk4 fixture")[0] >= mx + mw, timeout=10)
+        x, y, w, h = box("axsight gtk4 fixture")
+        point = (x + w // 2, y + h // 2)
+
+        async def body(c):
+            apps = await c.ok("get_applications")
+            assert fixture_app.title in apps and "gtk4" not in apps, apps
+            gone = await c.error("get_window_tree", {"window": "axsight gtk4 fixture"})
+            assert "gtk4 fixture" in gone, gone
+            none = await c.ok("find_elements", {"selector": 'name:"axsight gtk4 fixture"'})
+            assert none.startswith("No element matches"), none
+            clicked = await c.error("click_element", {"x": point[0], "y": point[1]})
+            assert clicked.startswith(f"not allowed: ({point[0]}, {point[1]}) lies on the window "
+                                      "'axsight gtk4 fixture' of axsight-gtk4-fixture"), clicked
+            assert "serve --scope" in clicked, clicked
+            screen = await c.call("capture_screenshot", {})
+            assert screen.is_error and "whole screen" in "".join(
+                b.text for b in screen.content if b.type == "text"), screen
+            shot = await c.call("capture_screenshot", {"window": fixture_app.title})
+            assert not shot.is_error, shot
+            recording = await c.error("record", {})
+            assert "not allowed: a recording watches" in recording, recording
+            counted = await c.ok("click_element", {"selector": "role:Button && name:Count",
+                                                   "window": fixture_app.title})
+            assert "Count 1" in counted or "Count" in counted, counted
+
+        run_session(body, args=["--scope", "axsight-fixture"])
+    finally:
+        kill_all([other.proc.pid])

@@ -64,11 +64,13 @@ impl ReadOptions {
 }
 
 /// How an engine is to connect.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct ConnectOptions {
     /// Watch the desktop's events so unchanged windows are answered from memory:
     /// for long-lived users such as a server.
     pub watch_events: bool,
+    /// Show and act on only these apps' windows (see [`crate::AppScope`]).
+    pub scope: Option<crate::AppScope>,
 }
 
 /// What kind of failure an engine error is, where the caller acts on it.

@@ -38,6 +38,7 @@
 //! an agent gets it, and `axsight click` answers as `click_element` does. The reading
 
 mod aim;
+mod app_scope;
 mod capture;
 mod command_line;
 mod compact;
@@ -66,6 +67,7 @@ mod text_detail;
 mod tree;
 
 pub use aim::{click_action, clickable_point, element_at, visible_box};
+pub use app_scope::AppScope;
 pub use capture::Capture;
 pub use command_line::{join_command, split_command, split_exec, CommandLineError};
 pub use compact::{

@@ -53,6 +53,8 @@ pub struct LinuxEngine {
     /// once the screen showed one of its windows: an X11 app's scale is set
     /// when it starts, so its windows are not looked up again.
     app_scales: std::sync::Mutex<std::collections::HashMap<u32, f64>>,
+    /// The apps whose windows this engine shows and acts on (see `scope.rs`).
+    pub(crate) scope: Option<axsight_core::AppScope>,
 }
 
 /// Apps whose scales are kept before the lot is dropped.
@@ -104,6 +106,7 @@ impl LinuxEngine {
             devices_unconfirmed: new_devices.into(),
             clipboard,
             app_scales: Default::default(),
+            scope: None,
         })
     }
 
@@ -464,14 +467,18 @@ impl Engine for LinuxEngine {
     type Error = Error;
 
     async fn connect(options: ConnectOptions) -> Result<LinuxEngine> {
-        match options.watch_events {
-            true => LinuxEngine::connect_watching().await,
-            false => LinuxEngine::connect().await,
-        }
+        let mut engine = match options.watch_events {
+            true => LinuxEngine::connect_watching().await?,
+            false => LinuxEngine::connect().await?,
+        };
+        engine.scope = options.scope;
+        Ok(engine)
     }
 
+    // A scope (`scope.rs`) applies here, on the trait: the engine's own calls
+    // to its inherent methods see the whole desktop.
     async fn applications(&self) -> Result<Vec<Application>> {
-        LinuxEngine::applications(self).await
+        Ok(self.scoped_apps(LinuxEngine::applications(self).await?))
     }
 
     async fn window_tree(
@@ -479,7 +486,9 @@ impl Engine for LinuxEngine {
         query: &WindowQuery,
         options: ReadOptions,
     ) -> Result<WindowSnapshot> {
-        LinuxEngine::window_tree(self, query, options).await
+        let snapshot = LinuxEngine::window_tree(self, query, options).await?;
+        self.check_snapshot(&snapshot)?;
+        Ok(snapshot)
     }
 
     async fn window_tree_listed(
@@ -487,7 +496,9 @@ impl Engine for LinuxEngine {
         query: &WindowQuery,
         options: ReadOptions,
     ) -> Result<(WindowSnapshot, Vec<Application>)> {
-        LinuxEngine::window_tree_listed(self, query, options).await
+        let (snapshot, apps) = LinuxEngine::window_tree_listed(self, query, options).await?;
+        self.check_snapshot(&snapshot)?;
+        Ok((snapshot, self.scoped_apps(apps)))
     }
 
     async fn window_trees(
@@ -495,7 +506,11 @@ impl Engine for LinuxEngine {
         app: Option<&str>,
         options: ReadOptions,
     ) -> Result<Vec<WindowSnapshot>> {
-        LinuxEngine::window_trees(self, app, options).await
+        let snapshots = LinuxEngine::window_trees(self, app, options).await?;
+        Ok(snapshots
+            .into_iter()
+            .filter(|snapshot| self.check_snapshot(snapshot).is_ok())
+            .collect())
     }
 
     async fn perform(&self, element: &ElementId, operation: &Operation) -> Result<Performed> {
@@ -503,6 +518,7 @@ impl Engine for LinuxEngine {
     }
 
     async fn send_input(&self, input: &Input) -> Result<()> {
+        self.check_input(input).await?;
         LinuxEngine::send_input(self, input).await
     }
 
@@ -523,14 +539,17 @@ impl Engine for LinuxEngine {
     }
 
     async fn screen_windows(&self, pid: u32) -> Result<Vec<(String, Bounds)>> {
+        self.check_pid(pid, "the process's windows").await?;
         LinuxEngine::screen_windows(self, pid).await
     }
 
     async fn activate_window_at(&self, point: Point) -> Result<()> {
+        self.check_scoped_point(point).await?;
         LinuxEngine::activate_window_at(self, point).await
     }
 
     async fn close_window_titled(&self, title: &str) -> Result<bool> {
+        self.check_title(title).await?;
         LinuxEngine::close_window_titled(self, title).await
     }
 
@@ -547,7 +566,11 @@ impl Engine for LinuxEngine {
     }
 
     async fn clipboard_text(&self) -> Result<Option<ClipboardText>> {
-        LinuxEngine::clipboard_text(self).await
+        let text = LinuxEngine::clipboard_text(self).await?;
+        if let Some(text) = &text {
+            self.check_pid(text.owner, "the clipboard's text").await?;
+        }
+        Ok(text)
     }
 
     async fn set_clipboard_text(&self, text: String) -> Result<()> {
@@ -563,6 +586,7 @@ impl Engine for LinuxEngine {
     }
 
     async fn watch_input(&self) -> Result<InputWatch> {
+        self.check_watch()?;
         LinuxEngine::watch_input(self).await
     }
 
@@ -598,6 +622,7 @@ impl Engine for LinuxEngine {
     }
 
     async fn capture(&self, region: Option<Bounds>) -> Result<Capture> {
+        self.check_capture(region).await?;
         LinuxEngine::capture(self, region).await
     }
 

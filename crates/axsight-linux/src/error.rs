@@ -3,6 +3,10 @@
 /// An error from the Linux engine.
 #[derive(Debug, thiserror::Error)]
 pub enum Error {
+    /// What the server's scope (`serve --scope`) keeps the session from.
+    #[error("not allowed: {what}, and this server shows only {apps} (serve --scope)")]
+    OutOfScope { what: String, apps: String },
+
     #[error(
         "no X display found ({detail}); set DISPLAY to the display the apps run on, \
          for example DISPLAY=:0"
@@ -219,7 +223,8 @@ impl axsight_core::EngineError for Error {
             | Error::NoSuchAction { .. }
             | Error::Placement(_)
             | Error::NoWindowControl(_)
-            | Error::Clipboard(_) => FailureKind::Refused,
+            | Error::Clipboard(_)
+            | Error::OutOfScope { .. } => FailureKind::Refused,
             _ => FailureKind::Other,
         }
     }

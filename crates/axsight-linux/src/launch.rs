@@ -299,10 +299,11 @@ mod tests {
                 "echo $HOME; x"
             ]
         );
-        // The value's own escapes come first: `\s` is a space inside one word.
+        // The value's own escapes come first, then the quoting: `\s` is a space,
+        // one word inside quotes and two outside.
         assert_eq!(
-            argv("[Desktop Entry]\nExec=app a\\sb\n").unwrap(),
-            ["app", "a b"]
+            argv("[Desktop Entry]\nExec=app \"a\\sb\" c\\sd\n").unwrap(),
+            ["app", "a b", "c", "d"]
         );
     }
 

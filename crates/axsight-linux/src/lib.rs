@@ -25,6 +25,7 @@ pub mod discover;
 mod engine;
 mod error;
 mod launch;
+mod scope;
 mod silent_windows;
 
 pub use desktop_session::{Compositor, DesktopSession};

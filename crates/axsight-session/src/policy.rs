@@ -1,11 +1,12 @@
-//! What whoever serves the desktop lets an agent start on it: which programs
-//! `open_application` may run, and whether a line that needs a shell may run
-//! at all. Which tools an agent has is the MCP layer's to decide; this module
+//! What whoever serves the desktop lets an agent start on it and reach: which
+//! programs `open_application` may run, whether a line that needs a shell may
+//! run at all, and which apps' windows the tools see (the engine keeps that
+//! scope once connected, `AppScope`). Which tools an agent has is the MCP layer's to decide; this module
 //! decides on what a tool is asked to do, on plain data.
 
 use std::path::Path;
 
-use axsight_core::Launch;
+use axsight_core::{AppScope, Launch};
 
 use crate::ToolError;
 
@@ -19,6 +20,9 @@ pub struct DesktopPolicy {
     /// A command line that needs a shell (`$`, `;`, a pipe) runs through
     /// `/bin/sh`. Never with an allow-list: a shell line can start anything.
     pub shell: bool,
+    /// Only these apps' windows are listed, read and acted on; `None`: every
+    /// app's.
+    pub scope: Option<AppScope>,
 }
 
 impl DesktopPolicy {
@@ -34,15 +38,18 @@ impl DesktopPolicy {
         if self.apps.as_ref().is_some_and(|apps| apps.is_empty()) {
             return Err("the app allow-list names no app".into());
         }
+        if self.scope.as_ref().is_some_and(AppScope::is_empty) {
+            return Err("the scope names no app".into());
+        }
         Ok(())
     }
 
     /// Whether `launch` may run; refused with what may.
     ///
     /// ```
-    /// use axsight_core::Launch;
+    /// use axsight_core::{AppScope, Launch};
     /// use axsight_session::DesktopPolicy;
-    /// let policy = DesktopPolicy { apps: Some(vec!["gedit".into()]), shell: false };
+    /// let policy = DesktopPolicy { apps: Some(vec!["gedit".into()]), shell: false, scope: None };
     /// let gedit = Launch::Program { argv: vec!["gedit".into(), "a.txt".into()], desktop_id: None };
     /// assert!(policy.allows(&gedit).is_ok());
     /// let other = Launch::Program { argv: vec!["xterm".into()], desktop_id: None };
@@ -115,6 +122,7 @@ mod tests {
         DesktopPolicy {
             apps: Some(apps.iter().map(|a| a.to_string()).collect()),
             shell: false,
+            scope: None,
         }
     }
 

@@ -137,6 +137,12 @@ impl<E: Engine> Session<E> {
         stop: impl Future<Output = ()>,
         mut news: impl FnMut(RecordNews),
     ) -> Result<Plan, ToolError> {
+        if self.policy.scope.is_some() {
+            return Err(ToolError::NotAllowed(
+                "a recording watches the person's work in every app, and this server shows                  only some (serve --scope)"
+                    .into(),
+            ));
+        }
         let engine = self.engine().await?;
         let (sender, mut inputs) = tokio::sync::mpsc::unbounded_channel();
         // Kept while input cannot be watched, so that the channel stays open.

@@ -328,6 +328,7 @@ impl<E: Engine> Session<E> {
         }
         let options = ConnectOptions {
             watch_events: self.watch_events,
+            scope: self.policy.scope.clone(),
         };
         let engine = E::connect(options).await.map_err(ToolError::engine)?;
         let engine = Arc::new(engine);

@@ -467,6 +467,12 @@ pub struct ServeFlags {
     /// a comment), as --allow-app takes them.
     #[arg(long, value_name = "FILE")]
     pub apps: Option<std::path::PathBuf>,
+    /// Show and act on only the windows of these apps (names as get_applications
+    /// gives them; comma-separated or repeated): the others are absent from
+    /// listings, and a handle, selector, point, key, capture or clipboard read
+    /// that would reach them is refused.
+    #[arg(long, value_name = "APPS")]
+    pub scope: Vec<String>,
     /// Ask the person, through the client (MCP elicitation), before what cannot
     /// be undone: closing a window, a chord that quits or deletes (ctrl+q,
     /// alt+F4, shift+Delete), a script in a page. A "no", or a client that

@@ -4,6 +4,7 @@
 use std::sync::Arc;
 
 use anyhow::{bail, Context as _};
+use axsight_core::AppScope;
 use axsight_linux::LinuxEngine;
 use axsight_mcp::{SessionLimits, ToolPolicy};
 use axsight_session::{DesktopPolicy, Grounding};
@@ -94,6 +95,8 @@ fn desktop_policy(flags: &ServeFlags) -> anyhow::Result<DesktopPolicy> {
     let policy = DesktopPolicy {
         apps: given.then_some(apps),
         shell: flags.allow_shell,
+        scope: (!flags.scope.is_empty())
+            .then(|| AppScope::new(flags.scope.iter().flat_map(|names| names.split(',')))),
     };
     if let Err(why) = policy.check() {
         bail!("{why}");

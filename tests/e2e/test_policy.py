@@ -394,6 +394,9 @@ def test_a_scope_keeps_other_apps_out_of_sight_and_out_of_reach(fixture_app, tmp
             assert not shot.is_error, shot
             recording = await c.error("record", {})
             assert "not allowed: a recording watches" in recording, recording
+            browsing = await c.error("navigate_browser", {"url": "about:blank"})
+            assert browsing.startswith("not allowed: this server shows only axsight-fixture "
+                                       "(serve --scope), no browser"), browsing
             counted = await c.ok("click_element", {"selector": "role:Button && name:Count",
                                                    "window": fixture_app.title})
             assert "Count 1" in counted or "Count" in counted, counted

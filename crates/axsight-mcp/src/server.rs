@@ -308,7 +308,7 @@ impl<E: Engine> AxsightServer<E> {
 impl<E: Engine> AxsightServer<E> {
     /// This server offering only the tools `policy` offers: the others are
     /// neither listed nor callable, and a call of one is refused as the
-    /// policy's (see [`Self::call_checked`]).
+    /// policy's (see `call_checked`).
     pub fn offering(mut self, policy: &crate::ToolPolicy) -> AxsightServer<E> {
         let left_out: Vec<String> = self
             .tool_router

@@ -110,7 +110,25 @@ pub struct NavigateRequest {
     pub timeout: Duration,
 }
 
+/// The names browsers go by on the accessibility bus.
+const BROWSER_APPS: &[&str] = &["Chromium", "Google Chrome", "Firefox", "Firefox ESR"];
+
 impl<E: Engine> Session<E> {
+    /// Refuses the browser tools under a scope that names no browser: they
+    /// reach pages over DevTools or BiDi, not through the desktop's windows
+    /// the scope keeps to.
+    fn browsers_in_scope(&self) -> Result<(), ToolError> {
+        match &self.policy.scope {
+            Some(scope) if !BROWSER_APPS.iter().any(|browser| scope.holds(browser)) => {
+                Err(ToolError::NotAllowed(format!(
+                    "this server shows only {} (serve --scope), no browser",
+                    scope.listed()
+                )))
+            }
+            _ => Ok(()),
+        }
+    }
+
     /// Opens a page (or moves through history) and answers with the window's
     /// tree once the page shows in it.
     pub async fn navigate(&self, request: &NavigateRequest) -> Result<String, ToolError> {
@@ -123,6 +141,7 @@ impl<E: Engine> Session<E> {
     }
 
     async fn do_navigate(&self, request: &NavigateRequest) -> Result<String, ToolError> {
+        self.browsers_in_scope()?;
         let start = Instant::now();
         let url = request
             .url
@@ -412,6 +431,7 @@ impl<E: Engine> Session<E> {
                     .into(),
             ));
         }
+        self.browsers_in_scope()?;
         let engine = self.engine().await?;
         let request = NavigateRequest {
             app: app.map(str::to_string),

@@ -62,7 +62,9 @@ def start_http(binary):
     env = {k: os.environ[k] for k in DESKTOP_VARS if os.environ.get(k)}
     env["PATH"] = os.environ["PATH"]
     log = tempfile.TemporaryFile("w+")
-    server = subprocess.Popen([binary, "serve", "--http", "127.0.0.1:0"], stderr=log,
+    # More clients than the default session cap, each in use.
+    server = subprocess.Popen([binary, "serve", "--http", "127.0.0.1:0", "--max-sessions", "64"],
+                              stderr=log,
                               stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, env=env,
                               text=True)
     deadline = time.monotonic() + 20

@@ -34,13 +34,18 @@ def test_a_shell_line_in_open_application_runs_nothing(desktop, tmp_path):
     """`$(…)`, `;` and backquotes in the app's text are refused, saying why, and
     the file each would have created stays absent. Served with --allow-shell, the
     same line runs: the refusal is the policy's, not an accident of quoting."""
-    made = [tmp_path / f"made-{n}" for n in range(3)]
+    made = [tmp_path / f"made-{n}" for n in range(5)]
     lines = [f"true $(touch {made[0]})", f"true; touch {made[1]}", f"true `touch {made[2]}`"]
+    # A shell started as the program runs a line as well.
+    shells = [f"sh -c 'touch {made[3]}'", f"env A=1 /bin/bash -c 'touch {made[4]}'"]
 
     async def refused(c):
         for line in lines:
             message = await c.error("open_application", {"app": line, "timeout_ms": 1000})
             assert "not a shell line" in message and "quote it" in message, message
+        for line in shells:
+            message = await c.error("open_application", {"app": line, "timeout_ms": 1000})
+            assert message.startswith("not allowed: `") and "is a shell" in message, message
         # A quoted metacharacter is an argument like any other.
         quoted = await c.error("open_application",
                                {"app": f"true '$(touch {made[0]})'", "timeout_ms": 1000})
@@ -379,6 +384,11 @@ def test_a_scope_keeps_other_apps_out_of_sight_and_out_of_reach(fixture_app, tmp
         async def body(c):
             apps = await c.ok("get_applications")
             assert fixture_app.title in apps and "gtk4" not in apps, apps
+            assert "(this server shows only axsight-fixture: other apps' windows are not " \
+                   "listed, read or acted on; serve --scope)" in apps, apps
+            started = await c.error("open_application", {"app": "gtk3-widget-factory"})
+            assert "names no app open_application may start (serve --allow-app)" in started, \
+                started
             gone = await c.error("get_window_tree", {"window": "axsight gtk4 fixture"})
             assert "gtk4 fixture" in gone, gone
             none = await c.ok("find_elements", {"selector": 'name:"axsight gtk4 fixture"'})

@@ -18,10 +18,11 @@ pub struct DesktopPolicy {
     /// path (`/usr/bin/gedit`); `None` lets it start anything.
     pub apps: Option<Vec<String>>,
     /// A command line that needs a shell (`$`, `;`, a pipe) runs through
-    /// `/bin/sh`. Never with an allow-list: a shell line can start anything.
+    /// `/bin/sh`, and a shell may be the program started (`sh -c …`). Never
+    /// with an allow-list: a shell line can start anything.
     pub shell: bool,
     /// Only these apps' windows are listed, read and acted on; `None`: every
-    /// app's.
+    /// app's. With a scope, `open_application` starts only what `apps` names.
     pub scope: Option<AppScope>,
 }
 
@@ -56,7 +57,23 @@ impl DesktopPolicy {
     /// assert!(policy.allows(&other).unwrap_err().to_string().contains("may start only gedit"));
     /// ```
     pub fn allows(&self, launch: &Launch) -> Result<(), ToolError> {
+        if let Launch::Program { argv, .. } = launch {
+            if let Some(shell) = shell_run_by(argv).filter(|_| !self.shell) {
+                return Err(ToolError::NotAllowed(format!(
+                    "`{shell}` is a shell, and a shell runs any line: open_application starts \
+                     programs, and runs shells only where the server allows them (serve \
+                     --allow-shell)"
+                )));
+            }
+        }
         let Some(apps) = &self.apps else {
+            if let Some(scope) = &self.scope {
+                return Err(ToolError::NotAllowed(format!(
+                    "this server shows only {} (serve --scope) and names no app \
+                     open_application may start (serve --allow-app)",
+                    scope.listed()
+                )));
+            }
             return Ok(());
         };
         let allowed = match launch {
@@ -77,6 +94,31 @@ impl DesktopPolicy {
             ))),
         }
     }
+}
+
+/// Shells, which run whatever line they are given (`sh -c '…'`).
+const SHELLS: &[&str] = &[
+    "sh", "bash", "dash", "zsh", "ksh", "mksh", "yash", "fish", "csh", "tcsh", "busybox",
+];
+
+/// The shell `argv` runs, if it runs one: as its program, or through `env`
+/// (`env FOO=1 bash -c …`).
+fn shell_run_by(argv: &[String]) -> Option<String> {
+    let name = |word: &str| {
+        Path::new(word)
+            .file_name()
+            .and_then(|n| n.to_str())
+            .unwrap_or(word)
+            .to_string()
+    };
+    let mut words = argv.iter();
+    let mut program = name(words.next()?);
+    if program == "env" {
+        // Its options and NAME=VALUE settings, then the program it runs.
+        let run = words.find(|w| !w.starts_with('-') && !w.contains('='))?;
+        program = name(run);
+    }
+    SHELLS.contains(&program.as_str()).then_some(program)
 }
 
 /// Whether allow-list entry `rule` is the desktop id `id`.
@@ -156,6 +198,55 @@ mod tests {
         assert!(DesktopPolicy::default()
             .allows(&Launch::Shell("x".into()))
             .is_ok());
+    }
+
+    #[test]
+    fn a_shell_is_a_shell_line_however_it_is_started() {
+        let open = DesktopPolicy::default();
+        for argv in [
+            &["sh", "-c", "echo hi > /tmp/x"][..],
+            &["/bin/bash", "-c", "x"],
+            &["env", "-i", "A=1", "dash", "-c", "x"],
+        ] {
+            let refused = open.allows(&program(argv, None)).unwrap_err().to_string();
+            assert!(
+                refused.contains("is a shell") && refused.contains("--allow-shell"),
+                "{refused}"
+            );
+        }
+        // A terminal that runs a shell inside it is a program like any other.
+        assert!(open
+            .allows(&program(&["gnome-terminal", "--", "bash"], None))
+            .is_ok());
+        assert!(open
+            .allows(&program(&["env", "HOME=/tmp", "gedit"], None))
+            .is_ok());
+        let shell = DesktopPolicy {
+            shell: true,
+            ..DesktopPolicy::default()
+        };
+        assert!(shell.allows(&program(&["sh", "-c", "x"], None)).is_ok());
+    }
+
+    #[test]
+    fn a_scope_without_an_allow_list_starts_nothing() {
+        let scoped = DesktopPolicy {
+            scope: Some(AppScope::new(["gedit"])),
+            ..DesktopPolicy::default()
+        };
+        let refused = scoped
+            .allows(&program(&["gedit"], None))
+            .unwrap_err()
+            .to_string();
+        assert!(
+            refused.contains("names no app open_application may start"),
+            "{refused}"
+        );
+        let allowed = DesktopPolicy {
+            apps: Some(vec!["gedit".into()]),
+            ..scoped
+        };
+        assert!(allowed.allows(&program(&["gedit"], None)).is_ok());
     }
 
     #[test]

@@ -430,6 +430,13 @@ impl<E: Engine> Session<E> {
             text.push_str(&line);
             text.push('\n');
         }
+        if let Some(scope) = &self.policy.scope {
+            text.push_str(&format!(
+                "(this server shows only {}: other apps' windows are not listed, read or \
+                 acted on; serve --scope)\n",
+                scope.listed()
+            ));
+        }
         Ok(text)
     }
 

@@ -480,7 +480,8 @@ pub struct ServeFlags {
     #[arg(long)]
     pub confirm: bool,
     /// Run an open_application line that needs a shell (`$`, `;`, a pipe)
-    /// through /bin/sh. Off, such a line is refused; never with an allow-list.
+    /// through /bin/sh, and let it start a shell (`sh -c …`). Off, both are
+    /// refused; never with an allow-list.
     #[arg(long)]
     pub allow_shell: bool,
 }

@@ -161,7 +161,8 @@ pub(crate) async fn confirm(
     if !can_ask {
         return Confirmation::Refused(format!(
             "this needs the person's yes (serve --confirm), and this client cannot ask one \
-             (it offers no elicitation): {question}"
+             (it offers no elicitation); ask the person to do it, or use a client that can \
+             ask: {question}"
         ));
     }
     let params = match request(question) {

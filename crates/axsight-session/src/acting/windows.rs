@@ -331,10 +331,18 @@ impl<E: Engine> Session<E> {
             }
             let now = Instant::now();
             if now >= deadline {
+                let why = match &self.policy.scope {
+                    Some(scope) => format!(
+                        "it may be an app outside what this server shows ({}; serve --scope), \
+                         have exited, or be slow to start (raise timeout_ms)",
+                        scope.listed()
+                    ),
+                    None => "it may have exited (check the command), hide from accessibility \
+                             (run `axsight doctor`), or be slow to start (raise timeout_ms)"
+                        .to_string(),
+                };
                 return Err(ToolError::TimedOut(format!(
-                    "started `{}` (pid {}) but no new window appeared on the accessibility bus within {} ms: \
-                     it may have exited (check the command), hide from accessibility (run `axsight doctor`), \
-                     or be slow to start (raise timeout_ms)",
+                    "started `{}` (pid {}) but no new window appeared on the accessibility bus within {} ms: {why}",
                     launched.command,
                     launched.pid,
                     timeout.as_millis(),

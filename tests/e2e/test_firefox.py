@@ -21,7 +21,7 @@ import tempfile
 import threading
 import time
 import urllib.parse
-from http.server import HTTPServer, SimpleHTTPRequestHandler
+from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 
@@ -61,16 +61,25 @@ class Shop(SimpleHTTPRequestHandler):
         self.wfile.write(body)
 
 
-@pytest.fixture(scope="module")
-def shop(desktop):
-    """The loopback server: its base URL, and the orders it received."""
+def running_shop():
+    """The web fixtures on loopback, and /order: yields the base URL and the list
+    of orders received (what a browser sent, read outside axsight), then stops.
+    A thread per connection: a browser that keeps one open idle must not hold up
+    the others."""
     orders = []
     handler = type("ShopHandler", (Shop,), {"orders": orders})
-    server = HTTPServer(("127.0.0.1", 0), functools.partial(handler, directory=str(WEB)))
+    server = ThreadingHTTPServer(("127.0.0.1", 0),
+                                 functools.partial(handler, directory=str(WEB)))
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     yield f"http://127.0.0.1:{server.server_address[1]}", orders
     server.shutdown()
+
+
+@pytest.fixture(scope="module")
+def shop(desktop):
+    """The loopback server: its base URL, and the orders it received."""
+    yield from running_shop()
 
 
 def processes(needle):

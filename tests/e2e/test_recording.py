@@ -5,21 +5,18 @@ fixture's form, chooses from its combo box and answers its menu's dialog while
 size, where the window sits elsewhere and is larger, and the fixture's own state
 file (not axsight) says whether the job was done. The password typed while
 recording is in neither the plan nor the recorder's debug log."""
-import functools
 import json
 import os
 import re
 import shutil
 import signal
 import subprocess
-import threading
 import time
-from http.server import ThreadingHTTPServer
 
 import pytest
 
 from conftest import FIXTURE_APP, PrivateDesktop, poll
-from test_firefox import WEB, Shop
+from test_firefox import running_shop
 from test_mcp_server import AXSIGHT_BIN, DESKTOP_VARS, run_session
 from test_scaling import CHROMIUM
 from test_toolkits import QT_FIXTURE
@@ -548,13 +545,7 @@ def test_a_text_editors_save_as_is_recorded_and_replayed(tmp_path):
 def shop():
     """The web fixtures on loopback, and /order, which keeps each form POSTed to it:
     what the browser sent, read outside axsight."""
-    orders = []
-    handler = type("RecordedShop", (Shop,), {"orders": orders})
-    server = ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(handler, directory=str(WEB)))
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{server.server_address[1]}", orders
-    server.shutdown()
+    yield from running_shop()
 
 
 def start_chromium(url, profile, size):

@@ -77,7 +77,7 @@ pub fn place_menu_items(tree: &mut Tree) {
         else {
             continue;
         };
-        if popups.iter().any(|popup| holds(popup, &span)) {
+        if popups.iter().any(|popup| popup.holds(&span, SLACK)) {
             continue;
         }
         // Placed from the owning menu, or from some open menu if a popup owns them.
@@ -118,14 +118,6 @@ fn is_shown_item(tree: &Tree, id: NodeId) -> bool {
         && element.bounds.is_some_and(|b| b.has_area())
 }
 
-/// Whether `inner` lies inside `outer`, give or take [`SLACK`].
-fn holds(outer: &Bounds, inner: &Bounds) -> bool {
-    inner.x >= outer.x - SLACK
-        && inner.y >= outer.y - SLACK
-        && inner.x + inner.width <= outer.x + outer.width + SLACK
-        && inner.y + inner.height <= outer.y + outer.height + SLACK
-}
-
 /// The popup among `popups` and the menu among `menus` such that the items
 /// spanning `span`, placed from that menu, fit inside that popup once moved by
 /// the offset between the two; of several, the pair where the popup sits
@@ -140,7 +132,9 @@ fn popup_for(popups: &[Bounds], menus: &[Bounds], span: &Bounds) -> Option<(usiz
         .iter()
         .enumerate()
         .flat_map(|(index, popup)| menus.iter().map(move |menu| (index, popup, *menu)))
-        .filter(|(_, popup, menu)| holds(popup, &span.offset(popup.x - menu.x, popup.y - menu.y)))
+        .filter(|(_, popup, menu)| {
+            popup.holds(&span.offset(popup.x - menu.x, popup.y - menu.y), SLACK)
+        })
         .min_by_key(|(_, popup, menu)| distance(popup, menu))
         .map(|(index, _, menu)| (index, menu))
 }

@@ -116,6 +116,22 @@ impl Bounds {
         x >= self.x && x < self.x + self.width && y >= self.y && y < self.y + self.height
     }
 
+    /// Whether `inner` lies inside the rectangle, give or take `slack` pixels
+    /// on each side.
+    ///
+    /// ```
+    /// use axsight_core::Bounds;
+    /// let window = Bounds { x: 10, y: 10, width: 100, height: 50 };
+    /// assert!(window.holds(&Bounds { x: 8, y: 20, width: 30, height: 10 }, 2));
+    /// assert!(!window.holds(&Bounds { x: 8, y: 20, width: 30, height: 10 }, 1));
+    /// ```
+    pub fn holds(&self, inner: &Bounds, slack: i32) -> bool {
+        inner.x >= self.x - slack
+            && inner.y >= self.y - slack
+            && inner.x + inner.width <= self.x + self.width + slack
+            && inner.y + inner.height <= self.y + self.height + slack
+    }
+
     /// Whether the two rectangles share at least one pixel.
     pub fn intersects(&self, other: &Bounds) -> bool {
         self.x < other.x + other.width

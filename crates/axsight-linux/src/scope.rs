@@ -133,12 +133,7 @@ impl LinuxEngine {
             .iter()
             .flat_map(|app| &app.windows)
             .filter_map(|window| window.bounds)
-            .any(|b| {
-                region.x >= b.x - CAPTURE_MARGIN
-                    && region.y >= b.y - CAPTURE_MARGIN
-                    && region.x + region.width <= b.x + b.width + CAPTURE_MARGIN
-                    && region.y + region.height <= b.y + b.height + CAPTURE_MARGIN
-            });
+            .any(|b| b.holds(&region, CAPTURE_MARGIN));
         match inside {
             true => Ok(()),
             false => Err(out_of_scope(

@@ -26,6 +26,11 @@ impl ActingBudget {
         }
     }
 
+    /// A full budget of the same rate, for another session.
+    pub(crate) fn afresh(&self) -> ActingBudget {
+        ActingBudget::new(self.per_minute)
+    }
+
     /// Takes one call; refused with the words to answer when none is left.
     pub(crate) fn take(&self) -> Result<(), String> {
         self.take_at(Instant::now())

@@ -220,21 +220,14 @@ where
                     return refused;
                 }
             }
-            let session = request
-                .headers()
-                .get(HEADER_SESSION_ID)
-                .and_then(|value| value.to_str().ok())
-                .map(str::to_string);
+            let session = session_of(request.headers()).map(str::to_string);
             let ending = request.method() == hyper::Method::DELETE;
             match session {
                 Some(id) => {
                     if let Some(why) = guard.touched(&id).await {
                         return plain(StatusCode::NOT_FOUND, &why);
                     }
-                    let response = match mcp.call(request).await {
-                        Ok(response) => response,
-                        Err(never) => match never {},
-                    };
+                    let response = forward(&mut mcp, request).await;
                     if ending {
                         guard.forget(&id);
                     }
@@ -248,27 +241,36 @@ where
                             return plain(StatusCode::SERVICE_UNAVAILABLE, &format!("{why}\n"))
                         }
                     };
-                    let response = match mcp.call(request).await {
-                        Ok(response) => response,
-                        Err(never) => match never {},
-                    };
-                    if let Some(id) = response
-                        .headers()
-                        .get(HEADER_SESSION_ID)
-                        .and_then(|value| value.to_str().ok())
-                    {
+                    let response = forward(&mut mcp, request).await;
+                    if let Some(id) = session_of(response.headers()) {
                         guard.began(id);
                     }
                     drop(room);
                     response
                 }
-                None => match mcp.call(request).await {
-                    Ok(response) => response,
-                    Err(never) => match never {},
-                },
+                None => forward(&mut mcp, request).await,
             }
         }
         _ => plain(StatusCode::NOT_FOUND, "no such endpoint: MCP is at /mcp\n"),
+    }
+}
+
+/// The MCP session a request names, or a response begins.
+fn session_of(headers: &hyper::HeaderMap) -> Option<&str> {
+    headers
+        .get(HEADER_SESSION_ID)
+        .and_then(|value| value.to_str().ok())
+}
+
+/// Hands `request` to rmcp's service, which never fails (its errors are
+/// responses).
+async fn forward<S>(mcp: &mut S, request: Request<Incoming>) -> Response<Body>
+where
+    S: tower_service::Service<Request<Incoming>, Response = Response<Body>, Error = Infallible>,
+{
+    match mcp.call(request).await {
+        Ok(response) => response,
+        Err(never) => match never {},
     }
 }
 

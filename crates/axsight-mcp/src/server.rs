@@ -81,8 +81,7 @@ pub struct AxsightServer<E: Engine> {
     arguments: Arc<ToolArguments>,
     /// Where acting calls are recorded, when `serve --audit-log` asks.
     audit: Option<Arc<crate::audit::AuditLog>>,
-    /// Acting calls a minute, and this session's budget of them.
-    acting_per_minute: Option<u32>,
+    /// This session's budget of acting calls (`serve --rate-limit`).
     acting_budget: Option<Arc<crate::acting_budget::ActingBudget>>,
     /// What cannot be undone asks the person first (`serve --confirm`).
     confirm: bool,
@@ -95,7 +94,6 @@ impl<E: Engine> Clone for AxsightServer<E> {
             tool_router: self.tool_router.clone(),
             arguments: self.arguments.clone(),
             audit: self.audit.clone(),
-            acting_per_minute: self.acting_per_minute,
             acting_budget: self.acting_budget.clone(),
             confirm: self.confirm,
         }
@@ -133,7 +131,6 @@ impl<E: Engine> AxsightServer<E> {
             tool_router: Arc::new(tool_router),
             arguments: Arc::new(arguments),
             audit: None,
-            acting_per_minute: None,
             acting_budget: None,
             confirm: false,
         }
@@ -224,6 +221,8 @@ impl<E: Engine> AxsightServer<E> {
             ),
             false => None,
         };
+        // Refused before it runs: the person said no, or no budget is left.
+        let mut refused = None;
         if let Some(question) = question {
             let call = format!(
                 "{tool} {}",
@@ -231,36 +230,21 @@ impl<E: Engine> AxsightServer<E> {
             );
             let state = request.request_state.take();
             let responses = request.input_responses.take();
-            let asked = confirm::confirm(&call, &question, state, responses, &context).await;
-            let refused = match asked {
-                confirm::Confirmation::Yes => None,
+            match confirm::confirm(&call, &question, state, responses, &context).await {
+                confirm::Confirmation::Yes => {}
                 confirm::Confirmation::AskInResult(ask) => {
                     return Ok(CallToolResponse::InputRequired(ask))
                 }
-                confirm::Confirmation::Refused(why) => Some(why),
-            };
-            if let Some(why) = refused {
-                let response = Ok(CallToolResponse::Complete(failure(ToolError::NotAllowed(
-                    why,
-                ))));
-                if let Some((log, arguments)) = &audited {
-                    log.record(&crate::audit::AuditEntry {
-                        tool: &tool,
-                        arguments,
-                        answer: &answer_text(&response),
-                        ok: false,
-                        took: started.elapsed(),
-                    });
-                }
-                return response;
+                confirm::Confirmation::Refused(why) => refused = Some(why),
             }
         }
-        let over_budget = self
-            .acting_budget
-            .as_ref()
-            .filter(|_| acting)
-            .and_then(|budget| budget.take().err());
-        let response = match over_budget {
+        if refused.is_none() && acting {
+            refused = self
+                .acting_budget
+                .as_ref()
+                .and_then(|budget| budget.take().err());
+        }
+        let response = match refused {
             Some(why) => Ok(CallToolResponse::Complete(failure(ToolError::NotAllowed(
                 why,
             )))),
@@ -311,10 +295,8 @@ impl<E: Engine> AxsightServer<E> {
     /// policy's (see `call_checked`).
     pub fn offering(mut self, policy: &crate::ToolPolicy) -> AxsightServer<E> {
         let left_out: Vec<String> = self
-            .tool_router
-            .list_all()
+            .tool_names()
             .into_iter()
-            .map(|tool| tool.name.to_string())
             .filter(|name| !policy.offers(name))
             .collect();
         let router = Arc::make_mut(&mut self.tool_router);
@@ -332,11 +314,11 @@ impl<E: Engine> AxsightServer<E> {
             tool_router: self.tool_router.clone(),
             arguments: self.arguments.clone(),
             audit: self.audit.clone(),
-            acting_per_minute: self.acting_per_minute,
             // A budget of its own.
             acting_budget: self
-                .acting_per_minute
-                .map(|n| Arc::new(crate::acting_budget::ActingBudget::new(n))),
+                .acting_budget
+                .as_ref()
+                .map(|budget| Arc::new(budget.afresh())),
             confirm: self.confirm,
         }
     }
@@ -349,7 +331,6 @@ impl<E: Engine> AxsightServer<E> {
 
     /// This server allowing `per_minute` acting calls a minute (`None`: any).
     pub fn with_acting_limit(mut self, per_minute: Option<u32>) -> AxsightServer<E> {
-        self.acting_per_minute = per_minute;
         self.acting_budget =
             per_minute.map(|n| Arc::new(crate::acting_budget::ActingBudget::new(n)));
         self

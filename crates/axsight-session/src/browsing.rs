@@ -33,7 +33,7 @@
 //!   browser whose title starts with the page's title has a first drawn `Document`
 //!   named like the title and with children. `timeout_ms` (20 s by default) bounds the
 //!   load, and what is left of it bounds the wait for the tree.
-//! - `open_application` with a Chromium program (`launch_if_browser`) starts it through
+//! - `open_application` with a Chromium program (`what_to_launch`, `launch_browser`) starts it through
 //!   `Browsers::launch` and waits, on events with a 250 ms floor and up to
 //!   `timeout_ms`, until its window's tree no longer needs the hidden-page note.
 //!

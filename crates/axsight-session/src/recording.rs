@@ -223,18 +223,12 @@ impl<E: Engine> Session<E> {
     }
 }
 
-/// Whether `what` is the chord `stop` (its modifiers in any order).
+/// Whether `what` is the chord `stop`.
 fn is_stop_key(what: &axsight_core::Observed, stop: Option<&axsight_core::KeyChord>) -> bool {
-    let (axsight_core::Observed::Key(chord), Some(stop)) = (what, stop) else {
-        return false;
-    };
-    let held = |chord: &axsight_core::KeyChord| {
-        let mut modifiers: Vec<String> = chord.modifiers.iter().map(|m| m.to_string()).collect();
-        modifiers.sort();
-        modifiers
-    };
-    let key = |chord: &axsight_core::KeyChord| chord.key.to_string().to_lowercase();
-    held(chord) == held(stop) && key(chord) == key(stop)
+    match (what, stop) {
+        (axsight_core::Observed::Key(chord), Some(stop)) => chord.presses_as(stop),
+        _ => false,
+    }
 }
 
 #[cfg(test)]

@@ -104,6 +104,32 @@ pub struct KeyChord {
     pub key: Key,
 }
 
+impl KeyChord {
+    /// Whether pressing `self` is pressing `other`: the same modifiers in any
+    /// order, and the same key, a letter in either case (a watcher reports
+    /// `Q` where `ctrl+q` was written).
+    ///
+    /// ```
+    /// use axsight_core::parse_keys;
+    /// let chord = |text| parse_keys(text).unwrap().remove(0);
+    /// assert!(chord("alt+ctrl+End").presses_as(&chord("ctrl+alt+End")));
+    /// assert!(chord("ctrl+Q").presses_as(&chord("ctrl+q")));
+    /// assert!(!chord("ctrl+End").presses_as(&chord("ctrl+alt+End")));
+    /// ```
+    pub fn presses_as(&self, other: &KeyChord) -> bool {
+        let held = |chord: &KeyChord| {
+            let mut modifiers = chord.modifiers.clone();
+            modifiers.sort();
+            modifiers
+        };
+        let same_key = match (&self.key, &other.key) {
+            (Key::Char(a), Key::Char(b)) => a.to_lowercase().eq(b.to_lowercase()),
+            (a, b) => a == b,
+        };
+        same_key && held(self) == held(other)
+    }
+}
+
 impl fmt::Display for KeyChord {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         for modifier in &self.modifiers {

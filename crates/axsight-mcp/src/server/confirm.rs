@@ -7,7 +7,7 @@
 
 use std::time::Duration;
 
-use axsight_core::{parse_keys, Key, KeyChord, Modifier};
+use axsight_core::{parse_keys, KeyChord};
 use rmcp::model::{
     ClientResult, ElicitRequest, ElicitRequestParams, ElicitResult, ElicitationAction,
     ElicitationSchema, InputRequest, InputRequiredResult, InputResponses, ProtocolVersion,
@@ -66,20 +66,10 @@ pub(crate) fn question(tool: &str, arguments: &Map<String, Value>) -> Option<Str
 }
 
 fn is_destructive(chord: &KeyChord) -> bool {
-    let normal = |chord: &KeyChord| {
-        let mut held: Vec<Modifier> = chord.modifiers.clone();
-        held.sort_by_key(|m| m.to_string());
-        let key = match &chord.key {
-            Key::Char(c) => c.to_ascii_lowercase().to_string(),
-            other => other.to_string().to_lowercase(),
-        };
-        (held, key)
-    };
-    let pressed = normal(chord);
     DESTRUCTIVE_CHORDS
         .iter()
         .filter_map(|text| parse_keys(text).ok()?.into_iter().next())
-        .any(|listed| normal(&listed) == pressed)
+        .any(|listed| chord.presses_as(&listed))
 }
 
 /// What to do with a call that needs the person's yes.

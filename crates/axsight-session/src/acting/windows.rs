@@ -220,13 +220,12 @@ impl<E: Engine> Session<E> {
             .into_iter()
             .flat_map(|a| a.windows.into_iter().map(|w| w.id))
             .collect();
-        let launch = self.what_to_launch(&engine, app).await?;
+        let (launch, browser) = self.what_to_launch(&engine, app).await?;
         self.policy.allows(&launch)?;
         let mut mark = engine.mark().await;
-        let browser = self.launch_if_browser(&engine, &launch).await?;
-        let launched = match &browser {
-            Some(launched) => launched.clone(),
-            None => engine.launch(&launch).await.map_err(ToolError::engine)?,
+        let launched = match browser {
+            true => self.launch_browser(&engine, &launch).await?,
+            false => engine.launch(&launch).await.map_err(ToolError::engine)?,
         };
         let start = Instant::now();
         let deadline = start + timeout;
@@ -299,9 +298,7 @@ impl<E: Engine> Session<E> {
                     }
                     // A browser's window comes before its page's tree: wait
                     // for the page too (until the deadline).
-                    if browser.is_some()
-                        && hidden_page_note(&snapshot).is_some()
-                        && Instant::now() < deadline
+                    if browser && hidden_page_note(&snapshot).is_some() && Instant::now() < deadline
                     {
                         mark = engine
                             .next_event(
@@ -354,21 +351,25 @@ impl<E: Engine> Session<E> {
         }
     }
 
-    /// What `open_application` with `app` starts: the desktop file it names,
-    /// else the command line split into a program and its arguments. A line
-    /// that needs a shell runs through one only where the policy allows it.
-    async fn what_to_launch(&self, engine: &E, app: &str) -> Result<Launch, ToolError> {
+    /// What `open_application` with `app` starts, and whether it is a browser
+    /// the session starts itself: the desktop file `app` names, else the
+    /// command line split into a program and its arguments. A line that needs
+    /// a shell runs through one only where the policy allows it.
+    async fn what_to_launch(&self, engine: &E, app: &str) -> Result<(Launch, bool), ToolError> {
         let app = app.trim();
-        // A browser's flags are its own: no desktop file stands in for them.
         let home = std::env::var("HOME").ok();
         let split = split_command(app, home.as_deref());
+        // A browser's flags are its own: no desktop file stands in for them.
+        // An Electron app is Chromium inside: started the same way, but with
+        // its own profile kept (see axsight_browser::electron_flags).
         if let Ok(argv) = &split {
             let program = argv[0].as_str();
             if is_chromium(program) || is_electron_app(program) {
-                return Ok(Launch::Program {
+                let launch = Launch::Program {
                     argv: argv.clone(),
                     desktop_id: None,
-                });
+                };
+                return Ok((launch, true));
             }
         }
         if let Some(launch) = engine
@@ -376,58 +377,47 @@ impl<E: Engine> Session<E> {
             .await
             .map_err(ToolError::engine)?
         {
-            return Ok(launch);
+            return Ok((launch, false));
         }
-        match split {
-            Ok(argv) => Ok(Launch::Program {
+        let launch = match split {
+            Ok(argv) => Launch::Program {
                 argv,
                 desktop_id: None,
-            }),
-            Err(_) if self.policy.shell => Ok(Launch::Shell(app.to_string())),
+            },
+            Err(_) if self.policy.shell => Launch::Shell(app.to_string()),
             Err(CommandLineError::Empty) => {
-                Err(ToolError::BadArguments("name the app to open".into()))
+                return Err(ToolError::BadArguments("name the app to open".into()))
             }
-            Err(error) => Err(ToolError::BadArguments(format!(
-                "open_application starts a program with its arguments, not a shell line: {error}"
-            ))),
-        }
+            Err(error) => {
+                return Err(ToolError::BadArguments(format!(
+                    "open_application starts a program with its arguments, not a shell line: \
+                     {error}"
+                )))
+            }
+        };
+        Ok((launch, false))
     }
 
-    /// Starts `launch` through the session's browsers when it is a
-    /// Chromium-based browser, so its page tree and DevTools endpoint are on;
-    /// `None` for any other app.
-    async fn launch_if_browser(
-        &self,
-        engine: &E,
-        launch: &Launch,
-    ) -> Result<Option<Launched>, ToolError> {
-        let Launch::Program {
-            argv,
-            desktop_id: None,
-        } = launch
-        else {
-            return Ok(None);
+    /// Starts the browser `launch` names through the session's browsers, so
+    /// its page tree and DevTools endpoint are on.
+    async fn launch_browser(&self, engine: &E, launch: &Launch) -> Result<Launched, ToolError> {
+        let Some((program, arguments)) = (match launch {
+            Launch::Program { argv, .. } => argv.split_first(),
+            Launch::Shell(_) => None,
+        }) else {
+            return Err(ToolError::CannotAct(
+                "a browser starts from its program".into(),
+            ));
         };
-        let Some(program) = argv.first() else {
-            return Ok(None);
-        };
-        // An Electron app is Chromium inside: started the same way, but with
-        // its own profile kept (see axsight_browser::electron_flags).
-        if !is_chromium(program) && !is_electron_app(program) {
-            return Ok(None);
-        }
         let path = if program.contains('/') || !is_chromium(program) {
             std::path::PathBuf::from(program)
         } else {
             find_chromium().unwrap_or_else(|| std::path::PathBuf::from(program))
         };
-        let browser = self
-            .browsers
-            .launch(&path, &argv[1..], None, engine)
-            .await?;
-        Ok(Some(Launched {
+        let browser = self.browsers.launch(&path, arguments, None, engine).await?;
+        Ok(Launched {
             pid: browser.pid().unwrap_or_default(),
             command: launch.command(),
-        }))
+        })
     }
 }

@@ -311,7 +311,6 @@ impl<'e, E: Engine> Recorder<'e, E> {
     async fn look_with(&mut self, fresh: Fresh) {
         self.mark = self.engine.mark().await;
         let before = std::mem::take(&mut self.view.apps);
-        self.earlier_apps = before.clone();
         let trees = match fresh {
             Fresh::Yes => &self.fresh,
             Fresh::No => self.engine,
@@ -320,7 +319,9 @@ impl<'e, E: Engine> Recorder<'e, E> {
         // Nothing read anew (rare): the windows before are the windows now.
         self.earlier = replaced.unwrap_or_else(|| self.view.windows.clone());
         if self.view.apps.is_empty() {
-            self.view.apps = before; // the listing failed: keep the last
+            // The listing failed: keep the last.
+            self.view.apps = before.clone();
+            self.earlier_apps = before;
             return;
         }
         if self.events_only {
@@ -328,6 +329,7 @@ impl<'e, E: Engine> Recorder<'e, E> {
         }
         self.note_typing();
         self.note_opened(&before);
+        self.earlier_apps = before;
     }
 
     /// The focus as the read before the last saw it, in a window the last

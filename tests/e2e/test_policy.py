@@ -243,9 +243,10 @@ def rss_kb(pid):
 def test_http_sessions_are_capped_end_when_idle_and_a_flood_stays_small(desktop):
     """--max-sessions 2 --idle-timeout 2s: a third client is refused while both
     are in use, with why; an idle session ends and a request naming it says so; a
-    session that did nothing gives its place to a new client; and 5,000 bare
-    initialize requests leave the server within 20 MB of where it began (the
-    bound docs/deploy.md states)."""
+    session that did nothing gives its place to a new client; 5,000 bare
+    initialize requests leave the server within 20 MB of where it began; and
+    2,000 sessions that did nothing yet cost under 4 KB each (the bounds
+    docs/deploy.md states), each woken by its first request."""
     port = free_port()
     server = serving(port, "--max-sessions", "2", "--idle-timeout", "2s")
     raw = Raw(port)
@@ -285,6 +286,34 @@ def test_http_sessions_are_capped_end_when_idle_and_a_flood_stays_small(desktop)
     finally:
         server.terminate()
         server.wait(timeout=10)
+
+    # Held, not given up: a session costs its initialize's parameters until it is
+    # used (a live one holds rmcp's channels, about 54 KB).
+    server = serving(port, "--max-sessions", "2010")
+    try:
+        raw.begin()
+        before = rss_kb(server.pid)
+        held = [raw.begin(use=False) for _ in range(2000)]
+        after = rss_kb(server.pid)
+        print(f"2,000 sessions held unused: RSS {before} KB -> {after} KB, "
+              f"{(after - before) * 1024 // 2000} B each")
+        assert after - before < 2000 * 4, (before, after)
+        for session in held[:2] + held[-2:]:
+            status, _, text = raw.tools(session)
+            assert status == 200 and "click_element" in text, (status, text[:300])
+        # A body past the bound is refused before it wakes anything, as rmcp
+        # refuses it for a live session.
+        huge = json.dumps({"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": {
+            "name": "type_text", "arguments": {"text": "x" * (5 << 20)}}})
+        for session in (held[2], held[0]):
+            status, _, text = raw.post(huge, session)
+            assert status == 413, (status, text[:300])
+        assert raw.tools(held[2])[0] == 200
+        assert server.poll() is None
+    finally:
+        server.terminate()
+        server.wait(timeout=10)
+    assert "ERROR" not in server.stderr.read().decode(), "parking a session logged an error"
 
 
 def confirming_client(mode, elicit):

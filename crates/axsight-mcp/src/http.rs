@@ -9,7 +9,8 @@
 //!   printed once on stderr.
 //! - Sessions are limited in number and in idle time (`http_sessions.rs`): past
 //!   the limit a new client is refused with a 503 that says why, and a request
-//!   naming a session that was ended gets a 404 that says why it ended.
+//!   naming a session that was ended gets a 404 that says why it ended. A
+//!   session that has done nothing since its `initialize` holds no server.
 //! - `/healthz` answers while the server runs; `/readyz` while the desktop's
 //!   accessibility bus and display answer (for an orchestrator's probes).
 
@@ -20,7 +21,7 @@ use std::time::Duration;
 
 use axsight_core::Engine;
 use bytes::Bytes;
-use http_body_util::{combinators::BoxBody, BodyExt, Full};
+use http_body_util::{combinators::BoxBody, BodyExt, Either, Full, Limited};
 use hyper::body::Incoming;
 use hyper::{Request, Response, StatusCode};
 use hyper_util::rt::TokioIo;
@@ -28,7 +29,7 @@ use rmcp::transport::common::http_header::HEADER_SESSION_ID;
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
 use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
 
-use crate::http_sessions::{SessionGuard, SessionLimits};
+use crate::http_sessions::{is_initialized_notification, SessionGuard, SessionLimits, Stage};
 use crate::ServeOptions;
 use axsight_session::{Grounding, Session};
 
@@ -93,6 +94,10 @@ fn same_token(given: &[u8], expected: &[u8]) -> bool {
 
 type Body = BoxBody<Bytes, Infallible>;
 
+/// A request's body as rmcp gets it: as it came, or read already (to see
+/// whether a parked session needs waking).
+type RequestBody = Either<Incoming, Full<Bytes>>;
+
 fn plain(status: StatusCode, text: &str) -> Response<Body> {
     let mut response = Response::new(Full::new(Bytes::from(text.to_string())).boxed());
     *response.status_mut() = status;
@@ -142,6 +147,8 @@ pub async fn serve_http<E: Engine>(
     manager.session_config.keep_alive = Some(http.limits.idle + Duration::from_secs(60));
     let manager = Arc::new(manager);
     let guard = Arc::new(SessionGuard::new(http.limits, manager.clone()));
+    // The guard keeps what wakes a parked session; rmcp restores from it.
+    config.session_store = Some(guard.clone());
     let reaper = guard.clone();
     tokio::spawn(async move {
         loop {
@@ -191,7 +198,7 @@ async fn route<S, E>(
     guard: &SessionGuard,
 ) -> Response<Body>
 where
-    S: tower_service::Service<Request<Incoming>, Response = Response<Body>, Error = Infallible>,
+    S: tower_service::Service<Request<RequestBody>, Response = Response<Body>, Error = Infallible>,
     E: Engine,
 {
     match request.uri().path() {
@@ -224,12 +231,24 @@ where
             let ending = request.method() == hyper::Method::DELETE;
             match session {
                 Some(id) => {
-                    if let Some(why) = guard.touched(&id).await {
-                        return plain(StatusCode::NOT_FOUND, &why);
-                    }
+                    let stage = match guard.touched(&id) {
+                        Ok(stage) => stage,
+                        Err(why) => return plain(StatusCode::NOT_FOUND, &why),
+                    };
+                    let request = match stage {
+                        Stage::Parked if request.method() == hyper::Method::POST => {
+                            match to_parked_session(request).await {
+                                Ok(request) => request,
+                                Err(answer) => return answer,
+                            }
+                        }
+                        _ => request.map(Either::Left),
+                    };
                     let response = forward(&mut mcp, request).await;
                     if ending {
                         guard.forget(&id);
+                    } else if stage != Stage::Live {
+                        guard.woke(&id);
                     }
                     response
                 }
@@ -241,14 +260,14 @@ where
                             return plain(StatusCode::SERVICE_UNAVAILABLE, &format!("{why}\n"))
                         }
                     };
-                    let response = forward(&mut mcp, request).await;
+                    let response = forward(&mut mcp, request.map(Either::Left)).await;
                     if let Some(id) = session_of(response.headers()) {
-                        guard.began(id);
+                        guard.began(id).await;
                     }
                     drop(room);
                     response
                 }
-                None => forward(&mut mcp, request).await,
+                None => forward(&mut mcp, request.map(Either::Left)).await,
             }
         }
         _ => plain(StatusCode::NOT_FOUND, "no such endpoint: MCP is at /mcp\n"),
@@ -262,11 +281,39 @@ fn session_of(headers: &hyper::HeaderMap) -> Option<&str> {
         .and_then(|value| value.to_str().ok())
 }
 
+/// A POST to a parked session, read whole (within the bound rmcp reads in): the
+/// client's `notifications/initialized` is answered here, as it was taken when
+/// the session was parked; anything else goes on, to wake the session.
+async fn to_parked_session(
+    request: Request<Incoming>,
+) -> Result<Request<RequestBody>, Response<Body>> {
+    let (parts, body) = request.into_parts();
+    let body = match Limited::new(body, crate::line_guard::MAX_LINE_BYTES)
+        .collect()
+        .await
+    {
+        Ok(body) => body.to_bytes(),
+        Err(error) => {
+            return Err(plain(
+                StatusCode::PAYLOAD_TOO_LARGE,
+                &format!(
+                    "the request's body was not read: {error} (at most {} bytes)\n",
+                    crate::line_guard::MAX_LINE_BYTES
+                ),
+            ))
+        }
+    };
+    if is_initialized_notification(&body) {
+        return Err(plain(StatusCode::ACCEPTED, ""));
+    }
+    Ok(Request::from_parts(parts, Either::Right(Full::new(body))))
+}
+
 /// Hands `request` to rmcp's service, which never fails (its errors are
 /// responses).
-async fn forward<S>(mcp: &mut S, request: Request<Incoming>) -> Response<Body>
+async fn forward<S>(mcp: &mut S, request: Request<RequestBody>) -> Response<Body>
 where
-    S: tower_service::Service<Request<Incoming>, Response = Response<Body>, Error = Infallible>,
+    S: tower_service::Service<Request<RequestBody>, Response = Response<Body>, Error = Infallible>,
 {
     match mcp.call(request).await {
         Ok(response) => response,

@@ -68,7 +68,14 @@ class Client:
     async def list_tools(self):
         return self._keep(await self.session.list_tools())
 
-    async def call(self, name, args=None, timeout=20):
+    async def call(self, name, args=None, timeout=None):
+        """Calls a tool; waits 20 s for its answer, or 10 s past the call's own
+        `timeout_ms` (a wait for a slow app must not be cut short here)."""
+        if timeout is None:
+            own = args.get("timeout_ms") if isinstance(args, dict) else None
+            timeout = 20
+            if isinstance(own, (int, float)) and not isinstance(own, bool):
+                timeout = max(timeout, own / 1000 + 10)
         return self._keep(await self.session.call_tool(name, args or {},
                                                        read_timeout_seconds=timeout))
 
@@ -278,6 +285,7 @@ def test_initialize_instructions_explain_handles(desktop):
         assert c.init.server_info.name == "axsight"
         instructions = c.init.instructions or ""
         assert "handle" in instructions.lower() and "#u" in instructions
+        assert "a selector that finds nothing names the elements close to it" in instructions
 
     run_session(body)
 

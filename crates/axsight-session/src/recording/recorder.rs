@@ -133,9 +133,13 @@ impl<'e, E: Engine> Recorder<'e, E> {
             } => {
                 // Pressed while the windows were being read: the read may show
                 // the click's effect (a check box checked); the one before it
-                // shows what the person saw.
+                // shows what the person saw. A popup that opened while that
+                // read went on is only in the read itself.
                 let seen = match self.raced {
-                    true => hit_in(engine, &self.view, &self.earlier, at).await,
+                    true => match hit_in(engine, &self.view, &self.earlier, at).await {
+                        None => hit_at(engine, &self.view, at).await,
+                        seen => seen,
+                    },
                     false => hit_at(engine, &self.view, at).await,
                 };
                 tracing::debug!(?seen, raced = self.raced, "recording: seen at the press");

@@ -432,6 +432,9 @@ def test_a_control_the_app_disabled_since_the_last_answer_says_so(desktop):
             clicked = await c.ok("click_element", {"index": later})
             assert "check: it is disabled (the app disabled it after the last answer, which " \
                    "showed it enabled)" in clicked, clicked
+            # validate_element says so too, on the element's own line.
+            shown = (await c.ok("validate_element", {"index": later})).splitlines()[0]
+            assert re.search(r"\bdisabled\b", shown), shown
 
         run_session(body)
     finally:

@@ -137,9 +137,22 @@ def test_qt5_featherpad_types_and_saves_a_document(desktop, tmp_path):
             assert re.search(r"\[TabItem\] \S*notes\.txt \(selected", text), text
             # The document is the first nameless field; the search bar's comes later.
             editor = next(h for h, element in parse_tree(text).items() if element == ("Edit", ""))
+            # Qt 5's toolbar buttons offer no action and no focus: disabled all
+            # the same, in the tree and in the diff alike.
+            for button in ("Save", "Undo"):
+                assert re.search(rf"\[Button\] {button} \(disabled\b", text), text
             typed = await c.ok("type_into_element", {"index": editor,
                                                     "text_to_type": "Alpha 1234\nBravo 5678"})
             assert "MISMATCH" not in typed, typed
+            for button in ("Save", "Undo"):
+                assert re.search(rf"\[Button\] {button}: enabled no -> yes", typed), typed
+            toolbar = await c.ok("get_window_tree", {"app": "FeatherPad"})
+            assert re.search(r"\[Button\] Undo \(", toolbar), toolbar
+            assert not re.search(r"\[Button\] Undo \(disabled\b", toolbar), toolbar
+            # A screenshot's caption names the window as it is now, modified.
+            shot = await c.call("capture_screenshot", {"app": "FeatherPad"})
+            caption = "".join(b.text for b in shot.content if b.type == "text")
+            assert re.search(r"window '\*[^']*notes\.txt'", caption), caption
             # Qt 5 marks the window modified (`*notes.txt`) without an event: the
             # diff and the trees say so all the same.
             assert re.search(r'\[Window\] \*\S*notes\.txt: name "[^"*]*notes\.txt" -> '
@@ -162,6 +175,7 @@ def test_qt5_featherpad_types_and_saves_a_document(desktop, tmp_path):
             assert r'check: the field holds "Alpha 1234\nCharlie 9012"' in replaced, replaced
             saved = await c.ok("press_key", {"key": "ctrl+s", "app": "FeatherPad"})
             assert re.search(r'name "\*[^"]*notes\.txt" -> "[^"*]*notes\.txt"', saved), saved
+            assert re.search(r"\[Button\] Save: enabled yes -> no", saved), saved
             header = (await c.ok("get_window_tree", {"app": "FeatherPad"})).splitlines()[1]
             assert "[Window] *" not in header and "notes.txt" in header, header
 

@@ -125,7 +125,15 @@ pub fn render(tools: &[ListedTool], examples_json: &str) -> Result<String, Refer
          checked against these schemas before a tool runs; an argument's other names are \
          accepted too. How handles (`#u14`), selectors and targets work is in the \
          server's instructions, which every client receives at connection (see \
-         crates/axsight-mcp/src/server.rs, `INSTRUCTIONS`).\n\n",
+         crates/axsight-mcp/src/server.rs, `INSTRUCTIONS`).\n\n\
+         An acting tool answers with what it did and how, and how the wait for the UI \
+         went; then `check:` lines where the result can be verified (a field's text read \
+         back, or only its length for a password; a toggle's state; what the clipboard \
+         took after a copy or cut; that a clicked control was disabled); then the diff of \
+         what changed, as added, removed and changed lines whose handles work at once (a \
+         terminal's new rows, a window another app opened under that app's name); and, \
+         when the focus is in a text, where its caret is, the formatting there and what is \
+         selected. [What an action answers](action-answers.md) shows each.\n\n",
         ordered.len(),
         ordered.len() - reading
     ));

@@ -38,7 +38,8 @@ axsight shows the Linux desktop as accessibility trees. get_window_tree prints o
 `#u14 [Button] Save (focused, [x,y,w,h])` (screen pixels), indented by depth. A handle like #u14 names that \
 element for the whole session; pass it as `from` or `index`. `…+N` marks N deeper elements left out; \
 a closing `[cut: …]` line says how to read the rest. Selectors: `role:Button && name:Save` (name is \
-exact, case-insensitive), `text:\"Save as\"` (substring of name/value/description), `||`, `!`, \
+exact, case-insensitive; a selector that finds nothing names the elements close to it), \
+`text:\"Save as\"` (substring of name/value/description), `||`, `!`, \
 parentheses, `A >> B` (B inside A), `nth:0` / `nth:-1`, `visible:true`, `enabled:true`, \
 `state:checked`. Prefer handles and selectors from the tree over screen coordinates. Actions \
 (click_element, type_into_element, press_key…) answer with what changed once the UI settled: \

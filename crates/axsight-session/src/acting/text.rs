@@ -518,7 +518,10 @@ impl<E: Engine> Session<E> {
             Some(target) => {
                 let mut aimed = self.aim(&engine, target).await?;
                 let name = self.describe(&aimed);
+                // A field that has the focus keeps its caret and selection:
+                // focusing it again would select all of it (GTK does).
                 let focused = match aimed.element() {
+                    Some(element) if element.states.contains(State::Focused) => true,
                     Some(element) => engine.perform(&element.id, &Operation::Focus).await.is_ok(),
                     None => false,
                 };

@@ -73,8 +73,8 @@ def test_a_cut_says_what_the_clipboard_took(fixture_app, app_args):
         await c.ok("type_into_element", {**name, "text_to_type": "cut 7 me"})
         await c.ok("press_key", {**name, "key": "ctrl+a"})
         cut = await c.ok("press_key", {**name, "key": "ctrl+x"})
-        assert "check: the clipboard holds 8 characters now, the clipboard tool reads them" \
-            in cut, cut
+        assert ("check: the clipboard holds 8 characters from axsight-fixture now, the clipboard "
+                "tool reads them") in cut, cut
         assert 'value "cut 7 me" -> ""' in cut, cut
         assert await c.ok("clipboard", {}) == 'the clipboard holds 8 characters: "cut 7 me"\n'
 

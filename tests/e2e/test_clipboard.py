@@ -53,8 +53,8 @@ def test_a_value_goes_from_the_fixture_to_the_widget_factory_and_back(desktop):
             await c.ok("press_key", {"index": empty, "key": "ctrl+a"})
             copied_there = await c.ok("press_key", {"index": empty, "key": "ctrl+c"})
             # The copy's answer says it took, and how much it took.
-            assert "check: the clipboard holds 12 characters now, the clipboard tool reads them" \
-                in copied_there, copied_there
+            assert ("check: the clipboard holds 12 characters from gtk3-widget-factory now, the "
+                    "clipboard tool reads them") in copied_there, copied_there
             again = await c.ok("press_key", {"index": empty, "key": "ctrl+c"})
             assert "the clipboard holds the same 12 characters as before" in again, again
             held = await c.ok("clipboard", {})

@@ -449,23 +449,34 @@ fn describe_shift((dx, dy, dw, dh): Shift) -> String {
 }
 
 /// ` around #u2 [Button] Save` for a nameless container, naming the first named
-/// element it holds (with a handle); empty for anything else.
+/// element it holds (with a handle); ` at [x,y,w,h]` for one that holds
+/// nothing named, so that its handle says at least where it is; empty for
+/// anything else.
 fn around(tree: &Tree, node: NodeId, registry: &mut HandleRegistry) -> String {
-    let Some(inner) = named_inside(tree, node) else {
+    if !is_nameless_container(tree, node) {
         return String::new();
-    };
-    let first = tree.element(inner);
-    let held = registry.assign(&first.id, first.role, &first.name);
-    format!(" around {}", element_head(&held.to_string(), first))
+    }
+    match named_inside(tree, node) {
+        Some(inner) => {
+            let first = tree.element(inner);
+            let held = registry.assign(&first.id, first.role, &first.name);
+            format!(" around {}", element_head(&held.to_string(), first))
+        }
+        None => match tree.element(node).bounds {
+            Some(bounds) => format!(" at {}", show_bounds(Some(bounds))),
+            None => String::new(),
+        },
+    }
 }
 
-/// For a nameless container, the first named element a tree prints below it
-/// (`None` for anything else, or a container holding nothing named).
-fn named_inside(tree: &Tree, node: NodeId) -> Option<NodeId> {
+/// A container without a name, below the window: its line alone says nothing.
+fn is_nameless_container(tree: &Tree, node: NodeId) -> bool {
     let element = tree.element(node);
-    if !element.name.is_empty() || !element.role.is_container() || node == tree.root() {
-        return None;
-    }
+    element.name.is_empty() && element.role.is_container() && node != tree.root()
+}
+
+/// The first named element a tree prints below `node`, if any.
+fn named_inside(tree: &Tree, node: NodeId) -> Option<NodeId> {
     tree.descendants(node).into_iter().skip(1).find(|&n| {
         let inner = tree.element(n);
         !inner.name.is_empty() && inner.is_shown() && !crate::compact::never_printed(inner)

@@ -493,6 +493,31 @@ fn a_nameless_container_is_told_by_what_it_holds() {
 }
 
 #[test]
+fn a_nameless_container_holding_nothing_named_is_told_by_where_it_is() {
+    let mut then = Tree::new(shown("w", Role::Window, "App"));
+    let mut group = shown("g", Role::Group, "");
+    group.bounds = Some(Bounds {
+        x: 10,
+        y: 20,
+        width: 300,
+        height: 40,
+    });
+    let group = then.push(then.root(), group);
+    then.push(group, shown("i", Role::Image, ""));
+    let mut now = then.clone();
+    now.element_mut(group).states.insert(State::Focused);
+    let text = render_diff(
+        &[WindowChange::between(&then, &now)],
+        &mut HandleRegistry::new(),
+        4000,
+    );
+    assert_eq!(
+        text,
+        "changed:\n  #u1 [Group] at [10,20,300,40]: focused no -> yes\n"
+    );
+}
+
+#[test]
 fn an_element_changed_in_two_windows_is_told_once() {
     // A popup's items listed under their combo box and in the popup's own
     // window: a scroll moves them in both.

@@ -126,6 +126,7 @@ impl<E: Engine> Session<E> {
         &self,
         engine: &E,
         before: Option<(u32, String)>,
+        copier: Option<&str>,
         secret: bool,
     ) -> (String, bool) {
         let held = match engine.clipboard_text().await {
@@ -155,10 +156,13 @@ impl<E: Engine> Session<E> {
                 ),
                 false,
             ),
-            false => (
-                format!("check: the clipboard holds {count} characters now, {tail}"),
-                true,
-            ),
+            false => {
+                let from = copier.map(|app| format!(" from {app}")).unwrap_or_default();
+                (
+                    format!("check: the clipboard holds {count} characters{from} now, {tail}"),
+                    true,
+                )
+            }
         }
     }
 

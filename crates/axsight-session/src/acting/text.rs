@@ -554,6 +554,9 @@ impl<E: Engine> Session<E> {
                 }
             }
         };
+        // The app the keys went to: a copy or cut there put its text on the
+        // clipboard.
+        let copier = window.as_ref().map(|w| w.app.clone());
         let mut before = self.before(&engine, window, options).await;
         before.expecting = axsight_core::Expecting::of_keys(&chords);
         before.tells_caret = true;
@@ -569,7 +572,9 @@ impl<E: Engine> Session<E> {
         let mut answered = self.answer(&engine, what, before, options).await?;
         // Once the app has settled, its copy (if it made one) holds the clipboard.
         if let Some(before) = clipboard_before {
-            let (line, copied) = self.clipboard_after_copy(&engine, before, in_secret).await;
+            let (line, copied) = self
+                .clipboard_after_copy(&engine, before, copier.as_deref(), in_secret)
+                .await;
             if in_secret && copied {
                 self.note_secret_copy(&engine, &chords).await;
             }

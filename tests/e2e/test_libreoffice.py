@@ -269,10 +269,17 @@ def test_impress_placeholders_are_hints_not_values(desktop, tmp_path):
             title = [line for line in paragraphs if 'hint: "Click to add Title"' in line]
             assert title, tree
             assert not any('value: "Click to add' in line for line in paragraphs), tree
-            # Typed into, the title holds its text and no hint.
-            typed = await c.ok("type_into_element", {"index": title[0].split()[0], **office,
+            # Typed into, the title holds its text and no hint. Aimed at the title's
+            # shape, the text goes into the shape's paragraph: the editing keys
+            # that empty a field would have deleted the shape itself.
+            shape = next(line.split()[0] for line in tree.splitlines()
+                         if "[Group] PresentationTitle" in line)
+            typed = await c.ok("type_into_element", {"index": shape, **office,
                                                      "text": "Quarterly figures"})
+            assert re.search(rf"into {re.escape(title[0].split()[0])} \[Paragraph\][^\n]* "
+                             rf"\(inside {shape} \[Group\] PresentationTitle\)", typed), typed
             assert 'the field holds "Quarterly figures"' in typed, typed
+            assert "removed:" not in typed, typed
             after = await c.ok("get_window_tree", office)
             titled = [line for line in after.splitlines() if "Quarterly figures" in line]
             assert titled and "hint" not in titled[0], after

@@ -98,12 +98,16 @@ impl Selector {
         }
         found.sort_by_key(|(rank, position, _)| (*rank, *position));
         let mut seen = std::collections::HashSet::new();
-        found
+        found.retain(|(_, _, miss)| seen.insert(miss.node));
+        // The likeliest of each kind first, then the rest in order: menus named
+        // `Slide` must not crowd out the `[Text] Slide 1 of 2` a role asked for.
+        let mut kinds = std::collections::HashSet::new();
+        let (firsts, rest): (Vec<_>, Vec<_>) = found
             .into_iter()
-            .filter(|(_, _, miss)| seen.insert(miss.node))
-            .take(max)
-            .map(|(_, _, miss)| miss)
-            .collect()
+            .partition(|(rank, _, _)| kinds.insert(*rank));
+        let mut chosen: Vec<_> = firsts.into_iter().chain(rest).take(max).collect();
+        chosen.sort_by_key(|(rank, position, _)| (*rank, *position));
+        chosen.into_iter().map(|(_, _, miss)| miss).collect()
     }
 }
 
@@ -143,6 +147,31 @@ mod tests {
             )]
         );
         assert_eq!(near("name:save", &tree)[0].0, save);
+    }
+
+    #[test]
+    fn each_kind_of_miss_has_a_place_before_more_of_one_kind() {
+        // Three menus named Slide, and the text a role asked for, whose name
+        // holds the word.
+        let mut tree = Tree::new(Element::new("w", Role::Window, "frame"));
+        for id in ["m1", "m2", "m3"] {
+            let mut menu = Element::new(id, Role::Menu, "menu");
+            menu.name = "Slide".into();
+            tree.push(tree.root(), menu);
+        }
+        let mut status = Element::new("t", Role::Text, "label");
+        status.name = "Slide 1 of 2".into();
+        let status = tree.push(tree.root(), status);
+        let found = near("role:Text && name:Slide", &tree);
+        assert_eq!(found.len(), 3, "{found:?}");
+        assert_eq!(found[0].1, "its role differs");
+        assert_eq!(
+            found[2],
+            (
+                status,
+                "its name differs (text:\"Slide\" finds it)".to_string()
+            )
+        );
     }
 
     #[test]

@@ -47,7 +47,10 @@ impl<E: Engine> Session<E> {
             Some(target) => self.aim(&engine, target).await?,
             None => self.aim_at_focus(&engine).await?,
         };
-        let name = self.describe(&aimed);
+        let name = match self.aim_into_its_field(&mut aimed)? {
+            Some(container) => format!("{} (inside {container})", self.describe(&aimed)),
+            None => self.describe(&aimed),
+        };
         let element = aimed.required_element(&name, " to type into")?;
         if !is_editable(&element) {
             let silent = !aimed.snapshot.accessible || aimed.in_silent_surface();
@@ -339,6 +342,56 @@ impl<E: Engine> Session<E> {
             Err(why) => Err(ToolError::CannotAct(format!(
                 "cannot give the element the keyboard focus: it refused, and {why}"
             ))),
+        }
+    }
+
+    /// Aims at the field inside a container aimed at (an Impress title shape's
+    /// group holds its paragraph): typing's editing keys sent to the container
+    /// went to the slide, where ctrl+a, BackSpace deleted the shape. Answers
+    /// how the container is called when it did, and refuses a container with
+    /// several fields, naming them.
+    fn aim_into_its_field(&self, aimed: &mut Aimed) -> Result<Option<String>, ToolError> {
+        let Some(node) = aimed.node else {
+            return Ok(None);
+        };
+        let tree = &aimed.snapshot.tree;
+        if !tree.element(node).role.is_container() {
+            return Ok(None);
+        }
+        let fields: Vec<_> = tree
+            .descendants(node)
+            .into_iter()
+            .skip(1)
+            .filter(|&n| {
+                let element = tree.element(n);
+                is_editable(element) && element.is_shown()
+            })
+            .collect();
+        match fields.as_slice() {
+            [] => Ok(None),
+            [field] => {
+                let container = self.describe(aimed);
+                aimed.node = Some(*field);
+                Ok(Some(container))
+            }
+            several => {
+                let heads: Vec<String> = several
+                    .iter()
+                    .take(5)
+                    .map(|&n| {
+                        let element = tree.element(n);
+                        let mut registry = self.registry.lock().unwrap_or_else(|e| e.into_inner());
+                        let handle = registry.assign(&element.id, element.role, &element.name);
+                        super::element_head(&handle.to_string(), element)
+                    })
+                    .collect();
+                Err(ToolError::CannotAct(format!(
+                    "{} holds {} fields; aim at the one to type into: {}",
+                    self.describe(aimed),
+                    several.len(),
+                    heads.join(", ")
+                )))
+            }
         }
     }
 

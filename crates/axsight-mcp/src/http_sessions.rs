@@ -129,6 +129,10 @@ impl SessionGuard {
         self.held.lock().unwrap_or_else(|e| e.into_inner())
     }
 
+    fn ended(&self) -> MutexGuard<'_, HashMap<String, (Ended, Instant)>> {
+        self.ended.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
     /// Room for one more session: a bare one is ended to make it, else the
     /// refusal to answer with.
     pub(crate) async fn make_room(&self) -> Result<tokio::sync::MutexGuard<'_, ()>, String> {
@@ -192,8 +196,7 @@ impl SessionGuard {
             session.requests = session.requests.saturating_add(1);
             return Ok(session.stage);
         }
-        let ended = self.ended.lock().unwrap_or_else(|e| e.into_inner());
-        let why = match ended.get(id).map(|(why, _)| *why) {
+        let why = match self.ended().get(id).map(|(why, _)| *why) {
             Some(Ended::Idle) => format!(
                 "it was idle longer than {} (serve --idle-timeout)",
                 words(self.limits.idle)
@@ -259,8 +262,8 @@ impl SessionGuard {
             .collect();
         self.held()
             .retain(|id, session| session.stage != Stage::Live || live.contains(id));
-        let mut ended = self.ended.lock().unwrap_or_else(|e| e.into_inner());
-        ended.retain(|_, (_, at)| now.duration_since(*at) < REMEMBER_ENDED);
+        self.ended()
+            .retain(|_, (_, at)| now.duration_since(*at) < REMEMBER_ENDED);
     }
 
     /// How often [`Self::reap`] should run.
@@ -272,10 +275,7 @@ impl SessionGuard {
     async fn end(&self, id: &str, why: Ended) {
         tracing::debug!(session = id, ?why, "HTTP session ended");
         self.forget(id);
-        {
-            let mut ended = self.ended.lock().unwrap_or_else(|e| e.into_inner());
-            ended.insert(id.to_string(), (why, Instant::now()));
-        }
+        self.ended().insert(id.to_string(), (why, Instant::now()));
         if let Err(error) = self.live.close_session(&SessionId::from(id)).await {
             tracing::debug!(%error, session = id, "session not closed");
         }

@@ -82,7 +82,7 @@ impl<E: Engine> Session<E> {
         // again would select all of it. A selection in a field that had no focus
         // is no one's choice (GTK selects on focus): typing goes at the caret.
         let had_focus = element.states.contains(State::Focused);
-        let focused = had_focus || engine.perform(&element.id, &Operation::Focus).await.is_ok();
+        let focused = self.focus_once(engine.as_ref(), &element).await;
         let mut ways = Vec::new();
         let mut keyboard_ready = false;
         let terminal = element.role == Role::Terminal;
@@ -345,6 +345,14 @@ impl<E: Engine> Session<E> {
         }
     }
 
+    /// Gives `element` the keyboard focus unless it has it already, so that a
+    /// field keeps its caret and selection (focusing a GTK entry again selects
+    /// all of it); whether it has the focus now.
+    async fn focus_once(&self, engine: &E, element: &axsight_core::Element) -> bool {
+        element.states.contains(State::Focused)
+            || engine.perform(&element.id, &Operation::Focus).await.is_ok()
+    }
+
     /// Aims at the field inside a container aimed at (an Impress title shape's
     /// group holds its paragraph): typing's editing keys sent to the container
     /// went to the slide, where ctrl+a, BackSpace deleted the shape. Answers
@@ -375,16 +383,18 @@ impl<E: Engine> Session<E> {
                 Ok(Some(container))
             }
             several => {
-                let heads: Vec<String> = several
-                    .iter()
-                    .take(5)
-                    .map(|&n| {
-                        let element = tree.element(n);
-                        let mut registry = self.registry.lock().unwrap_or_else(|e| e.into_inner());
-                        let handle = registry.assign(&element.id, element.role, &element.name);
-                        super::element_head(&handle.to_string(), element)
-                    })
-                    .collect();
+                let heads: Vec<String> = {
+                    let mut registry = self.registry.lock().unwrap_or_else(|e| e.into_inner());
+                    several
+                        .iter()
+                        .take(5)
+                        .map(|&n| {
+                            let element = tree.element(n);
+                            let handle = registry.assign(&element.id, element.role, &element.name);
+                            super::element_head(&handle.to_string(), element)
+                        })
+                        .collect()
+                };
                 Err(ToolError::CannotAct(format!(
                     "{} holds {} fields; aim at the one to type into: {}",
                     self.describe(aimed),
@@ -571,11 +581,8 @@ impl<E: Engine> Session<E> {
             Some(target) => {
                 let mut aimed = self.aim(&engine, target).await?;
                 let name = self.describe(&aimed);
-                // A field that has the focus keeps its caret and selection:
-                // focusing it again would select all of it (GTK does).
                 let focused = match aimed.element() {
-                    Some(element) if element.states.contains(State::Focused) => true,
-                    Some(element) => engine.perform(&element.id, &Operation::Focus).await.is_ok(),
+                    Some(element) => self.focus_once(engine.as_ref(), element).await,
                     None => false,
                 };
                 self.ready_keyboard(&engine, &mut aimed, focused).await?;

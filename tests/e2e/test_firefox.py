@@ -379,3 +379,70 @@ def test_a_gecko_page_that_moves_without_events_is_never_read_stale(firefox, sho
         await c.ok("navigate_browser", {"url": f"{base}/index.html", **app})
 
     run_session(body)
+
+
+class LateListener(Shop):
+    """The web fixtures, and the switch late_listener.html polls: `GET /listen`
+    says `on` once the test sets `listen`; `POST /listening` sets `listening`."""
+
+    listen = None  # set per server: threading.Event
+    listening = None
+
+    def do_GET(self):
+        if self.path != "/listen":
+            return super().do_GET()
+        body = b"on" if self.listen.is_set() else b"off"
+        self.send_response(200)
+        self.send_header("Content-Type", "text/plain")
+        self.send_header("Cache-Control", "no-store")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def do_POST(self):
+        if self.path != "/listening":
+            return super().do_POST()
+        self.listening.set()
+        self.send_response(204)
+        self.end_headers()
+
+
+def test_a_click_listener_a_page_adds_late_is_never_read_stale(firefox):
+    # A script that gives a shown div a click listener (a late addEventListener,
+    # a framework hydrating its page) makes it a button with no accessibility
+    # event at all: a read kept from events would go on calling it words. (The
+    # div it makes contenteditable at once does send events.)
+    listen, listening = threading.Event(), threading.Event()
+    handler = type("LateListenerHandler", (LateListener,),
+                   {"orders": [], "listen": listen, "listening": listening})
+    server = ThreadingHTTPServer(("127.0.0.1", 0),
+                                 functools.partial(handler, directory=str(WEB)))
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    base = f"http://127.0.0.1:{server.server_address[1]}"
+    app = {"app": "Firefox"}
+    window = {**app, "window": "Late listener"}
+
+    async def body(c):
+        await c.ok("navigate_browser", {"url": f"{base}/late_listener.html", **app})
+        await c.ok("wait_for_element", {**window, "selector": "name:Bravo", **LOAD})
+        # Read twice: the second read is the kept one, and both call Bravo words.
+        for _ in range(2):
+            tree = await c.ok("get_window_tree", window)
+            assert "[Text] Bravo" in tree and "[Button] Bravo" not in tree, tree
+        listen.set()
+        assert await asyncio.to_thread(listening.wait, 20), "the page never listened"
+        # Gecko gives the new action a moment after the script ran (the
+        # contenteditable's events can come first), so this waits; a read kept
+        # from events alone would never show it.
+        await c.ok("wait_for_element", {**window, "selector": "role:Button && name:Bravo",
+                                        "timeout_ms": 10000})
+        tree = await c.ok("get_window_tree", window)
+        assert "[Button] Bravo" in tree and re.search(r"\[Edit\] \(value: \"Charlie\"", tree), tree
+        clicked = await c.ok("click_element", {**window, "selector": "role:Button && name:Bravo"})
+        assert "Bravo clicked" in clicked, clicked
+        await c.ok("navigate_browser", {"url": f"{base}/index.html", **app})
+
+    try:
+        run_session(body)
+    finally:
+        server.shutdown()

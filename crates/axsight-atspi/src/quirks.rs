@@ -284,11 +284,11 @@ impl Quirks {
             libreoffice: false,
             settles_in_one_burst: gtk,
             placeholder_attribute: gtk,
-            // Gecko's checks (`SpotCheck::Gecko`) are written but off: in three
-            // of the six CI runs with them on, the div-soup test's wait for a
-            // page's button outlasted the client's timeout (never here), so
-            // its windows are read whole.
-            spot_check: java.then_some(crate::spot_checks::SpotCheck::Java),
+            spot_check: match (gecko, java) {
+                (true, _) => Some(crate::spot_checks::SpotCheck::Gecko),
+                (_, true) => Some(crate::spot_checks::SpotCheck::Java),
+                _ => None,
+            },
         }
     }
 

@@ -9,10 +9,11 @@
 //! - **Java** (the ATK wrapper): a label's or a button's new text (only
 //!   `visible-data-changed` comes), a combo box's choice, children added (a
 //!   popup, a component), a window moved (its frame reports no extents);
-//! - **Gecko** (written, off in `Quirks`: with them a page's wait flaked in
-//!   CI): page layout (scrolling, zoom, a CSS move, what shifts under an
-//!   insert sends no bounds event), and a document a link replaced, which
-//!   goes defunct without a word;
+//! - **Gecko**: page layout (scrolling, zoom, a CSS move, what shifts under
+//!   an insert sends no bounds event), a document a link replaced, which
+//!   goes defunct without a word, and a click listener a page's script adds
+//!   to a `div` it has shown (a late `addEventListener`, a framework's
+//!   hydration): the `div` turns into a button with no event;
 //! - **LibreOffice**: a new paragraph (Return announces only the old one's
 //!   focus loss), the document scrolled or zoomed (no bounds event).
 //!
@@ -58,6 +59,8 @@ enum Probe<'a> {
     FirstChild(&'a ObjRef, &'a ObjRef),
     /// Its text, as the kept read has it (its value).
     Text(&'a ObjRef, &'a str),
+    /// The name of its first action, as the kept read has it ("" for none).
+    FirstAction(&'a ObjRef, &'a str),
 }
 
 /// Whether the kept read `raw` of a window of an app with `quirks` still
@@ -103,6 +106,14 @@ async fn holds(conn: &Connection, probe: &Probe<'_>, quirks: Quirks) -> bool {
                 .await
                 .unwrap_or_default()
                 == kept
+        }
+        // Gecko answers "" past the last action; an object gone fails its
+        // extents probe too.
+        Probe::FirstAction(obj, kept) => {
+            dbus::call::<_, String>(conn, obj, dbus::ACTION, "GetName", (0i32,))
+                .await
+                .unwrap_or_default()
+                .eq_ignore_ascii_case(kept)
         }
     }
 }
@@ -170,10 +181,19 @@ fn collect<'a>(
     }
 }
 
-/// The extents of a page's shown elements.
+/// The extents of a page's shown elements, and the first action of those
+/// whose actions make them a button or words (see
+/// [`may_be_reshaped`](crate::web_content::may_be_reshaped)).
 fn page_extents<'a>(node: &'a RawNode, out: &mut Vec<Probe<'a>>) {
     if let Some(obj) = node.obj.as_ref() {
         out.push(Probe::Extents(obj, node.extents));
+        // Actions not asked for (`actionable` with none read) cannot be compared.
+        let actions_read = !(node.actionable && node.actions.is_empty());
+        let role = axsight_core::Role::from_atspi_name(role_name(node.role));
+        if actions_read && crate::web_content::may_be_reshaped(role) {
+            let first = node.actions.first().map_or("", String::as_str);
+            out.push(Probe::FirstAction(obj, first));
+        }
     }
     for child in &node.children {
         if states::has_bit(child.state_mask, states::SHOWING) {
@@ -257,6 +277,7 @@ mod tests {
                     format!("first {} {}", o.path.as_str(), c.path.as_str())
                 }
                 Probe::Text(o, t) => format!("text {} {t}", o.path.as_str()),
+                Probe::FirstAction(o, a) => format!("action {} {a}", o.path.as_str()),
             })
             .collect()
     }
@@ -299,7 +320,7 @@ mod tests {
     }
 
     #[test]
-    fn a_gecko_window_checks_its_page_layout_and_document() {
+    fn a_gecko_window_checks_its_page_layout_document_and_click_listeners() {
         let window = node(
             "frame",
             "Firefox",
@@ -314,14 +335,40 @@ mod tests {
                         "document web",
                         "Page",
                         "/d",
-                        vec![node("push button", "Mover", "/m", vec![])],
+                        vec![
+                            node("push button", "Mover", "/m", vec![]),
+                            // A div a script listens to, one it may yet
+                            // listen to, and one whose actions were not read.
+                            RawNode {
+                                actions: vec!["click".into()],
+                                actionable: true,
+                                ..node("section", "Book", "/b", vec![])
+                            },
+                            node("section", "Bravo", "/v", vec![]),
+                            RawNode {
+                                actionable: true,
+                                ..node("section", "Unread", "/u", vec![])
+                            },
+                        ],
                     )],
                 ),
             ],
         );
         let mut probes = Vec::new();
         collect(SpotCheck::Gecko, &window, None, &mut probes);
-        assert_eq!(kinds(&probes), ["first /i /d", "extents /d", "extents /m"]);
+        assert_eq!(
+            kinds(&probes),
+            [
+                "first /i /d",
+                "extents /d",
+                "extents /m",
+                "extents /b",
+                "action /b click",
+                "extents /v",
+                "action /v ",
+                "extents /u",
+            ]
+        );
     }
 
     #[test]

@@ -54,6 +54,13 @@ pub fn reshape_pages(tree: &mut Tree) {
     }
 }
 
+/// Whether a page element of `role` is one [`reshape_pages`] may call a
+/// button, a field or words by what it offers (its actions, its states): a
+/// `div` or `span` as the browser gives it.
+pub(crate) fn may_be_reshaped(role: Role) -> bool {
+    PLAIN.contains(&role)
+}
+
 fn reshape(tree: &mut Tree, node: NodeId) {
     let element = tree.element(node);
     let editable =
@@ -65,7 +72,7 @@ fn reshape(tree: &mut Tree, node: NodeId) {
         }
         return;
     }
-    if !PLAIN.contains(&element.role) {
+    if !may_be_reshaped(element.role) {
         return;
     }
     if editable {

@@ -60,10 +60,10 @@
 //!     a witness vouches for them (`axsight_core::ChangeWitness`, given to the engine
 //!     with `Engine::add_witness(pid, …)`): its mark, taken after the bookmark and
 //!     before any read, is kept with the read, and a later read reuses it only when
-//!     the mark is the same. Without a witness, Java and LibreOffice are
-//!     vouched for by spot checks (`spot_checks`: the few values their silent
-//!     changes move, read again and compared with the kept read); Gecko, and a
-//!     Chromium axsight cannot reach over DevTools, are read whole every time.
+//!     the mark is the same. Without a witness, Java, LibreOffice and Gecko
+//!     are vouched for by spot checks (`spot_checks`: the few values their
+//!     silent changes move, read again and compared with the kept read); a
+//!     Chromium axsight cannot reach over DevTools is read whole every time.
 //!     The session gives one for every Chromium it starts (`browsers.rs`,
 //!     `PageWitness`), and for one it attaches to on this machine (`--browser-url`):
 //!     `Browser::process_id` asks `SystemInfo.getProcessInfo` for the browser

@@ -111,8 +111,9 @@
 //!   found by size and pid.
 //! - **Gecko** (Firefox; see `docs/toolkits.md` for what was measured). Asked in bulk
 //!   (`GetAll` on `Accessible` is safe everywhere); a page zoom moves every box
-//!   without a bounds event, so its windows are read whole (its spot checks,
-//!   `SpotCheck::Gecko`, are off: with them a page's wait flaked in CI). Text is read up to `CharacterCount`
+//!   without a bounds event and a late click listener turns a `div` into a button
+//!   without any, so a kept read is vouched for by spot checks (`SpotCheck::Gecko`:
+//!   the page's boxes and its plain elements' first actions). Text is read up to `CharacterCount`
 //!   (`bounded_text`, shared with Qt). `EditableText` answers and does nothing, so the
 //!   engine refuses `SetText` and `InsertText` (`ignores_editable_text`,
 //!   `Accessibility::perform`, which finds an element's quirks by its bus name) and
@@ -240,8 +241,8 @@ pub struct Quirks {
     /// `normalize::presentation_placeholder`).
     pub placeholder_attribute: bool,
     /// The spot checks that vouch for a kept read of a toolkit that misses
-    /// events (see `spot_checks`): Java and LibreOffice. Without them (Gecko,
-    /// Chromium without its DevTools witness) its windows are read whole.
+    /// events (see `spot_checks`): Java, LibreOffice and Gecko. Without them
+    /// (Chromium without its DevTools witness) its windows are read whole.
     pub spot_check: Option<crate::spot_checks::SpotCheck>,
 }
 
@@ -256,7 +257,7 @@ impl Quirks {
     /// Gecko 153 was measured with `gdbus` and a Python probe: `GetAll` on
     /// `Accessible` is answered (about 0.4 ms) on every kind of object, chrome and
     /// page alike, and the app lives on; a page zoom moves every box without a
-    /// bounds event, so its windows are read whole.
+    /// bounds event, so a kept read is vouched for by spot checks.
     pub fn of_toolkit(name: &str, version: &str) -> Quirks {
         let is = |toolkit: &str| name.eq_ignore_ascii_case(toolkit);
         let gtk = is("gtk");

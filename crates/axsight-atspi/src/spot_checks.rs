@@ -74,10 +74,13 @@ pub async fn hold(conn: &Connection, quirks: Quirks, raw: &RawNode) -> bool {
     if probes.len() > MOST_PROBES {
         return false;
     }
+    let began = std::time::Instant::now();
     let checks = probes.iter().map(|probe| holds(conn, probe, quirks));
-    tokio::time::timeout(CHECKS_DEADLINE, join_all(checks))
+    let held = tokio::time::timeout(CHECKS_DEADLINE, join_all(checks))
         .await
-        .is_ok_and(|held| held.into_iter().all(|held| held))
+        .is_ok_and(|held| held.into_iter().all(|held| held));
+    tracing::debug!(probes = probes.len(), held, took = ?began.elapsed(), "spot checks");
+    held
 }
 
 /// Whether one value read again is as kept, read as the walk read it; a value

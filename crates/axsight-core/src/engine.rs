@@ -208,13 +208,27 @@ pub trait Engine: Send + Sync + Sized + 'static {
     /// Sends real pointer or keyboard input.
     fn send_input(&self, input: &Input) -> impl Future<Output = Result<(), Self::Error>> + Send;
 
-    /// Whether pointer input at `point` reaches the window `window` (no other window
-    /// covers it there).
+    /// For each of `points`, in their order, whether pointer input there
+    /// reaches the window `window` (no other window covers it there). Asked
+    /// together, they cost about what one point does.
+    fn input_reaches_each(
+        &self,
+        window: &ElementId,
+        points: &[Point],
+    ) -> impl Future<Output = Result<Vec<bool>, Self::Error>> + Send;
+
+    /// Whether pointer input at `point` reaches the window `window` (see
+    /// [`Engine::input_reaches_each`]).
     fn input_reaches(
         &self,
         window: &ElementId,
         point: Point,
-    ) -> impl Future<Output = Result<bool, Self::Error>> + Send;
+    ) -> impl Future<Output = Result<bool, Self::Error>> + Send {
+        async move {
+            let reached = self.input_reaches_each(window, &[point]).await?;
+            Ok(reached.first() == Some(&true))
+        }
+    }
 
     /// Raises the window and gives it the keyboard focus.
     fn activate_window(

@@ -119,12 +119,24 @@ impl LinuxEngine {
 
     /// Whether pointer input at `point` lands in `window`.
     pub async fn input_reaches(&self, window: &ElementId, point: Point) -> Result<bool> {
+        let reached = self.input_reaches_each(window, &[point]).await?;
+        Ok(reached.first() == Some(&true))
+    }
+
+    /// For each of `points`, whether pointer input there lands in `window`:
+    /// the window is found on the display once, and the screen asked once.
+    pub async fn input_reaches_each(
+        &self,
+        window: &ElementId,
+        points: &[Point],
+    ) -> Result<Vec<bool>> {
         let Some(shown) = self.display_window(window).await? else {
-            return Ok(false);
+            return Ok(vec![false; points.len()]);
         };
         let screen = self.screen.clone().ok_or_else(|| self.no_display())?;
+        let points: Vec<(i32, i32)> = points.iter().map(|p| (p.x, p.y)).collect();
         screen::off_thread(WINDOW_DEADLINE, move || {
-            lock(&screen).reaches(shown, point.x, point.y)
+            lock(&screen).reaches_each(shown, &points)
         })
         .await
         .map_err(Error::from)

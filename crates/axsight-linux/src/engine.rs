@@ -530,8 +530,8 @@ impl Engine for LinuxEngine {
         LinuxEngine::text_detail(self, element, runs).await
     }
 
-    async fn input_reaches(&self, window: &ElementId, point: Point) -> Result<bool> {
-        LinuxEngine::input_reaches(self, window, point).await
+    async fn input_reaches_each(&self, window: &ElementId, points: &[Point]) -> Result<Vec<bool>> {
+        LinuxEngine::input_reaches_each(self, window, points).await
     }
 
     async fn activate_window(&self, window: &ElementId) -> Result<()> {

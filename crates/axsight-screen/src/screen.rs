@@ -164,6 +164,15 @@ pub trait Screen: Send {
     /// covers the point there).
     fn reaches(&mut self, window: WindowId, x: i32, y: i32) -> Result<bool>;
 
+    /// [`Screen::reaches`] for each of `points`, in their order. A screen that
+    /// can answer many points at the cost of one (X11) says so here.
+    fn reaches_each(&mut self, window: WindowId, points: &[(i32, i32)]) -> Result<Vec<bool>> {
+        points
+            .iter()
+            .map(|&(x, y)| self.reaches(window, x, y))
+            .collect()
+    }
+
     /// Raises `window` and gives it the keyboard focus.
     fn activate(&mut self, window: WindowId) -> Result<()>;
 

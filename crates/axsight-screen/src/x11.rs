@@ -508,6 +508,10 @@ impl crate::screen::Screen for X11 {
         X11::reaches(self, x_window(window)?, x, y)
     }
 
+    fn reaches_each(&mut self, window: WindowId, points: &[(i32, i32)]) -> Result<Vec<bool>> {
+        X11::reaches_each(self, x_window(window)?, points)
+    }
+
     fn activate(&mut self, window: WindowId) -> Result<()> {
         X11::activate(self, x_window(window)?)
     }

@@ -18,7 +18,7 @@
 //! drawn at 40×20 or more with no value, not editable, and nothing drawn below but
 //! nameless quiet containers (the measurements behind the rule are in Where the tree is silent (the book's `docs/fall-through.md`)).
 //! `Session::read_surfaces` takes them in document order while the read is within
-//! `SURFACE_BUDGET` (1500 ms): it asks `input_reaches` of a 3×3 grid over the surface
+//! `SURFACE_BUDGET` (1500 ms): it asks `input_reaches_each` of a 3×3 grid over the surface
 //! (all covered: not read; some: lines whose middle is covered are dropped), captures
 //! the surface's visible box, and looks up `SurfaceMemory` by the capture's
 //! `Capture::digest` (FNV-1a over the pixels and size), the surface's place in its
@@ -306,22 +306,23 @@ impl<E: Engine> Session<E> {
     /// asked of points on a grid over it. A screen that cannot tell (the
     /// portals') counts as clear.
     async fn coverage(&self, engine: &E, snapshot: &WindowSnapshot, area: Bounds) -> Coverage {
-        let window = snapshot.window_id();
-        let mut reached = 0;
-        let mut asked = 0;
-        for (fx, fy) in GRID {
-            let point = axsight_core::Point {
+        let points: Vec<axsight_core::Point> = GRID
+            .iter()
+            .map(|(fx, fy)| axsight_core::Point {
                 x: area.x + (area.width as f32 * fx) as i32,
                 y: area.y + (area.height as f32 * fy) as i32,
-            };
-            asked += 1;
-            if engine.input_reaches(&window, point).await.unwrap_or(true) {
-                reached += 1;
-            }
-        }
+            })
+            .collect();
+        let reached = match engine
+            .input_reaches_each(&snapshot.window_id(), &points)
+            .await
+        {
+            Ok(reached) => reached.into_iter().filter(|&r| r).count(),
+            Err(_) => points.len(),
+        };
         match reached {
             0 => Coverage::Whole,
-            n if n == asked => Coverage::Clear,
+            n if n == points.len() => Coverage::Clear,
             _ => Coverage::Partly,
         }
     }
@@ -333,16 +334,21 @@ impl<E: Engine> Session<E> {
         snapshot: &WindowSnapshot,
         seen: Vec<Sighting>,
     ) -> Vec<Sighting> {
-        let window = snapshot.window_id();
-        let mut kept = Vec::with_capacity(seen.len());
-        for sighting in seen {
-            let (x, y) = sighting.found.bounds.center();
-            let point = axsight_core::Point { x, y };
-            if engine.input_reaches(&window, point).await.unwrap_or(true) {
-                kept.push(sighting);
-            }
-        }
-        kept
+        let points: Vec<axsight_core::Point> = seen
+            .iter()
+            .map(|sighting| {
+                let (x, y) = sighting.found.bounds.center();
+                axsight_core::Point { x, y }
+            })
+            .collect();
+        let reached = engine
+            .input_reaches_each(&snapshot.window_id(), &points)
+            .await
+            .unwrap_or_else(|_| vec![true; points.len()]);
+        seen.into_iter()
+            .zip(reached)
+            .filter_map(|(sighting, reached)| reached.then_some(sighting))
+            .collect()
     }
 
     /// The kept read of `surface` if its pixels and place are the same and

@@ -65,6 +65,46 @@ async fn a_covered_window_is_clicked_through_its_accessible_action() {
 }
 
 #[tokio::test]
+async fn where_input_lands_is_told_for_many_points_at_once() {
+    let _turn = crate::turn().await;
+    let engine = LinuxEngine::connect().await.unwrap();
+    let lower = support::title("reach lower");
+    let _below = support::fixture(&engine, &lower).await;
+    let upper = support::title("reach upper");
+    // Mapped later, at the same place (no window manager): on top of the lower.
+    let _above = support::fixture(&engine, &upper).await;
+    let apps = engine.applications().await.unwrap();
+    let window = |title: &str| {
+        apps.iter()
+            .flat_map(|app| &app.windows)
+            .find(|w| w.title == title)
+            .cloned()
+            .unwrap_or_else(|| panic!("no window {title}"))
+    };
+    let (lower, upper) = (window(&lower), window(&upper));
+    let on_top = upper.bounds.unwrap();
+    let (x, y) = on_top.center();
+    let points = [
+        axsight_core::Point { x, y },
+        // Off every window of the screen.
+        axsight_core::Point { x: -50, y: -50 },
+        axsight_core::Point {
+            x: on_top.x + 2,
+            y: on_top.y + 2,
+        },
+    ];
+    let reached = engine.input_reaches_each(&upper.id, &points).await.unwrap();
+    assert_eq!(reached, [true, false, true]);
+    let reached = engine.input_reaches_each(&lower.id, &points).await.unwrap();
+    assert_eq!(reached, [false, false, false]);
+    // One point alone is answered as it is among others.
+    for (point, alone) in [(points[0], true), (points[1], false)] {
+        let reached = engine.input_reaches(&upper.id, point).await.unwrap();
+        assert_eq!(reached, alone, "{point:?}");
+    }
+}
+
+#[tokio::test]
 async fn a_hung_app_costs_one_failed_call_and_others_still_answer() {
     let _turn = crate::turn().await;
     let engine = LinuxEngine::connect().await.unwrap();

@@ -17,7 +17,8 @@
 //!   run an action, take the focus, set or insert text, set or adjust a value, select
 //!   a child, scroll into view; never waiting long for the app's answer), `send_input`
 //!   (an `Input`: click, wheel, drag, key chords, text, in screen pixels),
-//!   `input_reaches` (would pointer input at a point land in this window),
+//!   `input_reaches_each` (would pointer input at each of some points land in this
+//!   window; `input_reaches` for one),
 //!   `activate_window`, `close_window`, `launch`;
 //! - capturing: `capture` (the screen's pixels in a region, cut to the screen, or the
 //!   whole screen, as a `Capture`);

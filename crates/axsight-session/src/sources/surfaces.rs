@@ -162,11 +162,13 @@ impl<E: Engine> Session<E> {
         };
         let started = Instant::now();
         let mut reads = SurfaceReads::default();
-        for node in surfaces {
-            let Some(area) = visible_box(tree, node) else {
-                continue;
-            };
-            let coverage = self.coverage(engine, snapshot, area).await;
+        let areas: Vec<(NodeId, Bounds)> = surfaces
+            .into_iter()
+            .filter_map(|node| Some((node, visible_box(tree, node)?)))
+            .collect();
+        let boxes: Vec<Bounds> = areas.iter().map(|&(_, area)| area).collect();
+        let coverages = self.coverages(engine, snapshot, &boxes).await;
+        for ((node, area), coverage) in areas.into_iter().zip(coverages) {
             let outcome = match started.elapsed() < SURFACE_BUDGET {
                 true if coverage == Coverage::Whole => Outcome::Covered,
                 true => match self.read_surface(engine, snapshot, node, area, frame).await {
@@ -302,29 +304,36 @@ impl<E: Engine> Session<E> {
         ))
     }
 
-    /// How much of `area` windows above `snapshot`'s cover: pointer input is
-    /// asked of points on a grid over it. A screen that cannot tell (the
-    /// portals') counts as clear.
-    async fn coverage(&self, engine: &E, snapshot: &WindowSnapshot, area: Bounds) -> Coverage {
-        let points: Vec<axsight_core::Point> = GRID
+    /// How much of each of `areas` windows above `snapshot`'s cover: pointer
+    /// input is asked of points on a grid over each, all in one question. A
+    /// screen that cannot tell (the portals') counts as clear.
+    async fn coverages(
+        &self,
+        engine: &E,
+        snapshot: &WindowSnapshot,
+        areas: &[Bounds],
+    ) -> Vec<Coverage> {
+        let points: Vec<axsight_core::Point> = areas
             .iter()
-            .map(|(fx, fy)| axsight_core::Point {
-                x: area.x + (area.width as f32 * fx) as i32,
-                y: area.y + (area.height as f32 * fy) as i32,
+            .flat_map(|area| {
+                GRID.iter().map(|(fx, fy)| axsight_core::Point {
+                    x: area.x + (area.width as f32 * fx) as i32,
+                    y: area.y + (area.height as f32 * fy) as i32,
+                })
             })
             .collect();
-        let reached = match engine
+        let reached = engine
             .input_reaches_each(&snapshot.window_id(), &points)
             .await
-        {
-            Ok(reached) => reached.into_iter().filter(|&r| r).count(),
-            Err(_) => points.len(),
-        };
-        match reached {
-            0 => Coverage::Whole,
-            n if n == points.len() => Coverage::Clear,
-            _ => Coverage::Partly,
-        }
+            .unwrap_or_else(|_| vec![true; points.len()]);
+        reached
+            .chunks(GRID.len())
+            .map(|grid| match grid.iter().filter(|&&r| r).count() {
+                0 => Coverage::Whole,
+                n if n == grid.len() => Coverage::Clear,
+                _ => Coverage::Partly,
+            })
+            .collect()
     }
 
     /// The sightings whose middles no other window covers.

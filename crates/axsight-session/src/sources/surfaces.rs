@@ -143,6 +143,18 @@ enum Coverage {
     Whole,
 }
 
+impl Coverage {
+    /// The coverage of a grid of points, each `true` where input reaches
+    /// the surface's window.
+    fn of_grid(reached: &[bool]) -> Coverage {
+        match reached.iter().filter(|&&r| r).count() {
+            0 => Coverage::Whole,
+            n if n == reached.len() => Coverage::Clear,
+            _ => Coverage::Partly,
+        }
+    }
+}
+
 impl<E: Engine> Session<E> {
     /// Reads the silent surfaces of `snapshot` at or below `top` (see the
     /// module's doc).
@@ -326,14 +338,7 @@ impl<E: Engine> Session<E> {
             .input_reaches_each(&snapshot.window_id(), &points)
             .await
             .unwrap_or_else(|_| vec![true; points.len()]);
-        reached
-            .chunks(GRID.len())
-            .map(|grid| match grid.iter().filter(|&&r| r).count() {
-                0 => Coverage::Whole,
-                n if n == grid.len() => Coverage::Clear,
-                _ => Coverage::Partly,
-            })
-            .collect()
+        reached.chunks(GRID.len()).map(Coverage::of_grid).collect()
     }
 
     /// The sightings whose middles no other window covers.
@@ -453,6 +458,19 @@ fn note(outcomes: &[(String, &Outcome)]) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_grid_reached_nowhere_is_covered_somewhere_partly_everywhere_clear() {
+        let mut grid = [true; GRID.len()];
+        assert_eq!(Coverage::of_grid(&grid), Coverage::Clear);
+        grid[4] = false;
+        assert_eq!(Coverage::of_grid(&grid), Coverage::Partly);
+        assert_eq!(Coverage::of_grid(&[false; GRID.len()]), Coverage::Whole);
+        // Two surfaces asked in one question are told apart by their grids.
+        let both: Vec<bool> = [[true; GRID.len()], [false; GRID.len()]].concat();
+        let told: Vec<Coverage> = both.chunks(GRID.len()).map(Coverage::of_grid).collect();
+        assert_eq!(told, [Coverage::Clear, Coverage::Whole]);
+    }
 
     #[test]
     fn the_note_says_what_was_read_skipped_or_failed() {

@@ -383,15 +383,16 @@ def test_a_gecko_page_that_moves_without_events_is_never_read_stale(firefox, sho
 
 class LateListener(Shop):
     """The web fixtures, and the switch late_listener.html polls: `GET /listen`
-    says `on` once the test sets `listen`; `POST /listening` sets `listening`."""
+    says `hash` once the test sets `move`, else `on` once it sets `listen`;
+    `POST /listening` and `POST /moved` set those events."""
 
-    listen = None  # set per server: threading.Event
-    listening = None
+    # Set per server: threading.Event each.
+    listen = listening = move = moved = None
 
     def do_GET(self):
         if self.path != "/listen":
             return super().do_GET()
-        body = b"on" if self.listen.is_set() else b"off"
+        body = b"hash" if self.move.is_set() else b"on" if self.listen.is_set() else b"off"
         self.send_response(200)
         self.send_header("Content-Type", "text/plain")
         self.send_header("Cache-Control", "no-store")
@@ -400,21 +401,23 @@ class LateListener(Shop):
         self.wfile.write(body)
 
     def do_POST(self):
-        if self.path != "/listening":
+        if self.path not in ("/listening", "/moved"):
             return super().do_POST()
-        self.listening.set()
+        (self.listening if self.path == "/listening" else self.moved).set()
         self.send_response(204)
         self.end_headers()
 
 
-def test_a_click_listener_a_page_adds_late_is_never_read_stale(firefox):
+def test_a_click_listener_or_address_a_page_changes_late_is_never_read_stale(firefox):
     # A script that gives a shown div a click listener (a late addEventListener,
     # a framework hydrating its page) makes it a button with no accessibility
-    # event at all: a read kept from events would go on calling it words. (The
-    # div it makes contenteditable at once does send events.)
-    listen, listening = threading.Event(), threading.Event()
+    # event at all, and one that moves the page's address (a `#`, pushState)
+    # says nothing either: a read kept from events would go on calling it words
+    # at the old address. (The div it makes contenteditable does send events.)
+    listen, listening, move, moved = (threading.Event() for _ in range(4))
     handler = type("LateListenerHandler", (LateListener,),
-                   {"orders": [], "listen": listen, "listening": listening})
+                   {"orders": [], "listen": listen, "listening": listening,
+                    "move": move, "moved": moved})
     server = ThreadingHTTPServer(("127.0.0.1", 0),
                                  functools.partial(handler, directory=str(WEB)))
     threading.Thread(target=server.serve_forever, daemon=True).start()
@@ -440,6 +443,16 @@ def test_a_click_listener_a_page_adds_late_is_never_read_stale(firefox):
         assert "[Button] Bravo" in tree and re.search(r"\[Edit\] \(value: \"Charlie\"", tree), tree
         clicked = await c.ok("click_element", {**window, "selector": "role:Button && name:Bravo"})
         assert "Bravo clicked" in clicked, clicked
+
+        page = f'value: "{base}/late_listener.html'
+        tree = await c.ok("get_window_tree", window)
+        assert f'{page}"' in tree, tree
+        move.set()
+        assert await asyncio.to_thread(moved.wait, 20), "the page never moved its address"
+        await c.ok("wait_for_element", {**window, "selector": "role:Document && value:moved",
+                                        "timeout_ms": 10000})
+        tree = await c.ok("get_window_tree", window)
+        assert f'{page}#moved"' in tree, tree
         await c.ok("navigate_browser", {"url": f"{base}/index.html", **app})
 
     try:

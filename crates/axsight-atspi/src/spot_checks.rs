@@ -13,7 +13,8 @@
 //!   an insert sends no bounds event), a document a link replaced, which
 //!   goes defunct without a word, and a click listener a page's script adds
 //!   to a `div` it has shown (a late `addEventListener`, a framework's
-//!   hydration): the `div` turns into a button with no event;
+//!   hydration): the `div` turns into a button with no event, and the page's
+//!   address a script changes (a `#`, `pushState`);
 //! - **LibreOffice**: a new paragraph (Return announces only the old one's
 //!   focus loss), the document scrolled or zoomed (no bounds event).
 //!
@@ -61,6 +62,8 @@ enum Probe<'a> {
     Text(&'a ObjRef, &'a str),
     /// The name of its first action, as the kept read has it ("" for none).
     FirstAction(&'a ObjRef, &'a str),
+    /// A page's address, as the kept read has it as its value ("" for none).
+    DocumentUrl(&'a ObjRef, &'a str),
 }
 
 /// Whether the kept read `raw` of a window of an app with `quirks` still
@@ -118,6 +121,11 @@ async fn holds(conn: &Connection, probe: &Probe<'_>, quirks: Quirks) -> bool {
                 .unwrap_or_default()
                 .eq_ignore_ascii_case(kept)
         }
+        Probe::DocumentUrl(obj, kept) => {
+            dbus::call::<_, String>(conn, obj, dbus::DOCUMENT, "GetAttributeValue", ("DocURL",))
+                .await
+                .is_ok_and(|url| url == kept)
+        }
     }
 }
 
@@ -157,9 +165,19 @@ fn collect<'a>(
         SpotCheck::Gecko => {
             // A page's layout moves without bounds events: every box of it.
             if role == "document web" {
+                // A background tab's page is not read, nor printed; it says
+                // when it shows.
+                if !shown {
+                    return;
+                }
                 if let Some(frame) = parent.and_then(|p| p.obj.as_ref()) {
                     out.push(Probe::FirstChild(frame, obj));
                 }
+                // A script's new address (a `#` or `pushState`) is not told.
+                out.push(Probe::DocumentUrl(
+                    obj,
+                    node.value.as_deref().unwrap_or_default(),
+                ));
                 page_extents(node, out);
                 return;
             }
@@ -281,6 +299,7 @@ mod tests {
                 }
                 Probe::Text(o, t) => format!("text {} {t}", o.path.as_str()),
                 Probe::FirstAction(o, a) => format!("action {} {a}", o.path.as_str()),
+                Probe::DocumentUrl(o, u) => format!("url {} {u}", o.path.as_str()),
             })
             .collect()
     }
@@ -355,6 +374,21 @@ mod tests {
                         ],
                     )],
                 ),
+                // A background tab: neither read nor checked.
+                node(
+                    "internal frame",
+                    "",
+                    "/j",
+                    vec![RawNode {
+                        state_mask: 0,
+                        ..node(
+                            "document web",
+                            "Other tab",
+                            "/o",
+                            vec![node("push button", "Hidden", "/h", vec![])],
+                        )
+                    }],
+                ),
             ],
         );
         let mut probes = Vec::new();
@@ -363,6 +397,7 @@ mod tests {
             kinds(&probes),
             [
                 "first /i /d",
+                "url /d ",
                 "extents /d",
                 "extents /m",
                 "extents /b",

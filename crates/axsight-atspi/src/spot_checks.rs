@@ -11,10 +11,10 @@
 //!   popup, a component), a window moved (its frame reports no extents);
 //! - **Gecko**: page layout (scrolling, zoom, a CSS move, what shifts under
 //!   an insert sends no bounds event), a document a link replaced, which
-//!   goes defunct without a word, and a click listener a page's script adds
-//!   to a `div` it has shown (a late `addEventListener`, a framework's
-//!   hydration): the `div` turns into a button with no event, and the page's
-//!   address a script changes (a `#`, `pushState`);
+//!   goes defunct without a word, a click listener a page's script adds to a
+//!   `div` it has shown (a late `addEventListener`, a framework's hydration),
+//!   which makes the `div` a button, and the page's address a script changes
+//!   (a `#`, `pushState`);
 //! - **LibreOffice**: a new paragraph (Return announces only the old one's
 //!   focus loss), the document scrolled or zoomed (no bounds event).
 //!
@@ -178,7 +178,7 @@ fn collect<'a>(
                     obj,
                     node.value.as_deref().unwrap_or_default(),
                 ));
-                page_extents(node, out);
+                page_probes(node, out);
                 return;
             }
         }
@@ -202,10 +202,10 @@ fn collect<'a>(
     }
 }
 
-/// The extents of a page's shown elements, and the first action of those
-/// whose actions make them a button or words (see
+/// The probes of a page's shown elements: their extents, and the first
+/// action of those whose actions make them a button or words (see
 /// [`may_be_reshaped`](crate::web_content::may_be_reshaped)).
-fn page_extents<'a>(node: &'a RawNode, out: &mut Vec<Probe<'a>>) {
+fn page_probes<'a>(node: &'a RawNode, out: &mut Vec<Probe<'a>>) {
     if let Some(obj) = node.obj.as_ref() {
         out.push(Probe::Extents(obj, node.extents));
         // Actions not asked for (`actionable` with none read) cannot be compared.
@@ -218,7 +218,7 @@ fn page_extents<'a>(node: &'a RawNode, out: &mut Vec<Probe<'a>>) {
     }
     for child in &node.children {
         if states::has_bit(child.state_mask, states::SHOWING) {
-            page_extents(child, out);
+            page_probes(child, out);
         }
     }
 }

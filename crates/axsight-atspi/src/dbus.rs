@@ -203,6 +203,12 @@ pub async fn action_names(
         .collect()
 }
 
+/// The address of the web page `obj` (a `document web`), through its
+/// Document interface ("" where it has none yet).
+pub async fn document_url(conn: &Connection, obj: &ObjRef) -> zbus::Result<String> {
+    call(conn, obj, DOCUMENT, "GetAttributeValue", ("DocURL",)).await
+}
+
 /// `obj`'s box, `(x, y, width, height)` in the coordinate type `coords`.
 pub async fn extents(
     conn: &Connection,

@@ -121,11 +121,9 @@ async fn holds(conn: &Connection, probe: &Probe<'_>, quirks: Quirks) -> bool {
                 .unwrap_or_default()
                 .eq_ignore_ascii_case(kept)
         }
-        Probe::DocumentUrl(obj, kept) => {
-            dbus::call::<_, String>(conn, obj, dbus::DOCUMENT, "GetAttributeValue", ("DocURL",))
-                .await
-                .is_ok_and(|url| url == kept)
-        }
+        Probe::DocumentUrl(obj, kept) => dbus::document_url(conn, obj)
+            .await
+            .is_ok_and(|url| url == kept),
     }
 }
 

@@ -367,16 +367,10 @@ impl<'c> Walker<'c> {
                     return read_text_head(conn, &obj, self.quirks).await;
                 }
                 if basics.role == DOCUMENT_WEB && has(dbus::DOCUMENT) {
-                    return dbus::call::<_, String>(
-                        conn,
-                        &obj,
-                        dbus::DOCUMENT,
-                        "GetAttributeValue",
-                        ("DocURL",),
-                    )
-                    .await
-                    .ok()
-                    .filter(|url| !url.is_empty());
+                    return dbus::document_url(conn, &obj)
+                        .await
+                        .ok()
+                        .filter(|url| !url.is_empty());
                 }
                 None
             };

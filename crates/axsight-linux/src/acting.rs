@@ -117,14 +117,9 @@ impl LinuxEngine {
         .map_err(Error::from)
     }
 
-    /// Whether pointer input at `point` lands in `window`.
-    pub async fn input_reaches(&self, window: &ElementId, point: Point) -> Result<bool> {
-        let reached = self.input_reaches_each(window, &[point]).await?;
-        Ok(reached.first() == Some(&true))
-    }
-
     /// For each of `points`, whether pointer input there lands in `window`:
     /// the window is found on the display once, and the screen asked once.
+    /// (One point: `Engine::input_reaches`.)
     pub async fn input_reaches_each(
         &self,
         window: &ElementId,

@@ -6,7 +6,7 @@
 //! module keeps it, on the engine's boundary, so that no tool path can go round
 //! it.
 
-use axsight_core::{AppScope, Application, Bounds, Input, Point, WindowSnapshot};
+use axsight_core::{AppScope, Application, Bounds, Engine, Input, Point, WindowSnapshot};
 
 use crate::{Error, LinuxEngine, Result};
 
@@ -91,7 +91,7 @@ impl LinuxEngine {
         // The active window first: it is on top wherever it is.
         there.sort_by_key(|(_, w)| !w.is_active());
         for (app, window) in there {
-            if LinuxEngine::input_reaches(self, &window.id, point)
+            if Engine::input_reaches(self, &window.id, point)
                 .await
                 .unwrap_or(false)
             {

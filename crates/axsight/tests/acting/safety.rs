@@ -4,6 +4,7 @@
 use std::process::Command;
 use std::time::Duration;
 
+use axsight_core::Engine;
 use axsight_linux::LinuxEngine;
 use axsight_session::{ActOptions, ClickOptions, Target, ToolError};
 
@@ -99,7 +100,9 @@ async fn where_input_lands_is_told_for_many_points_at_once() {
     assert_eq!(reached, [false, false, false]);
     // One point alone is answered as it is among others.
     for (point, alone) in [(points[0], true), (points[1], false)] {
-        let reached = engine.input_reaches(&upper.id, point).await.unwrap();
+        let reached = Engine::input_reaches(&engine, &upper.id, point)
+            .await
+            .unwrap();
         assert_eq!(reached, alone, "{point:?}");
     }
 }
